@@ -1,0 +1,111 @@
+//! The `monotable` binary: argument parsing, logging, one tokio runtime, and exit codes.
+
+mod connection;
+mod serve;
+mod tables;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// monotable: DynamoDB single-table design, safe and fast, for Rust serverless apps.
+///
+/// Runs on an embedded DynamoDB-compatible engine by default (no Docker, JVM, credentials or
+/// network needed), or on any real DynamoDB endpoint with --endpoint URL or --aws.
+#[derive(Debug, Parser)]
+#[command(name = "monotable", version, propagate_version = true)]
+#[command(after_help = "Examples:\n  \
+    monotable serve                        start the embedded engine on 127.0.0.1:8000\n  \
+    monotable serve --data-dir /srv/shop   keep the data somewhere else\n  \
+    monotable tables --endpoint http://127.0.0.1:8000\n  \
+    monotable tables --aws                 real DynamoDB, default AWS credentials and region")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the embedded DynamoDB engine and expose it as a DynamoDB endpoint on 127.0.0.1:8000.
+    ///
+    /// boto3, the AWS CLI and NoSQL Workbench connect to it with any access key and region.
+    /// Data lives in --data-dir (default ./.monotable). Ctrl-C or SIGTERM stops it cleanly; every
+    /// acknowledged write is on disk.
+    Serve(serve::ServeArgs),
+    /// List the tables on the selected DynamoDB (and so check that it answers).
+    Tables(tables::TablesArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Serve(args) => serve::run(args).await,
+            Command::Tables(args) => tables::run(args).await,
+        }
+    });
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The error and its causes on one line, skipping a cause its parent already quoted.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if !line.contains(&text) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&text);
+        }
+    }
+    line
+}
+
+/// Logs go to stderr; `RUST_LOG` selects them. By default: warnings, but not the engine's
+/// per-request warnings about client errors (a failed condition is an answer, not a fault).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,dynoxide::server=error"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn error_lines_do_not_repeat_a_quoted_cause() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let outer = anyhow::Error::new(io).context("reading model.toml: no such file");
+        assert_eq!(one_line(&outer), "reading model.toml: no such file");
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(one_line(&plain), "outer: inner");
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

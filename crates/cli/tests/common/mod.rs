@@ -1,0 +1,106 @@
+//! Helpers for the CLI's integration tests: run `monotable`, start `monotable serve` and read its
+//! endpoint from the start-up banner.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+pub fn monotable() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_monotable"));
+    cmd.env_remove("AWS_ENDPOINT_URL_DYNAMODB")
+        .env_remove("MONOTABLE_DATA_DIR")
+        .env_remove("MONOTABLE_DYNAMODB_PORT")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+pub fn run(args: &[&str], cwd: &Path) -> Output {
+    monotable()
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run monotable")
+}
+
+/// A running `monotable serve`, killed on drop if the test did not stop it.
+pub struct Served {
+    pub child: Child,
+    pub url: String,
+    pub banner: Vec<String>,
+    rest: mpsc::Receiver<String>,
+}
+
+impl Served {
+    /// Start `monotable serve ARGS --dynamodb-port 0` in `cwd` and wait for its banner.
+    pub fn start(args: &[&str], cwd: &Path) -> Served {
+        let mut child = monotable()
+            .arg("serve")
+            .args(args)
+            .args(["--dynamodb-port", "0"])
+            .current_dir(cwd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn monotable serve");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut banner = Vec::new();
+        loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("serve printed its banner");
+            let ready = line.starts_with("ready in ");
+            banner.push(line);
+            if ready {
+                break;
+            }
+        }
+        let url = banner
+            .iter()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("dynamodb")
+                    .map(|u| u.trim().to_string())
+            })
+            .expect("banner names the endpoint");
+        Served {
+            child,
+            url,
+            banner,
+            rest: rx,
+        }
+    }
+
+    /// Send SIGTERM and wait for a clean exit; returns what serve printed after its banner.
+    pub fn terminate(mut self) -> Vec<String> {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let exit = self.child.wait().expect("wait for serve");
+        assert!(exit.success(), "serve exited with {exit}");
+        self.rest.try_iter().collect()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,188 @@
+//! Building the SDK client for a [`Backend`]: the only way the rest of monotable reaches DynamoDB.
+
+use std::time::Duration;
+
+use aws_config::BehaviorVersion;
+use aws_config::environment::region::EnvironmentVariableRegionProvider;
+use aws_config::meta::region::RegionProviderChain;
+use aws_config::profile::ProfileFileRegionProvider;
+use aws_sdk_dynamodb::config::{Credentials, Region};
+
+use crate::config::{Backend, DataLocation};
+use crate::engine::Engine;
+use crate::error::ConnectError;
+
+/// A connected DynamoDB: the SDK client, and the embedded engine when there is one.
+#[derive(Debug, Clone)]
+pub struct Dynamo {
+    client: aws_sdk_dynamodb::Client,
+    engine: Option<Engine>,
+    backend: Backend,
+}
+
+impl Dynamo {
+    /// The client. Callers never learn which backend answers it.
+    pub fn client(&self) -> &aws_sdk_dynamodb::Client {
+        &self.client
+    }
+
+    /// The embedded engine, when the backend is embedded (for `serve` to expose it).
+    pub fn engine(&self) -> Option<&Engine> {
+        self.engine.as_ref()
+    }
+
+    /// The backend this client talks to.
+    pub fn backend(&self) -> &Backend {
+        &self.backend
+    }
+
+    /// A connected embedded engine.
+    pub fn embedded(engine: Engine) -> Dynamo {
+        Dynamo {
+            client: engine.client(),
+            backend: Backend::Embedded(engine.location().clone()),
+            engine: Some(engine),
+        }
+    }
+
+    /// One cheap call (ListTables, limit 1) that fails with [`ConnectError::Unreachable`] when
+    /// nothing answers, so a wrong endpoint is named at start-up rather than on the first request.
+    pub async fn ping(&self) -> Result<(), ConnectError> {
+        let call = self.client.list_tables().limit(1).send();
+        let reason = match tokio::time::timeout(Duration::from_secs(10), call).await {
+            Ok(Ok(_)) => return Ok(()),
+            Ok(Err(e)) => innermost_cause(&e),
+            Err(_) => "no answer within 10 s".to_string(),
+        };
+        Err(ConnectError::Unreachable {
+            endpoint: match &self.backend {
+                Backend::Endpoint(url) => url.clone(),
+                other => other.to_string(),
+            },
+            reason,
+        })
+    }
+}
+
+/// Connect to `backend`. Embedded: open the engine (creating the data directory). Endpoint:
+/// validate the URL; credentials and region come from the SDK's chain when it has them and are
+/// placeholders otherwise (local endpoints ignore them). AWS: the SDK's default chain, which must
+/// find a region. No call is made; use [`Dynamo::ping`] to test reachability.
+pub async fn connect(backend: &Backend) -> Result<Dynamo, ConnectError> {
+    match backend {
+        Backend::Embedded(location) => Ok(Dynamo::embedded(Engine::open(location)?)),
+        Backend::Endpoint(url) => {
+            validate_endpoint(url)?;
+            let mut loader = aws_config::defaults(BehaviorVersion::latest())
+                .region(local_region())
+                .endpoint_url(url.clone());
+            if !has_credential_source() {
+                loader = loader.credentials_provider(Credentials::new(
+                    "monotable",
+                    "local-endpoint",
+                    None,
+                    None,
+                    "monotable-placeholder",
+                ));
+            }
+            let config = loader.load().await;
+            Ok(Dynamo {
+                client: aws_sdk_dynamodb::Client::new(&config),
+                engine: None,
+                backend: backend.clone(),
+            })
+        }
+        Backend::Aws => {
+            let config = aws_config::defaults(BehaviorVersion::latest()).load().await;
+            if config.region().is_none() {
+                return Err(ConnectError::NoRegion);
+            }
+            Ok(Dynamo {
+                client: aws_sdk_dynamodb::Client::new(&config),
+                engine: None,
+                backend: backend.clone(),
+            })
+        }
+    }
+}
+
+/// The most specific message in an error's source chain ("Connection refused (os error 111)"),
+/// which says more to a user than the SDK's outer "dispatch failure".
+fn innermost_cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut current = error;
+    while let Some(next) = current.source() {
+        current = next;
+    }
+    current.to_string()
+}
+
+/// An in-memory embedded engine and its client: what tests use.
+pub fn memory() -> Result<Dynamo, ConnectError> {
+    Ok(Dynamo::embedded(Engine::open(&DataLocation::Memory)?))
+}
+
+/// The region for an endpoint: from the environment or the profile when set, else `us-east-1`.
+/// Unlike the default chain it never asks instance metadata, which is slow or absent off AWS.
+fn local_region() -> RegionProviderChain {
+    RegionProviderChain::first_try(EnvironmentVariableRegionProvider::new())
+        .or_else(ProfileFileRegionProvider::new())
+        .or_else(Region::new("us-east-1"))
+}
+
+fn validate_endpoint(url: &str) -> Result<(), ConnectError> {
+    let invalid = |reason: &str| ConnectError::InvalidEndpoint {
+        url: url.to_string(),
+        reason: reason.to_string(),
+    };
+    let uri: http::Uri = url
+        .parse()
+        .map_err(|e: http::uri::InvalidUri| invalid(&e.to_string()))?;
+    match uri.scheme_str() {
+        Some("http") | Some("https") => {}
+        Some(other) => return Err(invalid(&format!("scheme `{other}` is not http or https"))),
+        None => return Err(invalid("it needs a scheme, e.g. http://127.0.0.1:8000")),
+    }
+    if uri.host().is_none_or(str::is_empty) {
+        return Err(invalid("it has no host"));
+    }
+    Ok(())
+}
+
+/// Whether the SDK's default chain has anything to find. Without one, the chain would spend
+/// seconds probing instance metadata before failing; local endpoints accept any credentials.
+fn has_credential_source() -> bool {
+    const VARS: [&str; 6] = [
+        "AWS_ACCESS_KEY_ID",
+        "AWS_PROFILE",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+        "AWS_SHARED_CREDENTIALS_FILE",
+    ];
+    if VARS.iter().any(|v| std::env::var_os(v).is_some()) {
+        return true;
+    }
+    std::env::var_os("HOME")
+        .map(std::path::PathBuf::from)
+        .is_some_and(|home| {
+            home.join(".aws/credentials").exists() || home.join(".aws/config").exists()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoint_urls_are_checked() {
+        assert!(validate_endpoint("http://127.0.0.1:8000").is_ok());
+        assert!(validate_endpoint("https://dynamodb.eu-west-1.amazonaws.com").is_ok());
+        for bad in ["127.0.0.1:8000", "ftp://host", "http://", "not a url"] {
+            let err = validate_endpoint(bad).unwrap_err();
+            assert!(
+                matches!(err, ConnectError::InvalidEndpoint { .. }),
+                "{bad}: {err}"
+            );
+        }
+    }
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The project's test command (README.md): installs the Python test tools, then checks formatting,
+# lints and runs every test. CI runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test --workspace --locked
