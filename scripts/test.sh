@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -r requirements-dev.txt
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
