@@ -1,6 +1,8 @@
 //! The `monotable` binary: argument parsing, logging, one tokio runtime, and exit codes.
 
+mod check;
 mod connection;
+mod export;
 mod serve;
 mod tables;
 
@@ -18,7 +20,8 @@ use clap::{Parser, Subcommand};
     monotable serve                        start the embedded engine on 127.0.0.1:8000\n  \
     monotable serve --data-dir /srv/shop   keep the data somewhere else\n  \
     monotable tables --endpoint http://127.0.0.1:8000\n  \
-    monotable tables --aws                 real DynamoDB, default AWS credentials and region")]
+    monotable tables --aws                 real DynamoDB, default AWS credentials and region\n  \
+    monotable check examples/shop/shop.toml   lint a single-table design")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -34,6 +37,14 @@ enum Command {
     Serve(serve::ServeArgs),
     /// List the tables on the selected DynamoDB (and so check that it answers).
     Tables(tables::TablesArgs),
+    /// Lint a single-table design: key collisions, GSI conflicts, hot partitions, scans, limits.
+    ///
+    /// Prints rustc-style diagnostics with stable codes (MT001..MT014, see docs/checks.md).
+    /// Exits 1 when there are errors (or warnings, with --deny-warnings), 0 otherwise.
+    Check(check::CheckArgs),
+    /// Export a model as CreateTable JSON, CloudFormation, SAM (with the shop's Lambda and an
+    /// HTTP API) or a markdown design document.
+    Export(export::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +64,8 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
             Command::Tables(args) => tables::run(args).await,
+            Command::Check(args) => check::run(args),
+            Command::Export(args) => export::run(args),
         }
     });
     match result {

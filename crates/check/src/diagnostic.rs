@@ -1,0 +1,242 @@
+//! Diagnostics: rule codes, severities, and the diagnostic record every rule emits.
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The design is broken; `check` exits 1.
+    Error,
+    /// The design is risky; `check --deny-warnings` exits 1.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// The rules, with their stable codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Rule {
+    /// MT000: the model does not parse or is inconsistent.
+    Model,
+    /// MT001: an access pattern reads a key shape no entity writes.
+    UnwrittenKey,
+    /// MT002: an access pattern can never return an entity it promises.
+    UnreachableEntity,
+    /// MT003: one entity needs two values in one index key slot.
+    KeySlotConflict,
+    /// MT004: a sort-key condition cannot match the entity's template.
+    SortConditionMismatch,
+    /// MT005: two entity types can produce the same key.
+    KeyCollision,
+    /// MT006: hot partition.
+    HotPartition,
+    /// MT007: a Scan, or a filter doing a key condition's work.
+    ScanOrFilter,
+    /// MT008: a pattern reads attributes its index does not project.
+    Unprojected,
+    /// MT009: sort keys that do not sort as intended.
+    SortOrder,
+    /// MT010: money or exact quantities as floating point.
+    FloatMoney,
+    /// MT011: transaction, item or item-collection size limits.
+    SizeLimit,
+    /// MT012: uniqueness promised through a GSI instead of a guard item.
+    UniquenessViaGsi,
+    /// MT013: unused, undeclared, redundant or non-sparse indexes.
+    IndexUsage,
+    /// MT014: a query with unbounded results and no pagination.
+    Unpaginated,
+}
+
+impl Rule {
+    /// Every rule, in code order.
+    pub const ALL: [Rule; 15] = [
+        Rule::Model,
+        Rule::UnwrittenKey,
+        Rule::UnreachableEntity,
+        Rule::KeySlotConflict,
+        Rule::SortConditionMismatch,
+        Rule::KeyCollision,
+        Rule::HotPartition,
+        Rule::ScanOrFilter,
+        Rule::Unprojected,
+        Rule::SortOrder,
+        Rule::FloatMoney,
+        Rule::SizeLimit,
+        Rule::UniquenessViaGsi,
+        Rule::IndexUsage,
+        Rule::Unpaginated,
+    ];
+
+    /// The stable code, `MT000`..`MT014`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Rule::Model => "MT000",
+            Rule::UnwrittenKey => "MT001",
+            Rule::UnreachableEntity => "MT002",
+            Rule::KeySlotConflict => "MT003",
+            Rule::SortConditionMismatch => "MT004",
+            Rule::KeyCollision => "MT005",
+            Rule::HotPartition => "MT006",
+            Rule::ScanOrFilter => "MT007",
+            Rule::Unprojected => "MT008",
+            Rule::SortOrder => "MT009",
+            Rule::FloatMoney => "MT010",
+            Rule::SizeLimit => "MT011",
+            Rule::UniquenessViaGsi => "MT012",
+            Rule::IndexUsage => "MT013",
+            Rule::Unpaginated => "MT014",
+        }
+    }
+
+    /// A short kebab-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Model => "invalid-model",
+            Rule::UnwrittenKey => "unwritten-key",
+            Rule::UnreachableEntity => "unreachable-entity",
+            Rule::KeySlotConflict => "key-slot-conflict",
+            Rule::SortConditionMismatch => "sort-condition-mismatch",
+            Rule::KeyCollision => "key-collision",
+            Rule::HotPartition => "hot-partition",
+            Rule::ScanOrFilter => "scan-or-filter",
+            Rule::Unprojected => "unprojected-attribute",
+            Rule::SortOrder => "sort-order",
+            Rule::FloatMoney => "float-money",
+            Rule::SizeLimit => "size-limit",
+            Rule::UniquenessViaGsi => "uniqueness-via-gsi",
+            Rule::IndexUsage => "index-usage",
+            Rule::Unpaginated => "unpaginated-query",
+        }
+    }
+
+    /// One-line description of what the rule catches.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Rule::Model => "the model does not parse or refers to something undeclared",
+            Rule::UnwrittenKey => "an access pattern reads a key shape that no entity writes",
+            Rule::UnreachableEntity => "an access pattern can never return an entity it promises",
+            Rule::KeySlotConflict => {
+                "one entity needs two different values in one index key attribute"
+            }
+            Rule::SortConditionMismatch => {
+                "a sort-key condition cannot match the entity's sort-key template"
+            }
+            Rule::KeyCollision => "two entity types can produce the same key",
+            Rule::HotPartition => {
+                "a constant or low-cardinality partition key exceeds per-partition limits"
+            }
+            Rule::ScanOrFilter => "a Scan, or a filter doing the work of a key condition",
+            Rule::Unprojected => "a pattern reads attributes its index does not project",
+            Rule::SortOrder => "sort keys that do not sort as intended",
+            Rule::FloatMoney => "money or exact quantities typed as floating point",
+            Rule::SizeLimit => {
+                "a transaction, item or item collection that can exceed DynamoDB's limits"
+            }
+            Rule::UniquenessViaGsi => "uniqueness promised through a GSI instead of a guard item",
+            Rule::IndexUsage => "an unused, undeclared, redundant or non-sparse index",
+            Rule::Unpaginated => "a query with unbounded results and no pagination",
+        }
+    }
+
+    /// Looks a rule up by code.
+    pub fn from_code(code: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.code() == code)
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The rule.
+    pub rule: Rule,
+    /// Severity.
+    pub severity: Severity,
+    /// One-line summary.
+    pub message: String,
+    /// Byte range in the model source.
+    pub span: Option<Range<usize>>,
+    /// Short text printed under the carets.
+    pub label: Option<String>,
+    /// Explanations (`= note:`).
+    pub notes: Vec<String>,
+    /// The fix (`= help:`).
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error for `rule`.
+    pub fn error(rule: Rule, message: impl Into<String>, span: Range<usize>) -> Self {
+        Self::new(rule, Severity::Error, message, span)
+    }
+
+    /// A warning for `rule`.
+    pub fn warning(rule: Rule, message: impl Into<String>, span: Range<usize>) -> Self {
+        Self::new(rule, Severity::Warning, message, span)
+    }
+
+    fn new(rule: Rule, severity: Severity, message: impl Into<String>, span: Range<usize>) -> Self {
+        Self {
+            rule,
+            severity,
+            message: message.into(),
+            span: Some(span),
+            label: None,
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// The stable code (`MT001`).
+    pub fn code(&self) -> &'static str {
+        self.rule.code()
+    }
+
+    /// Adds a `= note:` line.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Sets the `= help:` line.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Sets the label under the carets.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_round_trip() {
+        let mut codes: Vec<&str> = Rule::ALL.iter().map(|r| r.code()).collect();
+        for (i, rule) in Rule::ALL.iter().enumerate() {
+            assert_eq!(rule.code(), format!("MT{i:03}"));
+            assert_eq!(Rule::from_code(rule.code()), Some(*rule));
+            assert!(!rule.summary().is_empty() && !rule.name().is_empty());
+        }
+        codes.dedup();
+        assert_eq!(codes.len(), Rule::ALL.len());
+        assert_eq!(Rule::from_code("MT999"), None);
+    }
+}

@@ -1,0 +1,241 @@
+//! The report of one checked model and its rustc-style human and JSON renderings.
+
+use std::fmt::Write as _;
+
+use monotable_model::{line_col, line_text};
+use serde::Serialize;
+
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// Output format of [`Report::render`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// rustc-style text, no ANSI colours.
+    #[default]
+    Human,
+    /// One pretty-printed JSON document.
+    Json,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    /// `human` or `json` (case-insensitive).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "human" => Ok(Format::Human),
+            "json" => Ok(Format::Json),
+            other => Err(format!(
+                "unknown format `{other}` (expected `human` or `json`)"
+            )),
+        }
+    }
+}
+
+/// The diagnostics for one model file.
+#[derive(Debug, Clone)]
+pub struct Report {
+    path: String,
+    source: String,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// A report for `path` with `source`; diagnostics are sorted by position, then code.
+    pub fn new(path: &str, source: &str, mut diagnostics: Vec<Diagnostic>) -> Self {
+        diagnostics.sort_by(|a, b| {
+            let key = |d: &Diagnostic| (d.span.as_ref().map_or(0, |s| s.start), d.rule);
+            key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
+        });
+        diagnostics.dedup();
+        Self {
+            path: path.to_string(),
+            source: source.to_string(),
+            diagnostics,
+        }
+    }
+
+    /// The display path.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// All diagnostics, in source order.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The codes of all diagnostics, in order (handy in tests).
+    pub fn codes(&self) -> Vec<&'static str> {
+        self.diagnostics.iter().map(Diagnostic::code).collect()
+    }
+
+    /// Number of errors.
+    pub fn error_count(&self) -> usize {
+        self.count(Severity::Error)
+    }
+
+    /// Number of warnings.
+    pub fn warning_count(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+
+    fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+
+    /// True when there is at least one error.
+    pub fn has_errors(&self) -> bool {
+        self.error_count() > 0
+    }
+
+    /// True when there is at least one warning.
+    pub fn has_warnings(&self) -> bool {
+        self.warning_count() > 0
+    }
+
+    /// Renders the report. Human output is empty when there are no diagnostics.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Human => self.render_human(),
+            Format::Json => self.render_json(),
+        }
+    }
+
+    fn render_human(&self) -> String {
+        let mut out = String::new();
+        for d in &self.diagnostics {
+            self.human_one(&mut out, d);
+            out.push('\n');
+        }
+        let (e, w) = (self.error_count(), self.warning_count());
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        if e > 0 {
+            let _ = writeln!(
+                out,
+                "error: `{}` has {} and {}",
+                self.path,
+                plural(e, "error"),
+                plural(w, "warning")
+            );
+        } else if w > 0 {
+            let _ = writeln!(out, "warning: `{}` has {}", self.path, plural(w, "warning"));
+        }
+        out
+    }
+
+    fn human_one(&self, out: &mut String, d: &Diagnostic) {
+        let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code(), d.message);
+        let location = d.span.as_ref().map(|span| {
+            let (line, col) = line_col(&self.source, span.start);
+            (line, col, span.clone())
+        });
+        let gutter = location
+            .as_ref()
+            .map_or(1, |(line, _, _)| line.to_string().len());
+        let pad = " ".repeat(gutter);
+        match &location {
+            Some((line, col, span)) => {
+                let _ = writeln!(out, "{pad}--> {}:{line}:{col}", self.path);
+                let text = line_text(&self.source, *line).unwrap_or("");
+                let _ = writeln!(out, "{pad} |");
+                let _ = writeln!(out, "{line} | {text}");
+                let start_char = col.saturating_sub(1);
+                let span_text = self.source.get(span.clone()).unwrap_or("");
+                let first_line = span_text.split('\n').next().unwrap_or("");
+                let width = first_line.chars().count().max(1);
+                let mut carets = format!("{}{}", " ".repeat(start_char), "^".repeat(width));
+                if let Some(label) = &d.label {
+                    carets.push(' ');
+                    carets.push_str(label);
+                }
+                let _ = writeln!(out, "{pad} | {carets}");
+                let _ = writeln!(out, "{pad} |");
+            }
+            None => {
+                let _ = writeln!(out, "{pad}--> {}", self.path);
+                let _ = writeln!(out, "{pad} |");
+            }
+        }
+        for note in &d.notes {
+            let _ = writeln!(out, "{pad} = note: {note}");
+        }
+        if let Some(help) = &d.help {
+            let _ = writeln!(out, "{pad} = help: {help}");
+        }
+    }
+
+    fn render_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Span {
+            start: usize,
+            end: usize,
+        }
+        #[derive(Serialize)]
+        struct JsonDiagnostic<'a> {
+            code: &'static str,
+            rule: &'static str,
+            severity: Severity,
+            message: &'a str,
+            file: &'a str,
+            line: Option<usize>,
+            column: Option<usize>,
+            end_line: Option<usize>,
+            end_column: Option<usize>,
+            span: Option<Span>,
+            label: Option<&'a str>,
+            notes: &'a [String],
+            help: Option<&'a str>,
+        }
+        #[derive(Serialize)]
+        struct Summary {
+            errors: usize,
+            warnings: usize,
+        }
+        #[derive(Serialize)]
+        struct Json<'a> {
+            file: &'a str,
+            diagnostics: Vec<JsonDiagnostic<'a>>,
+            summary: Summary,
+        }
+        let diagnostics = self
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let start = d.span.as_ref().map(|s| line_col(&self.source, s.start));
+                let end = d.span.as_ref().map(|s| line_col(&self.source, s.end));
+                JsonDiagnostic {
+                    code: d.code(),
+                    rule: d.rule.name(),
+                    severity: d.severity,
+                    message: &d.message,
+                    file: &self.path,
+                    line: start.map(|s| s.0),
+                    column: start.map(|s| s.1),
+                    end_line: end.map(|s| s.0),
+                    end_column: end.map(|s| s.1),
+                    span: d.span.as_ref().map(|s| Span {
+                        start: s.start,
+                        end: s.end,
+                    }),
+                    label: d.label.as_deref(),
+                    notes: &d.notes,
+                    help: d.help.as_deref(),
+                }
+            })
+            .collect();
+        let doc = Json {
+            file: &self.path,
+            diagnostics,
+            summary: Summary {
+                errors: self.error_count(),
+                warnings: self.warning_count(),
+            },
+        };
+        let mut text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".to_string());
+        text.push('\n');
+        text
+    }
+}

@@ -1,0 +1,65 @@
+//! The lint rules, grouped by topic, and the helpers they share.
+
+mod capacity;
+mod indexes;
+mod keys;
+mod types;
+
+use monotable_model::{Attribute, Entity, Model, Pattern};
+
+use crate::diagnostic::Diagnostic;
+use crate::shape::Shape;
+
+/// Runs every rule over a validated model.
+pub fn run_all(model: &Model) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    keys::check(model, &mut out);
+    capacity::check(model, &mut out);
+    indexes::check(model, &mut out);
+    types::check(model, &mut out);
+    out
+}
+
+/// Looks a variable up among an entity's attributes.
+pub(crate) fn entity_attr<'m>(entity: &'m Entity, name: &str) -> Option<&'m Attribute> {
+    entity.attribute(name)
+}
+
+/// Looks a pattern variable up: params first, then the returned and written entities' attributes.
+pub(crate) fn pattern_attr<'m>(
+    model: &'m Model,
+    pattern: &'m Pattern,
+    name: &str,
+) -> Option<&'m Attribute> {
+    pattern.param(name).or_else(|| {
+        pattern
+            .returns
+            .iter()
+            .map(|r| r.name.as_str())
+            .chain(pattern.writes.iter().map(|w| w.entity.as_str()))
+            .filter_map(|e| model.entity(e))
+            .find_map(|e| e.attribute(name))
+    })
+}
+
+/// The shape of an entity-side template.
+pub(crate) fn entity_shape(entity: &Entity, template: &monotable_model::KeyTemplate) -> Shape {
+    Shape::of(template, &|n| entity_attr(entity, n))
+}
+
+/// The shape of a pattern-side template.
+pub(crate) fn pattern_shape(
+    model: &Model,
+    pattern: &Pattern,
+    template: &monotable_model::KeyTemplate,
+) -> Shape {
+    Shape::of(template, &|n| pattern_attr(model, pattern, n))
+}
+
+/// `index `GSI1`` or `the table`.
+pub(crate) fn where_(index: Option<&str>) -> String {
+    match index {
+        Some(i) => format!("index `{i}`"),
+        None => "the table".to_string(),
+    }
+}

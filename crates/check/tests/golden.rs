@@ -1,0 +1,85 @@
+//! Golden-file tests: the full human and JSON output for the seed's original design.
+
+use monotable_check::{Format, check_source};
+
+const SEED_PATH: &str = "examples/seed-original/model.toml";
+
+fn seed() -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/seed-original/model.toml"
+    );
+    std::fs::read_to_string(path).expect("seed model exists")
+}
+
+#[test]
+fn seed_original_human() {
+    let report = check_source(SEED_PATH, &seed());
+    insta::assert_snapshot!("seed_original_human", report.render(Format::Human));
+}
+
+#[test]
+fn seed_original_json() {
+    let report = check_source(SEED_PATH, &seed());
+    insta::assert_snapshot!("seed_original_json", report.render(Format::Json));
+}
+
+#[test]
+fn seed_original_fails() {
+    let report = check_source(SEED_PATH, &seed());
+    assert!(report.has_errors());
+    let codes = report.codes();
+    for code in [
+        "MT001", "MT002", "MT003", "MT004", "MT006", "MT009", "MT010", "MT011", "MT012", "MT013",
+        "MT014",
+    ] {
+        assert!(
+            codes.contains(&code),
+            "seed should report {code}: {codes:?}"
+        );
+    }
+}
+
+#[test]
+fn shop_is_clean() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/shop/shop.toml");
+    let source = std::fs::read_to_string(path).expect("shop model exists");
+    let report = check_source("examples/shop/shop.toml", &source);
+    assert!(
+        report.diagnostics().is_empty(),
+        "{}",
+        report.render(Format::Human)
+    );
+    assert_eq!(report.render(Format::Human), "");
+}
+
+#[test]
+fn parse_errors_become_mt000() {
+    let report = check_source("bad.toml", "[table\n");
+    assert!(report.has_errors());
+    assert_eq!(report.codes(), vec!["MT000"]);
+    let human = report.render(Format::Human);
+    assert!(human.starts_with("error[MT000]: "), "{human}");
+    assert!(human.contains("--> bad.toml:1:"), "{human}");
+    let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    assert_eq!(json["diagnostics"][0]["code"], "MT000");
+    assert_eq!(json["diagnostics"][0]["line"], 1);
+    assert_eq!(json["summary"]["errors"], 1);
+}
+
+#[test]
+fn formats_parse() {
+    assert_eq!("json".parse::<Format>(), Ok(Format::Json));
+    assert_eq!("Human".parse::<Format>(), Ok(Format::Human));
+    assert!("xml".parse::<Format>().is_err());
+}
+
+#[test]
+fn clean_json_has_no_diagnostics() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/shop/shop.toml");
+    let source = std::fs::read_to_string(path).expect("shop model exists");
+    let report = check_source("shop.toml", &source);
+    assert!(!report.has_errors() && !report.has_warnings());
+    let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    assert_eq!(json["diagnostics"].as_array().map(Vec::len), Some(0));
+}

@@ -1,0 +1,359 @@
+//! `--format markdown`: the design document: table, indexes, entity chart, access patterns, checks.
+//!
+//! Pure rendering of the model. Read/write capacity per pattern comes from a caller-supplied hook
+//! (the cost engine lives in the check crate) and the check results are passed in preformatted.
+
+use monotable_model::{
+    BillingMode, Condition, IndexKind, KeyCondition, KeyTemplate, Model, Pattern, ProjectionType,
+};
+
+use crate::definition::{scalar_type, table_definition};
+
+/// Capacity cells of one access pattern, formatted by the caller (e.g. `"2 RCU"`, `"0.5"`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Capacity {
+    /// Read capacity column.
+    pub read: String,
+    /// Write capacity column.
+    pub write: String,
+}
+
+/// Capacity of an access pattern, supplied by the caller (the cost engine); `None` leaves the
+/// pattern's capacity cells empty.
+pub type CapacityHook<'a> = &'a dyn Fn(&Pattern) -> Option<Capacity>;
+
+/// Inputs of the Markdown export that are not in the model.
+#[derive(Clone, Copy, Default)]
+#[non_exhaustive]
+pub struct MarkdownOptions<'a> {
+    /// `monotable check` output, shown verbatim in a `## Checks` section; `None` omits it.
+    pub check_results: Option<&'a str>,
+    /// Capacity per pattern; when set, the access-pattern table gets `RCU` and `WCU` columns
+    /// (empty where the hook returns `None`).
+    pub capacity: Option<CapacityHook<'a>>,
+}
+
+impl std::fmt::Debug for MarkdownOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MarkdownOptions")
+            .field("check_results", &self.check_results)
+            .field("capacity", &self.capacity.map(|_| "<hook>"))
+            .finish()
+    }
+}
+
+/// Text safe inside a table cell: no line breaks, pipes escaped.
+fn cell(text: &str) -> String {
+    let flat: Vec<&str> = text.split_whitespace().collect();
+    flat.join(" ").replace('|', "\\|")
+}
+
+/// An inline code span safe inside a table cell.
+fn code(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    let text = text.replace(['\n', '\r'], " ").replace('|', "\\|");
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// A fenced code block around preformatted text.
+fn fenced(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(3));
+    let body = text.trim_end_matches(['\n', '\r']);
+    format!("{fence}text\n{body}\n{fence}\n")
+}
+
+fn row(cells: &[String]) -> String {
+    format!("| {} |\n", cells.join(" | "))
+}
+
+fn header(names: &[&str]) -> String {
+    let mut out = row(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>());
+    out.push_str(&row(&vec!["---".to_string(); names.len()]));
+    out
+}
+
+/// One key condition, DynamoDB style: `PK = USER#{userId}`, `begins_with(SK, ORDER#)`.
+pub(crate) fn condition_text(key: &KeyCondition) -> String {
+    let a = &key.attribute;
+    let t = |t: &KeyTemplate| t.to_string();
+    match &key.condition {
+        Condition::Eq(v) => format!("{a} = {}", t(v)),
+        Condition::BeginsWith(v) => format!("begins_with({a}, {})", t(v)),
+        Condition::Between(lo, hi) => format!("{a} BETWEEN {} AND {}", t(lo), t(hi)),
+        Condition::Lt(v) => format!("{a} < {}", t(v)),
+        Condition::Le(v) => format!("{a} <= {}", t(v)),
+        Condition::Gt(v) => format!("{a} > {}", t(v)),
+        Condition::Ge(v) => format!("{a} >= {}", t(v)),
+    }
+}
+
+/// The whole key condition of a pattern (`PK = ... AND begins_with(SK, ...)`), if it has one.
+pub fn key_condition_text(pattern: &Pattern) -> Option<String> {
+    let parts: Vec<String> = pattern
+        .pk
+        .iter()
+        .chain(pattern.sk.iter())
+        .map(condition_text)
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" AND "))
+}
+
+fn pattern_notes(pattern: &Pattern) -> String {
+    let mut notes: Vec<String> = Vec::new();
+    if pattern.unique {
+        notes.push("at most one item".to_string());
+    }
+    if pattern.consistent_read {
+        notes.push("strongly consistent".to_string());
+    }
+    if pattern.descending {
+        notes.push("descending".to_string());
+    }
+    if let Some(limit) = pattern.limit {
+        notes.push(format!("limit {limit}"));
+    }
+    if pattern.paginate {
+        notes.push("paginated".to_string());
+    }
+    if !pattern.filter.is_empty() {
+        let names: Vec<String> = pattern.filter.iter().map(|f| code(&f.name)).collect();
+        notes.push(format!("filter on {}", names.join(", ")));
+    }
+    if let Some(reads) = &pattern.reads {
+        let names: Vec<String> = reads.iter().map(|r| code(&r.name)).collect();
+        notes.push(format!("reads {}", names.join(", ")));
+    }
+    notes.join("; ")
+}
+
+fn returns_text(pattern: &Pattern) -> String {
+    if !pattern.writes.is_empty() {
+        let writes: Vec<String> = pattern
+            .writes
+            .iter()
+            .map(|w| match w.count {
+                Some(1) => cell(&w.entity),
+                Some(n) => format!("{} ×{n}", cell(&w.entity)),
+                None => format!("{} ×many", cell(&w.entity)),
+            })
+            .collect();
+        return format!("writes {}", writes.join(", "));
+    }
+    let names: Vec<String> = pattern.returns.iter().map(|r| cell(&r.name)).collect();
+    names.join(", ")
+}
+
+fn key_cell(model: &Model, name: &str) -> String {
+    let ty = table_definition(model)
+        .attribute_definitions
+        .iter()
+        .find(|a| a.name == name)
+        .map(|a| scalar_type(a.ty));
+    match ty {
+        Some(ty) => format!("{} ({ty})", code(name)),
+        None => code(name),
+    }
+}
+
+fn table_section(model: &Model, out: &mut String) {
+    let table = &model.table;
+    out.push_str("## Table\n\n");
+    out.push_str(&header(&[
+        "Table",
+        "Partition key",
+        "Sort key",
+        "Billing mode",
+        "TTL attribute",
+    ]));
+    let billing = match table.billing_mode {
+        BillingMode::PayPerRequest => "PAY_PER_REQUEST",
+        BillingMode::Provisioned => "PROVISIONED",
+    };
+    out.push_str(&row(&[
+        cell(&table.name),
+        key_cell(model, &table.partition_key.name),
+        table
+            .sort_key
+            .as_ref()
+            .map_or_else(String::new, |k| key_cell(model, &k.name)),
+        billing.to_string(),
+        table
+            .ttl_attribute
+            .as_deref()
+            .map_or_else(String::new, code),
+    ]));
+    out.push('\n');
+
+    out.push_str("## Indexes\n\n");
+    if model.indexes.is_empty() {
+        out.push_str("No secondary indexes.\n\n");
+        return;
+    }
+    out.push_str(&header(&[
+        "Index",
+        "Kind",
+        "Partition key",
+        "Sort key",
+        "Projection",
+        "Sparse",
+    ]));
+    for index in &model.indexes {
+        let projection = match index.projection {
+            ProjectionType::All => "ALL".to_string(),
+            ProjectionType::KeysOnly => "KEYS_ONLY".to_string(),
+            ProjectionType::Include => {
+                let names: Vec<String> = index.include.iter().map(|n| code(n)).collect();
+                format!("INCLUDE {}", names.join(", "))
+            }
+        };
+        out.push_str(&row(&[
+            cell(&index.name),
+            match index.kind {
+                IndexKind::Global => "global".to_string(),
+                IndexKind::Local => "local".to_string(),
+            },
+            key_cell(model, &index.partition_key),
+            index
+                .sort_key
+                .as_deref()
+                .map_or_else(String::new, |k| key_cell(model, k)),
+            projection,
+            if index.sparse { "yes" } else { "no" }.to_string(),
+        ]));
+    }
+    out.push('\n');
+}
+
+fn entity_section(model: &Model, out: &mut String) {
+    out.push_str("## Entity chart\n\n");
+    if model.entities.is_empty() {
+        out.push_str("No entities.\n\n");
+        return;
+    }
+    out.push_str(
+        "The key attributes each entity writes and their templates. \
+         \"if `flag`\" marks a key written only while that boolean attribute is true \
+         (the item is in that index only then).\n\n",
+    );
+    let mut columns: Vec<String> = table_definition(model)
+        .attribute_definitions
+        .into_iter()
+        .map(|a| a.name)
+        .collect();
+    for entity in &model.entities {
+        for key in &entity.keys {
+            if !columns.contains(&key.attribute) {
+                columns.push(key.attribute.clone());
+            }
+        }
+    }
+    let mut names = vec!["Entity".to_string()];
+    names.extend(columns.iter().map(|c| code(c)));
+    out.push_str(&row(&names));
+    out.push_str(&row(&vec!["---".to_string(); names.len()]));
+    for entity in &model.entities {
+        let mut cells = vec![cell(&entity.name)];
+        for column in &columns {
+            cells.push(match entity.key_field(column) {
+                None => String::new(),
+                Some(field) => {
+                    let template = code(&field.template.to_string());
+                    match &field.condition {
+                        Some(flag) => format!("{template} if {}", code(flag)),
+                        None => template,
+                    }
+                }
+            });
+        }
+        out.push_str(&row(&cells));
+    }
+    out.push('\n');
+}
+
+fn pattern_section(model: &Model, options: &MarkdownOptions<'_>, out: &mut String) {
+    out.push_str("## Access patterns\n\n");
+    if model.patterns.is_empty() {
+        out.push_str("No access patterns.\n\n");
+        return;
+    }
+    let mut names = vec![
+        "Pattern",
+        "Operation",
+        "Index",
+        "Key condition",
+        "Returns",
+        "Notes",
+    ];
+    if options.capacity.is_some() {
+        names.extend(["RCU", "WCU"]);
+    }
+    names.push("Description");
+    out.push_str(&header(&names));
+    for pattern in &model.patterns {
+        let mut cells = vec![
+            cell(&pattern.name),
+            format!("{:?}", pattern.operation),
+            pattern
+                .index_name()
+                .map_or_else(|| "table".to_string(), cell),
+            key_condition_text(pattern).map_or_else(String::new, |k| code(&k)),
+            returns_text(pattern),
+            pattern_notes(pattern),
+        ];
+        if let Some(hook) = options.capacity {
+            let capacity = hook(pattern).unwrap_or_default();
+            cells.push(cell(&capacity.read));
+            cells.push(cell(&capacity.write));
+        }
+        cells.push(
+            pattern
+                .description
+                .as_deref()
+                .map_or_else(String::new, cell),
+        );
+        out.push_str(&row(&cells));
+    }
+    out.push('\n');
+}
+
+/// The design document with check results (or none); see [`markdown_with`].
+pub fn markdown(model: &Model, check_results: Option<&str>) -> String {
+    markdown_with(
+        model,
+        &MarkdownOptions {
+            check_results,
+            capacity: None,
+        },
+    )
+}
+
+/// The design document (GitHub-flavoured Markdown, trailing newline): the table, the indexes, the
+/// entity chart (entity × key attribute → template), the access-pattern table (pattern,
+/// operation, index, key condition, returns, notes, optional RCU/WCU, description) and, when
+/// given, the check results.
+pub fn markdown_with(model: &Model, options: &MarkdownOptions<'_>) -> String {
+    let mut out = format!(
+        "# {}: single-table design\n\n\
+         Generated by `monotable export --format markdown` from the model; edit the model, not this file.\n\n",
+        cell(&model.table.name)
+    );
+    table_section(model, &mut out);
+    entity_section(model, &mut out);
+    pattern_section(model, options, &mut out);
+    if let Some(results) = options.check_results {
+        out.push_str("## Checks\n\n");
+        out.push_str(&fenced(results));
+        out.push('\n');
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}

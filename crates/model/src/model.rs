@@ -1,0 +1,476 @@
+//! The validated model: table, indexes, entities with parsed key templates, access patterns, traffic.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::error::RenderError;
+pub use crate::raw::{
+    AttributeType, BillingMode, IndexKind, KeyAttributeType, Operation, ProjectionType,
+    RelationKind, TimestampFormat,
+};
+use crate::template::KeyTemplate;
+
+/// A validated single-table design.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// The table.
+    pub table: Table,
+    /// Secondary indexes, sorted by name.
+    pub indexes: Vec<Index>,
+    /// Entities, sorted by name.
+    pub entities: Vec<Entity>,
+    /// Access patterns, sorted by name.
+    pub patterns: Vec<Pattern>,
+    /// Traffic estimates (defaults when the file has none).
+    pub traffic: Traffic,
+}
+
+impl Model {
+    /// The entity called `name`.
+    pub fn entity(&self, name: &str) -> Option<&Entity> {
+        self.entities.iter().find(|e| e.name == name)
+    }
+
+    /// The secondary index called `name`.
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// The access pattern called `name`.
+    pub fn pattern(&self, name: &str) -> Option<&Pattern> {
+        self.patterns.iter().find(|p| p.name == name)
+    }
+
+    /// Key attribute names of the table (`None`) or of an index; `None` if the index is undeclared.
+    pub fn key_schema(&self, index: Option<&str>) -> Option<(&str, Option<&str>)> {
+        match index {
+            None => Some((
+                self.table.partition_key.name.as_str(),
+                self.table.sort_key.as_ref().map(|k| k.name.as_str()),
+            )),
+            Some(name) => self
+                .index(name)
+                .map(|i| (i.partition_key.as_str(), i.sort_key.as_deref())),
+        }
+    }
+
+    /// Every key attribute name of the table and its indexes.
+    pub fn key_attribute_names(&self) -> Vec<&str> {
+        let mut names = vec![self.table.partition_key.name.as_str()];
+        names.extend(self.table.sort_key.as_ref().map(|k| k.name.as_str()));
+        for index in &self.indexes {
+            names.push(index.partition_key.as_str());
+            names.extend(index.sort_key.as_deref());
+        }
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+}
+
+/// The table.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Table name.
+    pub name: String,
+    /// Partition key.
+    pub partition_key: KeyAttribute,
+    /// Sort key.
+    pub sort_key: Option<KeyAttribute>,
+    /// Billing mode.
+    pub billing_mode: BillingMode,
+    /// TTL attribute.
+    pub ttl_attribute: Option<String>,
+    /// Span of the `[table]` value.
+    pub span: Range<usize>,
+}
+
+/// A key attribute of the table or an index.
+#[derive(Debug, Clone)]
+pub struct KeyAttribute {
+    /// Name.
+    pub name: String,
+    /// Scalar type.
+    pub ty: KeyAttributeType,
+}
+
+/// A secondary index.
+#[derive(Debug, Clone)]
+pub struct Index {
+    /// Name.
+    pub name: String,
+    /// Global or local.
+    pub kind: IndexKind,
+    /// Partition key attribute.
+    pub partition_key: String,
+    /// Sort key attribute.
+    pub sort_key: Option<String>,
+    /// Projection type.
+    pub projection: ProjectionType,
+    /// Projected non-key attributes for `INCLUDE`.
+    pub include: Vec<String>,
+    /// Declared sparse.
+    pub sparse: bool,
+    /// Span of the index definition.
+    pub span: Range<usize>,
+}
+
+/// An attribute of an entity or a parameter of a pattern.
+#[derive(Debug, Clone)]
+pub struct Attribute {
+    /// Name.
+    pub name: String,
+    /// Type.
+    pub ty: AttributeType,
+    /// Written on every item.
+    pub required: bool,
+    /// Enum values.
+    pub values: Vec<String>,
+    /// Timestamp format.
+    pub format: Option<TimestampFormat>,
+    /// Element type of a list/set.
+    pub items: Option<AttributeType>,
+    /// Bound on list/map/set elements.
+    pub max_items: Option<u64>,
+    /// Bound on string length.
+    pub max_length: Option<u64>,
+    /// Distinct values live at once.
+    pub cardinality: Option<u64>,
+    /// Declared money/exact quantity.
+    pub money: bool,
+    /// Span of the attribute definition.
+    pub span: Range<usize>,
+    /// Span of the `type` value.
+    pub type_span: Range<usize>,
+}
+
+impl Attribute {
+    /// True for `number`/`float`.
+    pub fn is_float(&self) -> bool {
+        matches!(self.ty, AttributeType::Number | AttributeType::Float)
+    }
+}
+
+/// One key attribute an entity writes, with its template.
+#[derive(Debug, Clone)]
+pub struct KeyField {
+    /// Key attribute name (`PK`, `GSI1SK`, ...).
+    pub attribute: String,
+    /// The template.
+    pub template: KeyTemplate,
+    /// Boolean attribute gating the write (sparse index), if any.
+    pub condition: Option<String>,
+    /// Span of the template string.
+    pub span: Range<usize>,
+}
+
+/// The key templates of an entity for one index (or the table).
+#[derive(Debug, Clone)]
+pub struct KeyTemplates {
+    /// `None` for the table.
+    pub index: Option<String>,
+    /// Partition key.
+    pub pk: KeyField,
+    /// Sort key, when the index has one.
+    pub sk: Option<KeyField>,
+}
+
+impl KeyTemplates {
+    /// True when the item is only in this index while a condition holds.
+    pub fn is_conditional(&self) -> bool {
+        self.pk.condition.is_some() || self.sk.as_ref().is_some_and(|k| k.condition.is_some())
+    }
+}
+
+/// A uniqueness constraint.
+#[derive(Debug, Clone)]
+pub struct Unique {
+    /// Attributes whose combination is unique.
+    pub attributes: Vec<String>,
+    /// Guard entity.
+    pub guard: Option<String>,
+    /// Span of the constraint.
+    pub span: Range<usize>,
+}
+
+/// A relation to another entity sharing an item collection.
+#[derive(Debug, Clone)]
+pub struct Relation {
+    /// Related entity.
+    pub entity: String,
+    /// One or many.
+    pub kind: RelationKind,
+    /// Bound for many.
+    pub max: Option<u64>,
+    /// Index whose collection is shared (`None` = table).
+    pub index: Option<String>,
+    /// Span.
+    pub span: Range<usize>,
+}
+
+/// An entity type.
+#[derive(Debug, Clone)]
+pub struct Entity {
+    /// Name.
+    pub name: String,
+    /// Attributes, sorted by name.
+    pub attributes: Vec<Attribute>,
+    /// Every key attribute written, sorted by attribute name.
+    pub keys: Vec<KeyField>,
+    /// Key templates per index the entity appears in (table first).
+    pub index_keys: Vec<KeyTemplates>,
+    /// Uniqueness constraints.
+    pub unique: Vec<Unique>,
+    /// Relations.
+    pub relations: Vec<Relation>,
+    /// Span of the entity definition.
+    pub span: Range<usize>,
+}
+
+impl Entity {
+    /// The attribute called `name`.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// The template written to key attribute `attribute`.
+    pub fn key_field(&self, attribute: &str) -> Option<&KeyField> {
+        self.keys.iter().find(|k| k.attribute == attribute)
+    }
+
+    /// Key templates for the table (`None`) or an index the entity appears in.
+    pub fn key(&self, index: Option<&str>) -> Option<&KeyTemplates> {
+        self.index_keys.iter().find(|k| k.index.as_deref() == index)
+    }
+
+    /// Renders every key attribute of an item from its attribute values.
+    ///
+    /// Key attributes gated by a condition are only rendered when
+    /// `values(condition) == Some("true")`. Returns `(attribute, value)` pairs.
+    pub fn render_keys(
+        &self,
+        values: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Vec<(String, String)>, RenderError> {
+        let mut out = Vec::new();
+        for key in &self.keys {
+            if let Some(cond) = &key.condition
+                && values(cond).as_deref() != Some("true")
+            {
+                continue;
+            }
+            out.push((key.attribute.clone(), key.template.render(values)?));
+        }
+        Ok(out)
+    }
+
+    /// Renders the primary key (`PK`, and `SK` when the table has one).
+    pub fn render_primary_key(
+        &self,
+        values: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Vec<(String, String)>, RenderError> {
+        let keys = self.key(None).ok_or_else(|| RenderError::NoSuchKey {
+            entity: self.name.clone(),
+            index: "table".to_string(),
+        })?;
+        let mut out = vec![(keys.pk.attribute.clone(), keys.pk.template.render(values)?)];
+        if let Some(sk) = &keys.sk {
+            out.push((sk.attribute.clone(), sk.template.render(values)?));
+        }
+        Ok(out)
+    }
+}
+
+/// A sort-key (or partition-key) condition of an access pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// `= T`.
+    Eq(KeyTemplate),
+    /// `begins_with(T)`.
+    BeginsWith(KeyTemplate),
+    /// `between(A, B)`, inclusive on both ends.
+    Between(KeyTemplate, KeyTemplate),
+    /// `< T`.
+    Lt(KeyTemplate),
+    /// `<= T`.
+    Le(KeyTemplate),
+    /// `> T`.
+    Gt(KeyTemplate),
+    /// `>= T`.
+    Ge(KeyTemplate),
+}
+
+impl Condition {
+    /// Every template in the condition.
+    pub fn templates(&self) -> Vec<&KeyTemplate> {
+        match self {
+            Condition::Between(a, b) => vec![a, b],
+            Condition::Eq(t)
+            | Condition::BeginsWith(t)
+            | Condition::Lt(t)
+            | Condition::Le(t)
+            | Condition::Gt(t)
+            | Condition::Ge(t) => vec![t],
+        }
+    }
+}
+
+/// One part of a pattern's key condition.
+#[derive(Debug, Clone)]
+pub struct KeyCondition {
+    /// Key attribute.
+    pub attribute: String,
+    /// Condition.
+    pub condition: Condition,
+    /// Span of the condition string.
+    pub span: Range<usize>,
+}
+
+/// One entity written by a transaction.
+#[derive(Debug, Clone)]
+pub struct Write {
+    /// Entity written.
+    pub entity: String,
+    /// Maximum actions for it; `None` = unbounded.
+    pub count: Option<u64>,
+    /// Span.
+    pub span: Range<usize>,
+}
+
+/// A name with its span.
+#[derive(Debug, Clone)]
+pub struct Named {
+    /// The name.
+    pub name: String,
+    /// Span.
+    pub span: Range<usize>,
+}
+
+/// An access pattern.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Operation.
+    pub operation: Operation,
+    /// Span of the operation value.
+    pub operation_span: Range<usize>,
+    /// Index (`None` = table).
+    pub index: Option<Named>,
+    /// Partition key equality, when resolvable.
+    pub pk: Option<KeyCondition>,
+    /// Sort key condition.
+    pub sk: Option<KeyCondition>,
+    /// Entities returned (or written).
+    pub returns: Vec<Named>,
+    /// Parameters.
+    pub params: Vec<Attribute>,
+    /// Filter attributes.
+    pub filter: Vec<Named>,
+    /// Attributes read; `None` = everything.
+    pub reads: Option<Vec<Named>>,
+    /// Pages with `LastEvaluatedKey`.
+    pub paginate: bool,
+    /// `Limit`.
+    pub limit: Option<u64>,
+    /// Expected to return at most one item.
+    pub unique: bool,
+    /// Strongly consistent.
+    pub consistent_read: bool,
+    /// Descending order.
+    pub descending: bool,
+    /// Transaction writes.
+    pub writes: Vec<Write>,
+    /// Span of the pattern definition.
+    pub span: Range<usize>,
+}
+
+impl Pattern {
+    /// Name of the index, `None` for the table.
+    pub fn index_name(&self) -> Option<&str> {
+        self.index.as_ref().map(|i| i.name.as_str())
+    }
+
+    /// The parameter called `name`.
+    pub fn param(&self, name: &str) -> Option<&Attribute> {
+        self.params.iter().find(|a| a.name == name)
+    }
+
+    /// True for operations that read.
+    pub fn is_read(&self) -> bool {
+        matches!(
+            self.operation,
+            Operation::GetItem | Operation::Query | Operation::BatchGet | Operation::Scan
+        )
+    }
+
+    /// Span of the key (partition key condition, else the pattern).
+    pub fn key_span(&self) -> Range<usize> {
+        self.pk
+            .as_ref()
+            .map_or_else(|| self.span.clone(), |k| k.span.clone())
+    }
+}
+
+/// Traffic figures.
+#[derive(Debug, Clone, Default)]
+pub struct Traffic {
+    /// The file has a `[traffic]` section.
+    pub declared: bool,
+    /// Default writes/s per entity.
+    pub default_writes_per_second: f64,
+    /// The default write rate was stated in the file.
+    pub default_writes_stated: bool,
+    /// Default item size.
+    pub default_item_size_bytes: u64,
+    /// Per-entity figures.
+    pub entities: BTreeMap<String, EntityTraffic>,
+    /// Per-pattern figures.
+    pub patterns: BTreeMap<String, PatternTraffic>,
+}
+
+/// Built-in write rate per entity when the model states none: twice what one partition takes.
+pub const DEFAULT_WRITES_PER_SECOND: f64 = 2000.0;
+/// Built-in item size when the model states none.
+pub const DEFAULT_ITEM_SIZE_BYTES: u64 = 1024;
+
+impl Traffic {
+    /// Writes/s of an entity and whether the figure was stated (entity or default) in the file.
+    pub fn writes_per_second(&self, entity: &str) -> (f64, bool) {
+        match self.entities.get(entity).and_then(|t| t.writes_per_second) {
+            Some(w) => (w, true),
+            None => (self.default_writes_per_second, self.default_writes_stated),
+        }
+    }
+
+    /// Item size estimate of an entity.
+    pub fn item_size_bytes(&self, entity: &str) -> u64 {
+        self.entities
+            .get(entity)
+            .and_then(|t| t.item_size_bytes)
+            .unwrap_or(self.default_item_size_bytes)
+    }
+}
+
+/// Traffic of one entity.
+#[derive(Debug, Clone, Default)]
+pub struct EntityTraffic {
+    /// Writes/s.
+    pub writes_per_second: Option<f64>,
+    /// Item size.
+    pub item_size_bytes: Option<u64>,
+    /// Span.
+    pub span: Range<usize>,
+}
+
+/// Traffic of one pattern.
+#[derive(Debug, Clone, Default)]
+pub struct PatternTraffic {
+    /// Requests/s.
+    pub reads_per_second: Option<f64>,
+    /// Items per request.
+    pub items_per_read: Option<u64>,
+    /// Span.
+    pub span: Range<usize>,
+}

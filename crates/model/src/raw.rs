@@ -1,0 +1,471 @@
+//! The on-disk model format: serde/schemars types mirroring the TOML file exactly.
+//!
+//! These types are what the JSON Schema is generated from. They carry byte
+//! spans (via [`Sp`]) so validation and lints can point at the offending line.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A value together with the byte range it came from in the source.
+///
+/// Deserializes through [`toml::Spanned`], so spans are only available when
+/// parsing TOML; the JSON Schema of `Sp<T>` is the schema of `T`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sp<T> {
+    /// The parsed value.
+    pub value: T,
+    /// Byte range in the source (start inclusive, end exclusive).
+    pub span: Range<usize>,
+}
+
+impl<T> Sp<T> {
+    /// Wraps a value with an explicit span.
+    pub fn new(value: T, span: Range<usize>) -> Self {
+        Self { value, span }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let spanned = toml::Spanned::<T>::deserialize(deserializer)?;
+        let span = spanned.span();
+        Ok(Self {
+            value: spanned.into_inner(),
+            span,
+        })
+    }
+}
+
+impl<T: Serialize> Serialize for Sp<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Sp<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// A whole single-table design.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "monotable model")]
+pub struct RawModel {
+    /// Format version; only `1` exists.
+    #[serde(default)]
+    pub version: Option<Sp<i64>>,
+    /// The DynamoDB table.
+    pub table: Sp<RawTable>,
+    /// Secondary indexes by name (`GSI1`, `LSI1`, ...).
+    #[serde(default)]
+    pub indexes: BTreeMap<String, Sp<RawIndex>>,
+    /// Entity types by name (`User`, `Order`, ...).
+    #[serde(default)]
+    pub entities: BTreeMap<String, Sp<RawEntity>>,
+    /// Access patterns by name (`getUser`, `listOrdersByStatus`, ...).
+    #[serde(default)]
+    pub patterns: BTreeMap<String, Sp<RawPattern>>,
+    /// Optional traffic estimates used by the hot-partition and size rules.
+    #[serde(default)]
+    pub traffic: Option<Sp<RawTraffic>>,
+}
+
+/// The table itself.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    /// Table name.
+    pub name: Sp<String>,
+    /// Partition key attribute.
+    pub partition_key: Sp<RawKeyAttribute>,
+    /// Sort key attribute (optional, but single-table designs want one).
+    #[serde(default)]
+    pub sort_key: Option<Sp<RawKeyAttribute>>,
+    /// `PAY_PER_REQUEST` (default) or `PROVISIONED`.
+    #[serde(default)]
+    pub billing_mode: Option<Sp<BillingMode>>,
+    /// Attribute DynamoDB's TTL reads (epoch seconds).
+    #[serde(default)]
+    pub ttl_attribute: Option<Sp<String>>,
+}
+
+/// Billing mode of the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum BillingMode {
+    /// On-demand capacity.
+    PayPerRequest,
+    /// Provisioned capacity.
+    Provisioned,
+}
+
+/// A key attribute: name and DynamoDB scalar type.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawKeyAttribute {
+    /// Attribute name, e.g. `PK`.
+    pub name: Sp<String>,
+    /// `S` (string, default), `N` (number) or `B` (binary).
+    #[serde(default, rename = "type")]
+    pub ty: Option<Sp<KeyAttributeType>>,
+}
+
+/// DynamoDB scalar key types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum KeyAttributeType {
+    /// String.
+    S,
+    /// Number.
+    N,
+    /// Binary.
+    B,
+}
+
+/// Global or local secondary index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum IndexKind {
+    /// Global secondary index (own partition key, eventually consistent).
+    Global,
+    /// Local secondary index (table partition key, alternative sort key).
+    Local,
+}
+
+/// What an index copies from the base item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ProjectionType {
+    /// Every attribute.
+    All,
+    /// Table and index keys only.
+    KeysOnly,
+    /// Keys plus the `include` list.
+    Include,
+}
+
+/// A secondary index.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawIndex {
+    /// `global` (default) or `local`.
+    #[serde(default)]
+    pub kind: Option<Sp<IndexKind>>,
+    /// Partition key attribute (for an LSI: must be the table's).
+    #[serde(default)]
+    pub partition_key: Option<Sp<RawKeyAttribute>>,
+    /// Sort key attribute.
+    #[serde(default)]
+    pub sort_key: Option<Sp<RawKeyAttribute>>,
+    /// `ALL` (default), `KEYS_ONLY` or `INCLUDE`.
+    #[serde(default)]
+    pub projection: Option<Sp<ProjectionType>>,
+    /// Non-key attributes projected when `projection = "INCLUDE"`.
+    #[serde(default)]
+    pub include: Vec<Sp<String>>,
+    /// The index is meant to be sparse: only some items write its keys.
+    #[serde(default)]
+    pub sparse: Option<Sp<bool>>,
+    /// Free text.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// Attribute types of an entity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AttributeType {
+    /// UTF-8 string.
+    String,
+    /// Floating-point number (what most SDKs decode `N` into).
+    Number,
+    /// Alias of `number`.
+    Float,
+    /// Exact decimal (money): stored as `N` or a canonical string, never as f64.
+    Decimal,
+    /// Whole number.
+    Integer,
+    /// Boolean.
+    Boolean,
+    /// Point in time; see `format`.
+    Timestamp,
+    /// One of `values`.
+    Enum,
+    /// Ordered list.
+    List,
+    /// String-keyed map.
+    Map,
+    /// String or number set.
+    Set,
+}
+
+/// How a timestamp is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimestampFormat {
+    /// `2024-05-01T12:00:00.000Z`: UTC, fixed width, sorts correctly.
+    Rfc3339UtcMillis,
+    /// `2024-05-01T12:00:00Z`: UTC, fixed width.
+    Rfc3339Utc,
+    /// `2024-05-01T14:00:00+02:00`: offset varies, does not sort as time.
+    Rfc3339Offset,
+    /// Python `datetime.utcnow().isoformat()`: no zone, fraction omitted when zero.
+    Iso8601Naive,
+    /// `2024-05-01`: a day.
+    Date,
+    /// Seconds since the epoch (a number).
+    EpochSeconds,
+    /// Milliseconds since the epoch (a number).
+    EpochMillis,
+}
+
+/// One attribute of an entity (or a parameter of a pattern).
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAttribute {
+    /// The type.
+    #[serde(rename = "type")]
+    pub ty: Sp<AttributeType>,
+    /// Written on every item of the entity.
+    #[serde(default)]
+    pub required: Option<bool>,
+    /// Allowed values of an `enum`.
+    #[serde(default)]
+    pub values: Vec<String>,
+    /// Timestamp encoding.
+    #[serde(default)]
+    pub format: Option<Sp<TimestampFormat>>,
+    /// Element type of a `list` or `set`.
+    #[serde(default)]
+    pub items: Option<AttributeType>,
+    /// Upper bound on elements of a `list`, `map` or `set`.
+    #[serde(default)]
+    pub max_items: Option<u64>,
+    /// Upper bound on bytes of a `string`.
+    #[serde(default)]
+    pub max_length: Option<u64>,
+    /// How many distinct values are live at once (a write burst spreads over them).
+    #[serde(default)]
+    pub cardinality: Option<u64>,
+    /// The attribute holds money or an exact quantity.
+    #[serde(default)]
+    pub money: Option<bool>,
+    /// Free text.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// A uniqueness constraint.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawUnique {
+    /// Attributes whose combination is unique.
+    pub attributes: Vec<String>,
+    /// Entity of the guard item (key built from the attributes) written in the same transaction.
+    #[serde(default)]
+    pub guard: Option<Sp<String>>,
+}
+
+/// How many of the related entity share the collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RelationKind {
+    /// At most one.
+    One,
+    /// Many; bounded by `max` when given.
+    Many,
+}
+
+/// A relation: the related entity shares this entity's item collection.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRelation {
+    /// The related entity.
+    pub entity: Sp<String>,
+    /// `one` or `many`.
+    pub kind: RelationKind,
+    /// Upper bound for `many`; absent means unbounded.
+    #[serde(default)]
+    pub max: Option<u64>,
+    /// Index whose item collection they share (default: the table).
+    #[serde(default)]
+    pub index: Option<Sp<String>>,
+}
+
+/// An entity type.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawEntity {
+    /// Free text.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Attributes by name.
+    #[serde(default)]
+    pub attributes: BTreeMap<String, Sp<RawAttribute>>,
+    /// Key attribute (`PK`, `SK`, `GSI1PK`, ...) to key template (`USER#{userId}`).
+    #[serde(default)]
+    pub keys: BTreeMap<String, Sp<String>>,
+    /// Key attribute to the boolean attribute that must be true for it to be written (sparse indexes).
+    #[serde(default)]
+    pub key_conditions: BTreeMap<String, Sp<String>>,
+    /// Uniqueness constraints.
+    #[serde(default)]
+    pub unique: Vec<Sp<RawUnique>>,
+    /// Entities that share this entity's item collection.
+    #[serde(default)]
+    pub relations: Vec<Sp<RawRelation>>,
+}
+
+/// Operations an access pattern performs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum Operation {
+    /// Read one item by its full key.
+    GetItem,
+    /// Read an item collection (partition key equality, optional sort key condition).
+    Query,
+    /// Read up to 100 items by full keys.
+    BatchGet,
+    /// Read every item.
+    Scan,
+    /// Write one item.
+    PutItem,
+    /// Update one item by its full key.
+    UpdateItem,
+    /// Delete one item by its full key.
+    DeleteItem,
+    /// Write up to 100 items atomically.
+    TransactWrite,
+}
+
+/// How many items one transaction action list contains for an entity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawCount {
+    /// An exact or maximum count.
+    Fixed(u64),
+    /// `"many"`: one per element of an unbounded input.
+    Many(ManyCount),
+}
+
+/// The literal string `many`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ManyCount {
+    /// Unbounded.
+    Many,
+}
+
+/// One entity written by a `TransactWrite` pattern.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawWrite {
+    /// The entity written.
+    pub entity: Sp<String>,
+    /// Number of actions for it: an integer (maximum) or `"many"` (unbounded). Default 1.
+    #[serde(default)]
+    pub count: Option<RawCount>,
+}
+
+/// An access pattern.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPattern {
+    /// Free text.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The DynamoDB operation.
+    pub operation: Sp<Operation>,
+    /// Index queried (default: the table).
+    #[serde(default)]
+    pub index: Option<Sp<String>>,
+    /// Key condition: key attribute to template. The partition key is an
+    /// equality; the sort key may be `T`, `begins_with(T)`, `between(A, B)`,
+    /// `< T`, `<= T`, `> T` or `>= T`.
+    #[serde(default)]
+    pub key: BTreeMap<String, Sp<String>>,
+    /// Entity types the pattern must return (or, for writes, writes).
+    #[serde(default)]
+    pub returns: Vec<Sp<String>>,
+    /// Typed parameters used in the key templates that are not entity attributes.
+    #[serde(default)]
+    pub params: BTreeMap<String, Sp<RawAttribute>>,
+    /// Attributes used in a filter expression.
+    #[serde(default)]
+    pub filter: Vec<Sp<String>>,
+    /// Attributes the caller reads from the results (default: all of them).
+    #[serde(default)]
+    pub reads: Option<Vec<Sp<String>>>,
+    /// The caller pages through results with `LastEvaluatedKey`.
+    #[serde(default)]
+    pub paginate: Option<bool>,
+    /// `Limit` per request.
+    #[serde(default)]
+    pub limit: Option<u64>,
+    /// The pattern is expected to return at most one item.
+    #[serde(default)]
+    pub unique: Option<bool>,
+    /// Strongly consistent read.
+    #[serde(default)]
+    pub consistent_read: Option<bool>,
+    /// Newest/largest sort key first (`ScanIndexForward = false`).
+    #[serde(default)]
+    pub descending: Option<bool>,
+    /// Items written by a `TransactWrite`.
+    #[serde(default)]
+    pub writes: Vec<Sp<RawWrite>>,
+}
+
+/// Traffic estimates.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTraffic {
+    /// Writes/s assumed for an entity without its own figure.
+    #[serde(default)]
+    pub default_writes_per_second: Option<f64>,
+    /// Item size assumed for an entity without its own figure.
+    #[serde(default)]
+    pub default_item_size_bytes: Option<u64>,
+    /// Per-entity figures.
+    #[serde(default)]
+    pub entities: BTreeMap<String, Sp<RawEntityTraffic>>,
+    /// Per-pattern figures.
+    #[serde(default)]
+    pub patterns: BTreeMap<String, Sp<RawPatternTraffic>>,
+}
+
+/// Traffic of one entity.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawEntityTraffic {
+    /// Items written per second at peak.
+    #[serde(default)]
+    pub writes_per_second: Option<f64>,
+    /// Largest expected item size in bytes.
+    #[serde(default)]
+    pub item_size_bytes: Option<u64>,
+}
+
+/// Traffic of one access pattern.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPatternTraffic {
+    /// Requests per second at peak.
+    #[serde(default)]
+    pub reads_per_second: Option<f64>,
+    /// Items returned per request.
+    #[serde(default)]
+    pub items_per_read: Option<u64>,
+}
