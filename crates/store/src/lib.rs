@@ -17,7 +17,10 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod inprocess;
+pub mod items;
+pub mod pattern;
 pub mod serve;
+pub mod table;
 
 pub use client::{Dynamo, connect, memory};
 pub use config::{Backend, DATABASE_FILE, DEFAULT_DATA_DIR, DataLocation};

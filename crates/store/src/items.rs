@@ -1,0 +1,193 @@
+//! Items as the store writes them: keys rendered from the model's templates, the `entityType`
+//! marker, and typed readers that name the attribute when an item is not what it should be.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_model::{Model, RenderError};
+
+/// A DynamoDB item.
+pub type Item = HashMap<String, AttributeValue>;
+
+/// The attribute naming an item's entity type, written on every item the store writes.
+pub const ENTITY_TYPE: &str = "entityType";
+
+/// Building or reading an item failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ItemError {
+    /// The model has no such entity.
+    #[error("the model has no entity `{0}`")]
+    UnknownEntity(String),
+    /// A key template could not be rendered from the values given.
+    #[error("cannot render the keys of `{entity}`: {source}")]
+    Render {
+        /// The entity.
+        entity: String,
+        /// Why.
+        source: RenderError,
+    },
+    /// An attribute is missing or of the wrong type.
+    #[error("item attribute `{attribute}` is {problem}")]
+    Attribute {
+        /// The attribute.
+        attribute: String,
+        /// What is wrong.
+        problem: &'static str,
+    },
+}
+
+/// Every key attribute `entity` writes (table and indexes, sparse ones only when their condition
+/// holds), rendered from `values`, plus [`ENTITY_TYPE`].
+pub fn keys(
+    model: &Model,
+    entity: &str,
+    values: &dyn Fn(&str) -> Option<String>,
+) -> Result<Item, ItemError> {
+    let e = model
+        .entity(entity)
+        .ok_or_else(|| ItemError::UnknownEntity(entity.to_string()))?;
+    let rendered = e.render_keys(values).map_err(|source| ItemError::Render {
+        entity: entity.to_string(),
+        source,
+    })?;
+    let mut item: Item = rendered
+        .into_iter()
+        .map(|(name, value)| (name, AttributeValue::S(value)))
+        .collect();
+    item.insert(
+        ENTITY_TYPE.to_string(),
+        AttributeValue::S(entity.to_string()),
+    );
+    Ok(item)
+}
+
+/// The primary key (table PK and SK) of `entity` rendered from `values`.
+pub fn primary_key(
+    model: &Model,
+    entity: &str,
+    values: &dyn Fn(&str) -> Option<String>,
+) -> Result<Item, ItemError> {
+    let e = model
+        .entity(entity)
+        .ok_or_else(|| ItemError::UnknownEntity(entity.to_string()))?;
+    let rendered = e
+        .render_primary_key(values)
+        .map_err(|source| ItemError::Render {
+            entity: entity.to_string(),
+            source,
+        })?;
+    Ok(rendered
+        .into_iter()
+        .map(|(name, value)| (name, AttributeValue::S(value)))
+        .collect())
+}
+
+/// Key attributes `entity` writes for a secondary index, rendered from `values`; empty when the
+/// entity is not in that index or a sparse condition does not hold.
+pub fn index_keys(
+    model: &Model,
+    entity: &str,
+    index: &str,
+    values: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<(String, String)>, ItemError> {
+    let e = model
+        .entity(entity)
+        .ok_or_else(|| ItemError::UnknownEntity(entity.to_string()))?;
+    let Some(templates) = e.key(Some(index)) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for field in std::iter::once(&templates.pk).chain(templates.sk.as_ref()) {
+        if let Some(condition) = &field.condition
+            && values(condition).as_deref() != Some("true")
+        {
+            return Ok(Vec::new());
+        }
+        let value = field
+            .template
+            .render(values)
+            .map_err(|source| ItemError::Render {
+                entity: entity.to_string(),
+                source,
+            })?;
+        out.push((field.attribute.clone(), value));
+    }
+    Ok(out)
+}
+
+/// The entity type of an item, if it carries one.
+pub fn entity_type(item: &Item) -> Option<&str> {
+    item.get(ENTITY_TYPE)
+        .and_then(|v| v.as_s().ok())
+        .map(String::as_str)
+}
+
+fn attribute_error(attribute: &str, problem: &'static str) -> ItemError {
+    ItemError::Attribute {
+        attribute: attribute.to_string(),
+        problem,
+    }
+}
+
+/// A string attribute.
+pub fn string(item: &Item, name: &str) -> Result<String, ItemError> {
+    match item.get(name) {
+        Some(AttributeValue::S(s)) => Ok(s.clone()),
+        Some(_) => Err(attribute_error(name, "not a string")),
+        None => Err(attribute_error(name, "missing")),
+    }
+}
+
+/// A string attribute that may be absent.
+pub fn opt_string(item: &Item, name: &str) -> Result<Option<String>, ItemError> {
+    match item.get(name) {
+        None | Some(AttributeValue::Null(_)) => Ok(None),
+        Some(AttributeValue::S(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(attribute_error(name, "not a string")),
+    }
+}
+
+/// A number attribute as DynamoDB sent it: exact decimal text, never through a float.
+pub fn number(item: &Item, name: &str) -> Result<String, ItemError> {
+    match item.get(name) {
+        Some(AttributeValue::N(n)) => Ok(n.clone()),
+        Some(_) => Err(attribute_error(name, "not a number")),
+        None => Err(attribute_error(name, "missing")),
+    }
+}
+
+/// A number attribute that may be absent.
+pub fn opt_number(item: &Item, name: &str) -> Result<Option<String>, ItemError> {
+    match item.get(name) {
+        None | Some(AttributeValue::Null(_)) => Ok(None),
+        Some(AttributeValue::N(n)) => Ok(Some(n.clone())),
+        Some(_) => Err(attribute_error(name, "not a number")),
+    }
+}
+
+/// An integer attribute.
+pub fn integer(item: &Item, name: &str) -> Result<i64, ItemError> {
+    number(item, name)?
+        .parse()
+        .map_err(|_| attribute_error(name, "not an integer"))
+}
+
+/// A boolean attribute.
+pub fn boolean(item: &Item, name: &str) -> Result<bool, ItemError> {
+    match item.get(name) {
+        Some(AttributeValue::Bool(b)) => Ok(*b),
+        Some(_) => Err(attribute_error(name, "not a boolean")),
+        None => Err(attribute_error(name, "missing")),
+    }
+}
+
+/// `AttributeValue::S`.
+pub fn s(value: impl Into<String>) -> AttributeValue {
+    AttributeValue::S(value.into())
+}
+
+/// `AttributeValue::N` from anything that prints as a number.
+pub fn n(value: impl std::fmt::Display) -> AttributeValue {
+    AttributeValue::N(value.to_string())
+}

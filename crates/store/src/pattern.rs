@@ -1,0 +1,212 @@
+//! Running a model's access patterns: GetItem and Query requests built from the pattern's key
+//! templates, so no caller writes a key string by hand.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_model::{Condition, KeyTemplate, Model, Operation, Pattern, RenderError};
+
+use crate::items::Item;
+
+/// Running a pattern failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PatternError {
+    /// The model has no such pattern.
+    #[error("the model has no access pattern `{0}`")]
+    Unknown(String),
+    /// The pattern is not of the operation asked for.
+    #[error("access pattern `{pattern}` is a {found:?}, not a {wanted}")]
+    WrongOperation {
+        /// The pattern.
+        pattern: String,
+        /// Its operation.
+        found: Operation,
+        /// What the caller wanted.
+        wanted: &'static str,
+    },
+    /// The pattern has no partition-key equality.
+    #[error("access pattern `{0}` has no partition key condition")]
+    NoPartitionKey(String),
+    /// A key template could not be rendered.
+    #[error("access pattern `{pattern}`: {source}")]
+    Render {
+        /// The pattern.
+        pattern: String,
+        /// Why.
+        source: RenderError,
+    },
+    /// DynamoDB refused the call.
+    #[error("access pattern `{pattern}`: {operation} failed: {message}")]
+    Call {
+        /// The pattern.
+        pattern: String,
+        /// The DynamoDB operation.
+        operation: &'static str,
+        /// DynamoDB's code and message.
+        message: String,
+    },
+}
+
+/// A page of a query.
+#[derive(Debug, Clone, Default)]
+pub struct Page {
+    /// The items, in the index's order (or reversed for a descending pattern).
+    pub items: Vec<Item>,
+    /// Where the next page starts; `None` when the query is exhausted.
+    pub last_evaluated_key: Option<Item>,
+}
+
+/// How to read a page.
+#[derive(Debug, Clone, Default)]
+pub struct PageRequest {
+    /// Items per page; the pattern's own limit when `None`.
+    pub limit: Option<i32>,
+    /// `ExclusiveStartKey` from the previous page.
+    pub start: Option<Item>,
+}
+
+fn pattern<'m>(model: &'m Model, name: &str) -> Result<&'m Pattern, PatternError> {
+    model
+        .pattern(name)
+        .ok_or_else(|| PatternError::Unknown(name.to_string()))
+}
+
+fn render(
+    pattern: &Pattern,
+    template: &KeyTemplate,
+    values: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<String, PatternError> {
+    template
+        .render(values)
+        .map_err(|source| PatternError::Render {
+            pattern: pattern.name.clone(),
+            source,
+        })
+}
+
+fn call_error(
+    pattern: &Pattern,
+    operation: &'static str,
+    e: &dyn ProvideErrorMetadata,
+) -> PatternError {
+    PatternError::Call {
+        pattern: pattern.name.clone(),
+        operation,
+        message: format!(
+            "{}: {}",
+            e.code().unwrap_or("error"),
+            e.message().unwrap_or("no message")
+        ),
+    }
+}
+
+/// Run a GetItem pattern with its key rendered from `values`.
+pub async fn get(
+    client: &Client,
+    model: &Model,
+    name: &str,
+    values: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<Option<Item>, PatternError> {
+    let p = pattern(model, name)?;
+    if p.operation != Operation::GetItem {
+        return Err(PatternError::WrongOperation {
+            pattern: name.to_string(),
+            found: p.operation,
+            wanted: "GetItem",
+        });
+    }
+    let pk =
+        p.pk.as_ref()
+            .ok_or_else(|| PatternError::NoPartitionKey(name.to_string()))?;
+    let mut key = Item::new();
+    for cond in std::iter::once(pk).chain(p.sk.as_ref()) {
+        let Condition::Eq(template) = &cond.condition else {
+            return Err(PatternError::NoPartitionKey(name.to_string()));
+        };
+        key.insert(
+            cond.attribute.clone(),
+            AttributeValue::S(render(p, template, values)?),
+        );
+    }
+    let out = client
+        .get_item()
+        .table_name(&model.table.name)
+        .set_key(Some(key))
+        .consistent_read(p.consistent_read)
+        .send()
+        .await
+        .map_err(|e| call_error(p, "GetItem", &e))?;
+    Ok(out.item)
+}
+
+/// Run one page of a Query pattern with its key condition rendered from `values`.
+pub async fn query(
+    client: &Client,
+    model: &Model,
+    name: &str,
+    values: &(dyn Fn(&str) -> Option<String> + Sync),
+    page: PageRequest,
+) -> Result<Page, PatternError> {
+    let p = pattern(model, name)?;
+    if p.operation != Operation::Query {
+        return Err(PatternError::WrongOperation {
+            pattern: name.to_string(),
+            found: p.operation,
+            wanted: "Query",
+        });
+    }
+    let pk =
+        p.pk.as_ref()
+            .ok_or_else(|| PatternError::NoPartitionKey(name.to_string()))?;
+    let Condition::Eq(pk_template) = &pk.condition else {
+        return Err(PatternError::NoPartitionKey(name.to_string()));
+    };
+    let mut request = client
+        .query()
+        .table_name(&model.table.name)
+        .set_index_name(p.index_name().map(str::to_string))
+        .expression_attribute_names("#pk", &pk.attribute)
+        .expression_attribute_values(":pk", AttributeValue::S(render(p, pk_template, values)?))
+        .scan_index_forward(!p.descending)
+        .consistent_read(p.consistent_read && p.index_name().is_none())
+        .set_limit(
+            page.limit
+                .or_else(|| p.limit.and_then(|l| i32::try_from(l).ok())),
+        )
+        .set_exclusive_start_key(page.start);
+    let mut expression = String::from("#pk = :pk");
+    if let Some(sk) = &p.sk {
+        let one = |t: &KeyTemplate| -> Result<Vec<String>, PatternError> {
+            Ok(vec![render(p, t, values)?])
+        };
+        let (clause, rendered) = match &sk.condition {
+            Condition::Eq(t) => ("#sk = :sk0", one(t)?),
+            Condition::BeginsWith(t) => ("begins_with(#sk, :sk0)", one(t)?),
+            Condition::Between(a, b) => (
+                "#sk BETWEEN :sk0 AND :sk1",
+                vec![render(p, a, values)?, render(p, b, values)?],
+            ),
+            Condition::Lt(t) => ("#sk < :sk0", one(t)?),
+            Condition::Le(t) => ("#sk <= :sk0", one(t)?),
+            Condition::Gt(t) => ("#sk > :sk0", one(t)?),
+            Condition::Ge(t) => ("#sk >= :sk0", one(t)?),
+        };
+        request = request.expression_attribute_names("#sk", &sk.attribute);
+        for (i, value) in rendered.into_iter().enumerate() {
+            request =
+                request.expression_attribute_values(format!(":sk{i}"), AttributeValue::S(value));
+        }
+        expression.push_str(" AND ");
+        expression.push_str(clause);
+    }
+    let out = request
+        .key_condition_expression(expression)
+        .send()
+        .await
+        .map_err(|e| call_error(p, "Query", &e))?;
+    Ok(Page {
+        items: out.items.unwrap_or_default(),
+        last_evaluated_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+    })
+}
