@@ -3,8 +3,11 @@
 mod check;
 mod connection;
 mod export;
+mod lambda;
+mod secret;
 mod serve;
 mod tables;
+mod token;
 
 use std::process::ExitCode;
 
@@ -17,7 +20,8 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "monotable", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
-    monotable serve                        start the embedded engine on 127.0.0.1:8000\n  \
+    monotable serve                        the shop on :3000, the DynamoDB endpoint on :8000\n  \
+    monotable token --user alice --admin   a bearer token for the shop API\n  \
     monotable serve --data-dir /srv/shop   keep the data somewhere else\n  \
     monotable tables --endpoint http://127.0.0.1:8000\n  \
     monotable tables --aws                 real DynamoDB, default AWS credentials and region\n  \
@@ -29,12 +33,16 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run the embedded DynamoDB engine and expose it as a DynamoDB endpoint on 127.0.0.1:8000.
+    /// Run the shop API on 127.0.0.1:3000 and the embedded engine as a DynamoDB endpoint on
+    /// 127.0.0.1:8000.
     ///
-    /// boto3, the AWS CLI and NoSQL Workbench connect to it with any access key and region.
-    /// Data lives in --data-dir (default ./.monotable). Ctrl-C or SIGTERM stops it cleanly; every
-    /// acknowledged write is on disk.
+    /// boto3, the AWS CLI and NoSQL Workbench connect to the endpoint with any access key and
+    /// region. The shop's table is created from its model when missing. Data lives in --data-dir
+    /// (default ./.monotable). Ctrl-C or SIGTERM stops it cleanly; every acknowledged write is
+    /// on disk.
     Serve(serve::ServeArgs),
+    /// Print a bearer token for the local shop API (HS256, the data directory's secret).
+    Token(token::TokenArgs),
     /// List the tables on the selected DynamoDB (and so check that it answers).
     Tables(tables::TablesArgs),
     /// Lint a single-table design: key collisions, GSI conflicts, hot partitions, scans, limits.
@@ -48,6 +56,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // On AWS Lambda the binary is the shop's function, whatever its arguments.
+    if monotable_shop::lambda::in_lambda() {
+        init_logging();
+        return lambda::main();
+    }
     let cli = Cli::parse();
     init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -63,6 +76,7 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
+            Command::Token(args) => token::run(args),
             Command::Tables(args) => tables::run(args).await,
             Command::Check(args) => check::run(args),
             Command::Export(args) => export::run(args),

@@ -110,7 +110,10 @@ fn a_port_in_use_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
-    let output = run(&["serve", "--dynamodb-port", &port], dir.path());
+    let output = run(
+        &["serve", "--dynamodb-port", &port, "--api-port", "0"],
+        dir.path(),
+    );
     assert_eq!(output.status.code(), Some(1));
     let err = stderr(&output);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -127,7 +130,15 @@ fn an_unusable_data_directory_is_named() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("file"), b"not a directory").unwrap();
     let output = run(
-        &["serve", "--data-dir", "file/data", "--dynamodb-port", "0"],
+        &[
+            "serve",
+            "--data-dir",
+            "file/data",
+            "--dynamodb-port",
+            "0",
+            "--api-port",
+            "0",
+        ],
         dir.path(),
     );
     assert_eq!(output.status.code(), Some(1));
@@ -189,6 +200,8 @@ fn tables_lists_what_serve_holds_and_the_embedded_default_works_without_setup() 
     let served = Served::start(&["--in-memory"], dir.path());
     let output = run(&["tables", "--endpoint", &served.url], dir.path());
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stderr(&output).contains(&format!("0 table(s) on endpoint {}", served.url)));
+    // serve created the shop's table from its model.
+    assert!(stderr(&output).contains(&format!("1 table(s) on endpoint {}", served.url)));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "Shop");
     served.terminate();
 }

@@ -26,7 +26,7 @@ pub const AUTHORIZER_NAME: &str = "JwtAuthorizer";
 #[non_exhaustive]
 pub struct SamOptions {
     /// The function's `CodeUri`: the directory holding the `bootstrap` binary, relative to the
-    /// template. Default `target/lambda/monotable-shop/` (`cargo lambda build --arm64` output).
+    /// template. Default `target/lambda/monotable/` (`cargo lambda build --arm64` output).
     /// A literal rather than a template parameter, because `sam deploy` only uploads literal paths.
     pub code_uri: String,
     /// Environment variable carrying the table name to the function. Default `TABLE_NAME`.
@@ -40,7 +40,7 @@ pub struct SamOptions {
 impl Default for SamOptions {
     fn default() -> Self {
         Self {
-            code_uri: "target/lambda/monotable-shop/".to_string(),
+            code_uri: "target/lambda/monotable/".to_string(),
             table_env_var: "TABLE_NAME".to_string(),
             memory_size: 256,
             timeout: 10,
@@ -99,7 +99,9 @@ fn function_resource(model: &Model, options: &SamOptions) -> Json {
             "Environment",
             Object::new().with(
                 "Variables",
-                Object::new().with(options.table_env_var.as_str(), reference(TABLE_RESOURCE)),
+                Object::new()
+                    .with(options.table_env_var.as_str(), reference(TABLE_RESOURCE))
+                    .with(CURSOR_SECRET_ENV, reference(CURSOR_SECRET_PARAMETER)),
             ),
         );
     if let Some(document) = policy_document(model) {
@@ -155,10 +157,16 @@ pub fn sam(model: &Model) -> String {
     sam_with(model, &SamOptions::default())
 }
 
+/// The template parameter holding the cursor-signing secret.
+pub const CURSOR_SECRET_PARAMETER: &str = "CursorSecret";
+/// The function's environment variable the shop reads it from.
+pub const CURSOR_SECRET_ENV: &str = "MONOTABLE_CURSOR_SECRET";
+
 /// The SAM template (JSON, pretty-printed, trailing newline, `Transform:
 /// AWS::Serverless-2016-10-31`).
 ///
-/// Parameters: `TableName` (default the model's), `JwtIssuer`, `JwtAudience` (comma-separated).
+/// Parameters: `TableName` (default the model's), `JwtIssuer`, `JwtAudience` (comma-separated),
+/// `CursorSecret` (signs pagination cursors; passed as `MONOTABLE_CURSOR_SECRET`).
 /// Resources: the table exactly as in [`crate::cloudformation`]; `ShopFunction`
 /// (`AWS::Serverless::Function`: `provided.al2023`, `arm64`, handler `bootstrap`, the table name
 /// in an environment variable, an inline policy from [`crate::policy_statements`], an `HttpApi`
@@ -182,6 +190,17 @@ pub fn sam_with(model: &Model, options: &SamOptions) -> String {
                 "Description",
                 "Accepted JWT audiences (aud claim or Cognito app client IDs), comma-separated.",
             ),
+        )
+        .with(
+            CURSOR_SECRET_PARAMETER,
+            Object::new()
+                .with("Type", "String")
+                .with("NoEcho", true)
+                .with("MinLength", 16u32)
+                .with(
+                    "Description",
+                    "Secret (16+ characters) that signs pagination cursors; the same for every instance.",
+                ),
         );
     let resources = Object::new()
         .with(TABLE_RESOURCE, table_resource(&definition))

@@ -14,6 +14,9 @@ pub fn monotable() -> Command {
     cmd.env_remove("AWS_ENDPOINT_URL_DYNAMODB")
         .env_remove("MONOTABLE_DATA_DIR")
         .env_remove("MONOTABLE_DYNAMODB_PORT")
+        .env_remove("MONOTABLE_API_PORT")
+        .env_remove("MONOTABLE_JWT_SECRET")
+        .env_remove("AWS_LAMBDA_RUNTIME_API")
         .env("NO_COLOR", "1");
     cmd
 }
@@ -31,6 +34,7 @@ pub fn run(args: &[&str], cwd: &Path) -> Output {
 pub struct Served {
     pub child: Child,
     pub url: String,
+    pub api: String,
     pub banner: Vec<String>,
     rest: mpsc::Receiver<String>,
 }
@@ -41,7 +45,7 @@ impl Served {
         let mut child = monotable()
             .arg("serve")
             .args(args)
-            .args(["--dynamodb-port", "0"])
+            .args(["--dynamodb-port", "0", "--api-port", "0"])
             .current_dir(cwd)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -77,9 +81,19 @@ impl Served {
                     .map(|u| u.trim().to_string())
             })
             .expect("banner names the endpoint");
+        let api = banner
+            .iter()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("shop")
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .map(str::to_string)
+            })
+            .expect("banner names the shop API");
         Served {
             child,
             url,
+            api,
             banner,
             rest: rx,
         }

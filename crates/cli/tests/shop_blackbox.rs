@@ -1,0 +1,57 @@
+//! A black-box client (tests/blackbox/shop_contract.py, Python's standard library only) exercises
+//! every route of the shop's contract on a fresh `monotable serve`, with tokens from
+//! `monotable token`.
+
+mod common;
+
+use std::process::Command;
+
+use common::{Served, run};
+
+#[test]
+fn a_contract_only_client_exercises_every_route() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = Served::start(&["--data-dir", "data"], dir.path());
+    let token = |args: &[&str]| {
+        let mut all = vec!["token", "--data-dir", "data"];
+        all.extend_from_slice(args);
+        let out = run(&all, dir.path());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blackbox/shop_contract.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .env("SHOP_URL", &served.api)
+        .env("ADMIN_TOKEN", token(&["--user", "root", "--admin"]))
+        .env("ALICE_TOKEN", token(&["--user", "alice"]))
+        .env("BOB_TOKEN", token(&["--user", "bob"]))
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.trim_end().ends_with("passed, 0 failed"), "{stdout}");
+    served.terminate();
+}
+
+#[test]
+fn tokens_need_a_kept_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["token", "--user", "alice", "--in-memory"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(
+        &["token", "--user", "bad#id", "--data-dir", "d"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("user ids are"));
+}

@@ -1,0 +1,219 @@
+//! The REST API: the axum Router, its extractors (JSON, query and path errors in the shop's
+//! error format), and the OpenAPI document served at `/openapi.json`.
+
+mod orders;
+mod products;
+mod users;
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use utoipa::OpenApi;
+
+use crate::Shop;
+use crate::auth::Caller;
+use crate::error::ShopError;
+
+/// Page size bounds of every listing.
+pub const MAX_LIMIT: i32 = 100;
+/// Page size when `limit` is not given.
+pub const DEFAULT_LIMIT: i32 = 20;
+
+/// The shop's Router: the same on `monotable serve` and on Lambda.
+pub fn router(shop: Shop) -> Router {
+    Router::new()
+        .route("/users", get(users::find_by_email))
+        .route(
+            "/users/{user_id}",
+            get(users::get_user).put(users::put_user),
+        )
+        .route(
+            "/users/{user_id}/orders",
+            get(orders::list_for_user).post(orders::create),
+        )
+        .route("/products", get(products::list).post(products::create))
+        .route(
+            "/products/{product_id}",
+            get(products::get_product).patch(products::patch),
+        )
+        .route("/orders", get(orders::list))
+        .route(
+            "/orders/{order_id}",
+            get(orders::get_order).patch(orders::change_status),
+        )
+        .route("/openapi.json", get(openapi_json))
+        .fallback(not_found)
+        .with_state(shop)
+}
+
+async fn not_found() -> ShopError {
+    ShopError::NotFound("no such route; the API is described at /openapi.json".into())
+}
+
+async fn openapi_json() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
+
+/// The OpenAPI document.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "monotable shop",
+        description = "The seed tutorial's e-commerce backend on one DynamoDB table. Amounts are decimal strings; times are RFC 3339 UTC. Lists are paginated: pass `nextCursor` back as `cursor`.",
+    ),
+    paths(
+        users::put_user, users::get_user, users::find_by_email,
+        products::create, products::get_product, products::patch, products::list,
+        orders::create, orders::list_for_user, orders::get_order, orders::change_status, orders::list,
+    ),
+    components(schemas(
+        crate::users::User, crate::users::UserInput,
+        crate::products::Product, crate::products::NewProduct, crate::products::ProductPatch,
+        crate::orders::Order, crate::orders::OrderLine, crate::orders::NewOrder, crate::orders::NewLine,
+        crate::orders::StatusChange, crate::orders::Status,
+        crate::error::ErrorBody, crate::error::ErrorDetail,
+    )),
+    modifiers(&BearerAuth),
+    security(("bearer" = [])),
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// A JSON body; a malformed one is a 400 in the shop's format.
+pub struct Body<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ShopError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ShopError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(json_error(rejection)),
+        }
+    }
+}
+
+fn json_error(rejection: JsonRejection) -> ShopError {
+    let message = match &rejection {
+        JsonRejection::MissingJsonContentType(_) => {
+            "the body must be JSON with `Content-Type: application/json`".to_string()
+        }
+        other => format!("the body is not valid: {}", other.body_text()),
+    };
+    ShopError::invalid("invalid_body", message)
+}
+
+/// Query parameters; unknown or malformed ones are a 400.
+pub struct Params<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
+    type Rejection = ShopError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ShopError> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(q) => Ok(Params(q.0)),
+            Err(e) => Err(query_error(e)),
+        }
+    }
+}
+
+fn query_error(e: QueryRejection) -> ShopError {
+    ShopError::invalid(
+        "invalid_query",
+        format!("bad query parameters: {}", e.body_text()),
+    )
+}
+
+/// Path parameters; a malformed one is a 400.
+pub struct PathParam<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for PathParam<T> {
+    type Rejection = ShopError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ShopError> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(p) => Ok(PathParam(p.0)),
+            Err(e) => Err(path_error(e)),
+        }
+    }
+}
+
+fn path_error(e: PathRejection) -> ShopError {
+    ShopError::invalid("invalid_path", e.body_text())
+}
+
+/// The caller when the request carries credentials; a bad token is still a 401.
+pub struct MaybeCaller(pub Option<Caller>);
+
+impl FromRequestParts<Shop> for MaybeCaller {
+    type Rejection = ShopError;
+
+    async fn from_request_parts(parts: &mut Parts, shop: &Shop) -> Result<Self, ShopError> {
+        let has_credentials = parts
+            .headers
+            .contains_key(axum::http::header::AUTHORIZATION)
+            || matches!(shop.auth(), crate::auth::Auth::LambdaAuthorizer);
+        if !has_credentials {
+            return Ok(MaybeCaller(None));
+        }
+        match Caller::from_request_parts(parts, shop).await {
+            Ok(c) => Ok(MaybeCaller(Some(c))),
+            Err(_) if matches!(shop.auth(), crate::auth::Auth::LambdaAuthorizer) => {
+                Ok(MaybeCaller(None))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// `limit` and `cursor` of a listing.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageParams {
+    /// Items per page, 1 to 100 (default 20).
+    pub limit: Option<i32>,
+    /// `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// The page size asked for, checked.
+pub fn limit(limit: Option<i32>) -> Result<i32, ShopError> {
+    match limit {
+        None => Ok(DEFAULT_LIMIT),
+        Some(l) if (1..=MAX_LIMIT).contains(&l) => Ok(l),
+        Some(l) => Err(ShopError::invalid(
+            "invalid_limit",
+            format!("`limit` must be 1 to {MAX_LIMIT}; got {l}"),
+        )),
+    }
+}
+
+/// Admins only.
+pub fn require_admin(caller: &Caller) -> Result<(), ShopError> {
+    if caller.admin {
+        Ok(())
+    } else {
+        Err(ShopError::Forbidden("this needs an admin".into()))
+    }
+}

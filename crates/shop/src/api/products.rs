@@ -1,0 +1,115 @@
+//! `/products`: the catalogue (admins write, everyone reads published products).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Deserialize;
+
+use super::{Body, MaybeCaller, Params, PathParam, limit, require_admin};
+use crate::Shop;
+use crate::auth::Caller;
+use crate::error::{ErrorBody, ShopError};
+use crate::products::{self, NewProduct, Page, Product, ProductPatch};
+
+/// Create a product (admin).
+#[utoipa::path(post, path = "/products", tag = "products", request_body = NewProduct,
+    responses(
+        (status = 201, description = "Created", body = Product),
+        (status = 400, description = "Invalid input", body = ErrorBody),
+        (status = 401, description = "No or bad token", body = ErrorBody),
+        (status = 403, description = "Not an admin", body = ErrorBody),
+    ))]
+pub async fn create(
+    State(shop): State<Shop>,
+    caller: Caller,
+    Body(input): Body<NewProduct>,
+) -> Result<(StatusCode, Json<Product>), ShopError> {
+    require_admin(&caller)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(products::create(&shop, &input).await?),
+    ))
+}
+
+/// Read a product. Drafts (unpublished) are visible to admins only.
+#[utoipa::path(get, path = "/products/{productId}", tag = "products", security(()),
+    params(("productId" = String, Path, description = "ULID")),
+    responses(
+        (status = 200, description = "The product", body = Product),
+        (status = 404, description = "No such (published) product", body = ErrorBody),
+    ))]
+pub async fn get_product(
+    State(shop): State<Shop>,
+    MaybeCaller(caller): MaybeCaller,
+    PathParam(product_id): PathParam<String>,
+) -> Result<Json<Product>, ShopError> {
+    let admin = caller.is_some_and(|c| c.admin);
+    match products::get(&shop, &product_id).await? {
+        Some(p) if p.published || admin => Ok(Json(p)),
+        _ => Err(ShopError::NotFound(format!("no product {product_id}"))),
+    }
+}
+
+/// Change a product (admin). Only the fields given change.
+#[utoipa::path(patch, path = "/products/{productId}", tag = "products", request_body = ProductPatch,
+    params(("productId" = String, Path, description = "ULID")),
+    responses(
+        (status = 200, description = "The product", body = Product),
+        (status = 400, description = "Invalid input", body = ErrorBody),
+        (status = 401, description = "No or bad token", body = ErrorBody),
+        (status = 403, description = "Not an admin", body = ErrorBody),
+        (status = 404, description = "No such product", body = ErrorBody),
+    ))]
+pub async fn patch(
+    State(shop): State<Shop>,
+    caller: Caller,
+    PathParam(product_id): PathParam<String>,
+    Body(patch): Body<ProductPatch>,
+) -> Result<Json<Product>, ShopError> {
+    require_admin(&caller)?;
+    Ok(Json(products::patch(&shop, &product_id, &patch).await?))
+}
+
+/// `GET /products` query: exactly one of `category` and `published=true`.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Products in this category (drafts only for admins).
+    pub category: Option<String>,
+    /// `true`: every published product.
+    pub published: Option<bool>,
+    /// Items per page, 1 to 100 (default 20).
+    pub limit: Option<i32>,
+    /// `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// List products by category, or every published product.
+#[utoipa::path(get, path = "/products", tag = "products", security(()), params(ListQuery),
+    responses(
+        (status = 200, description = "A page of products", body = Page<Product>),
+        (status = 400, description = "Neither or both of category and published=true, or a bad cursor", body = ErrorBody),
+    ))]
+pub async fn list(
+    State(shop): State<Shop>,
+    MaybeCaller(caller): MaybeCaller,
+    Params(query): Params<ListQuery>,
+) -> Result<Json<Page<Product>>, ShopError> {
+    let limit = limit(query.limit)?;
+    let cursor = query.cursor.as_deref();
+    match (&query.category, query.published) {
+        (Some(category), None) => {
+            let mut page = products::by_category(&shop, category, limit, cursor).await?;
+            if !caller.is_some_and(|c| c.admin) {
+                page.items.retain(|p| p.published);
+            }
+            Ok(Json(page))
+        }
+        (None, Some(true)) => Ok(Json(products::published(&shop, limit, cursor).await?)),
+        _ => Err(ShopError::invalid(
+            "invalid_query",
+            "give exactly one of `category=C` and `published=true`",
+        )),
+    }
+}

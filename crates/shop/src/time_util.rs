@@ -1,0 +1,85 @@
+//! Timestamps: RFC 3339 UTC with milliseconds, fixed width, so they sort as strings; dates and
+//! the inclusive `from`/`to` bounds the API accepts.
+
+use time::format_description::well_known::Rfc3339;
+use time::macros::format_description;
+use time::{Date, OffsetDateTime, UtcOffset};
+
+use crate::error::ShopError;
+
+/// Fixed-width UTC timestamp: `2026-12-02T18:47:16.123Z`.
+pub fn format_ts(t: OffsetDateTime) -> String {
+    let t = t.to_offset(UtcOffset::UTC);
+    let fmt =
+        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
+    t.format(&fmt)
+        .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".into())
+}
+
+/// The UTC day of a timestamp: `2026-12-02`.
+pub fn format_day(d: Date) -> String {
+    let fmt = format_description!("[year]-[month]-[day]");
+    d.format(&fmt).unwrap_or_default()
+}
+
+/// Now, truncated to milliseconds.
+pub fn now() -> OffsetDateTime {
+    let t = OffsetDateTime::now_utc();
+    t.replace_nanosecond(t.nanosecond() / 1_000_000 * 1_000_000)
+        .unwrap_or(t)
+}
+
+/// Which end of a range a bound is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// `from`: a date means its first instant.
+    Start,
+    /// `to`: a date means its last millisecond (inclusive).
+    End,
+}
+
+/// Parse `from`/`to`: a date (`2026-12-02`) or an RFC 3339 timestamp with any offset.
+pub fn parse_bound(field: &str, text: &str, bound: Bound) -> Result<OffsetDateTime, ShopError> {
+    let date_fmt = format_description!("[year]-[month]-[day]");
+    if let Ok(date) = Date::parse(text, &date_fmt) {
+        let t = match bound {
+            Bound::Start => date.midnight(),
+            Bound::End => date
+                .with_hms_milli(23, 59, 59, 999)
+                .map_err(|_| ShopError::invalid("invalid_date", format!("bad `{field}`")))?,
+        };
+        return Ok(t.assume_utc());
+    }
+    OffsetDateTime::parse(text, &Rfc3339)
+        .map(|t| t.to_offset(UtcOffset::UTC))
+        .map_err(|_| {
+            ShopError::invalid(
+                "invalid_date",
+                format!(
+                    "`{field}` must be a date (2026-12-02) or an RFC 3339 timestamp (2026-12-02T10:00:00Z), got {text:?}"
+                ),
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_fixed_width_utc() {
+        let t = OffsetDateTime::parse("2026-01-02T03:04:05.5+02:00", &Rfc3339).unwrap();
+        assert_eq!(format_ts(t), "2026-01-02T01:04:05.500Z");
+        assert_eq!(format_day(t.date()), "2026-01-02");
+    }
+
+    #[test]
+    fn bounds_cover_whole_days() {
+        let from = parse_bound("from", "2026-03-01", Bound::Start).unwrap();
+        let to = parse_bound("to", "2026-03-01", Bound::End).unwrap();
+        assert_eq!(format_ts(from), "2026-03-01T00:00:00.000Z");
+        assert_eq!(format_ts(to), "2026-03-01T23:59:59.999Z");
+        assert!(parse_bound("from", "yesterday", Bound::Start).is_err());
+        assert!(parse_bound("from", "2026-02-30", Bound::Start).is_err());
+    }
+}

@@ -1,0 +1,180 @@
+//! Products: AP7 by id, AP8 by category, the sparse published index, changes that move index
+//! keys, validation, and pagination with tamper-proof cursors.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::TestShop;
+use serde_json::json;
+
+#[tokio::test]
+async fn create_get_and_hide_drafts() {
+    let t = TestShop::new().await;
+    let id = t
+        .product("Cable", "electronics", "9.90", true, Some(3))
+        .await;
+    let r = t.call("GET", &format!("/products/{id}"), None, None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body["price"], "9.90");
+    assert_eq!(r.body["stock"], 3);
+    let draft = t.product("Secret", "electronics", "1", false, None).await;
+    let r = t
+        .call("GET", &format!("/products/{draft}"), None, None)
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let r = t
+        .call("GET", &format!("/products/{draft}"), Some(&t.admin()), None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.body.get("stock").is_none(), "untracked stock is absent");
+    let r = t.call("GET", "/products/not-a-ulid", None, None).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    let r = t
+        .call("GET", "/products/01J00000000000000000000000", None, None)
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn bad_products_are_400_and_write_nothing() {
+    let t = TestShop::new().await;
+    let admin = t.admin();
+    for body in [
+        json!({"name": "A", "category": "c", "price": 19.99, "published": true}),
+        json!({"name": "A", "category": "c", "price": "19.999", "published": true}),
+        json!({"name": "A", "category": "c", "price": "-1", "published": true}),
+        json!({"name": "A", "category": "c", "price": "0", "published": true}),
+        json!({"name": "A", "category": "c#d", "price": "1", "published": true}),
+        json!({"name": "", "category": "c", "price": "1", "published": true}),
+        json!({"name": "A", "category": "c", "price": "1", "published": true, "stock": -1}),
+        json!({"name": "A", "category": "c", "price": "1"}),
+    ] {
+        let r = t
+            .call("POST", "/products", Some(&admin), Some(body.clone()))
+            .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{body}: {}", r.body);
+    }
+    let r = t
+        .call("GET", "/products?category=c", Some(&admin), None)
+        .await;
+    assert_eq!(
+        r.body["items"].as_array().unwrap().len(),
+        0,
+        "a bad request wrote a product"
+    );
+}
+
+#[tokio::test]
+async fn patches_move_the_product_between_listings() {
+    let t = TestShop::new().await;
+    let admin = t.admin();
+    let id = t.product("Lamp", "home", "20", true, None).await;
+    let r = t
+        .call(
+            "PATCH",
+            &format!("/products/{id}"),
+            Some(&admin),
+            Some(json!({"category": "garden", "published": false, "price": "25.50"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.body["version"], 2);
+    assert_eq!(r.body["price"], "25.50");
+    let home = t
+        .call("GET", "/products?category=home", Some(&admin), None)
+        .await;
+    assert!(home.body["items"].as_array().unwrap().is_empty());
+    let garden = t
+        .call("GET", "/products?category=garden", Some(&admin), None)
+        .await;
+    assert_eq!(garden.body["items"][0]["productId"], id.as_str());
+    // Drafts are not public, in any listing.
+    let public = t.call("GET", "/products?category=garden", None, None).await;
+    assert!(public.body["items"].as_array().unwrap().is_empty());
+    let published = t.call("GET", "/products?published=true", None, None).await;
+    assert!(published.body["items"].as_array().unwrap().is_empty());
+    let r = t
+        .call(
+            "PATCH",
+            &format!("/products/{id}"),
+            Some(&admin),
+            Some(json!({"published": true})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let published = t.call("GET", "/products?published=true", None, None).await;
+    assert_eq!(published.body["items"][0]["productId"], id.as_str());
+    let r = t
+        .call(
+            "PATCH",
+            "/products/01J00000000000000000000000",
+            Some(&admin),
+            Some(json!({"name": "x"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn listings_paginate_and_cursors_cannot_be_forged_or_reused_elsewhere() {
+    let t = TestShop::new().await;
+    let mut ids = Vec::new();
+    for i in 0..7 {
+        ids.push(
+            t.product(&format!("Book {i}"), "books", "5", true, None)
+                .await,
+        );
+    }
+    t.product("Pen", "office", "1", true, None).await;
+    let (items, pages) = t.all_pages("/products?category=books", None, 3).await;
+    assert_eq!(pages, 3);
+    let mut got: Vec<String> = items
+        .iter()
+        .map(|p| p["productId"].as_str().unwrap().to_string())
+        .collect();
+    got.sort();
+    ids.sort();
+    assert_eq!(got, ids, "every book exactly once");
+    let (published, _) = t.all_pages("/products?published=true", None, 2).await;
+    assert_eq!(published.len(), 8);
+
+    let first = t
+        .call("GET", "/products?category=books&limit=3", None, None)
+        .await;
+    let cursor = first.body["nextCursor"].as_str().unwrap().to_string();
+    // The cursor of one category is refused for another.
+    let r = t
+        .call(
+            "GET",
+            &format!("/products?category=office&cursor={cursor}"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(r.code(), "invalid_cursor");
+    // A tampered cursor is refused.
+    let mut bytes = cursor.clone().into_bytes();
+    bytes[5] = if bytes[5] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(bytes).unwrap();
+    let r = t
+        .call(
+            "GET",
+            &format!("/products?category=books&cursor={tampered}"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    for bad in [
+        "limit=0",
+        "limit=101",
+        "limit=x",
+        "category=books&published=true",
+        "",
+        "frob=1",
+    ] {
+        let r = t.call("GET", &format!("/products?{bad}"), None, None).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{bad}: {}", r.body);
+    }
+}
