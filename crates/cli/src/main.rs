@@ -4,6 +4,7 @@ mod check;
 mod connection;
 mod export;
 mod lambda;
+mod load_sample;
 mod secret;
 mod serve;
 mod tables;
@@ -43,6 +44,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Print a bearer token for the local shop API (HS256, the data directory's secret).
     Token(token::TokenArgs),
+    /// Load realistic sample data into the shop's table (users, products, orders over months in
+    /// every status), with a progress bar.
+    LoadSample(load_sample::LoadSampleArgs),
     /// List the tables on the selected DynamoDB (and so check that it answers).
     Tables(tables::TablesArgs),
     /// Lint a single-table design: key collisions, GSI conflicts, hot partitions, scans, limits.
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
             Command::Token(args) => token::run(args),
+            Command::LoadSample(args) => load_sample::run(args).await,
             Command::Tables(args) => tables::run(args).await,
             Command::Check(args) => check::run(args),
             Command::Export(args) => export::run(args),

@@ -52,6 +52,8 @@ async fn bind(addr: SocketAddr, flag: &str) -> anyhow::Result<tokio::net::TcpLis
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
+    // Listen for Ctrl-C/SIGTERM before saying "ready", so an early stop is a clean one.
+    let shutdown = serve::Shutdown::install();
     let location = args.data.location();
     let engine = Engine::open(&location)?;
     let dynamodb = bind(
@@ -140,7 +142,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     // One signal stops both servers; each lets its running requests finish.
     let (stop, stopped) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
-        serve::shutdown_signal().await;
+        shutdown.wait().await;
         let _ = stop.send(true);
     });
     let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {

@@ -14,6 +14,7 @@ pub mod lambda;
 pub mod money;
 pub mod orders;
 pub mod products;
+pub mod sample;
 pub mod time_util;
 pub mod users;
 

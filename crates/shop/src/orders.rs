@@ -263,7 +263,7 @@ fn order_values(o: &Order) -> impl Fn(&str) -> Option<String> + '_ {
     }
 }
 
-fn order_item(shop: &Shop, o: &Order) -> Result<Item, ShopError> {
+pub(crate) fn order_item(shop: &Shop, o: &Order) -> Result<Item, ShopError> {
     let values = order_values(o);
     let mut item = items::keys(shop.model(), "Order", &values)?;
     item.extend([
@@ -282,7 +282,7 @@ fn order_item(shop: &Shop, o: &Order) -> Result<Item, ShopError> {
     Ok(item)
 }
 
-fn line_item(
+pub(crate) fn line_item(
     shop: &Shop,
     order_id: &str,
     line: &OrderLine,

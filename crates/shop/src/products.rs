@@ -158,7 +158,7 @@ pub(crate) fn from_item(item: &Item) -> Result<Product, ShopError> {
     })
 }
 
-fn to_item(shop: &Shop, p: &Product) -> Result<Item, ShopError> {
+pub(crate) fn to_item(shop: &Shop, p: &Product) -> Result<Item, ShopError> {
     let values = |name: &str| match name {
         "productId" => Some(p.product_id.clone()),
         "category" => Some(p.category.clone()),

@@ -109,7 +109,7 @@ fn from_item(item: &Item) -> Result<User, ShopError> {
     })
 }
 
-fn user_item(shop: &Shop, user: &User, email_lower: &str) -> Result<Item, ShopError> {
+pub(crate) fn user_item(shop: &Shop, user: &User, email_lower: &str) -> Result<Item, ShopError> {
     let values = |name: &str| match name {
         "userId" => Some(user.user_id.clone()),
         "emailLower" => Some(email_lower.to_string()),
@@ -128,7 +128,7 @@ fn user_item(shop: &Shop, user: &User, email_lower: &str) -> Result<Item, ShopEr
     Ok(item)
 }
 
-fn guard_item(shop: &Shop, user_id: &str, email_lower: &str) -> Result<Item, ShopError> {
+pub(crate) fn guard_item(shop: &Shop, user_id: &str, email_lower: &str) -> Result<Item, ShopError> {
     let values = |name: &str| match name {
         "userId" => Some(user_id.to_string()),
         "emailLower" => Some(email_lower.to_string()),

@@ -34,29 +34,62 @@ pub async fn serve_dynamodb(
         .map_err(ServeError::Server)
 }
 
-/// Resolves on Ctrl-C or SIGTERM (Ctrl-C only off Unix). If a handler cannot be installed the
-/// future never resolves from that source, and the other still works.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// Ctrl-C and SIGTERM, listened for from the moment this is made: a signal that arrives before
+/// anyone awaits [`Shutdown::wait`] is still seen (a process manager may stop a server the
+/// instant it says it is ready).
+pub struct Shutdown {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    interrupt: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    terminate: Option<tokio::signal::unix::Signal>,
+}
+
+impl Shutdown {
+    /// Install the handlers now. Must run inside a tokio runtime. A handler that cannot be
+    /// installed is left out; the other still works.
+    pub fn install() -> Shutdown {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Shutdown {
+                interrupt: signal(SignalKind::interrupt()).ok(),
+                terminate: signal(SignalKind::terminate()).ok(),
             }
-            Err(_) => std::future::pending::<()>().await,
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = terminate => {},
+        #[cfg(not(unix))]
+        Shutdown {}
     }
+
+    /// Resolves on the first Ctrl-C or SIGTERM.
+    pub async fn wait(self) {
+        #[cfg(unix)]
+        {
+            let recv = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                _ = recv(self.interrupt) => {},
+                _ = recv(self.terminate) => {},
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM; handlers are installed when this is first polled. Prefer
+/// [`Shutdown::install`] where a signal may arrive before then.
+pub async fn shutdown_signal() {
+    Shutdown::install().wait().await
 }
 
 #[cfg(test)]

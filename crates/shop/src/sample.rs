@@ -1,0 +1,276 @@
+//! Realistic sample data: users, products in several categories (some drafts, some tracking
+//! stock), and orders over months in every status, built with the same item builders the API
+//! uses and written with BatchWriteItem.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+use rust_decimal::Decimal;
+use time::{Duration, OffsetDateTime};
+
+use monotable_store::items::Item;
+
+use crate::Shop;
+use crate::error::{ShopError, sdk};
+use crate::orders::{self, Order, OrderLine, Status};
+use crate::products::Product;
+use crate::time_util;
+use crate::users::User;
+
+/// Items in one BatchWriteItem (DynamoDB's limit).
+pub const BATCH: usize = 25;
+/// Categories products are spread over.
+pub const CATEGORIES: [&str; 6] = ["books", "electronics", "garden", "home", "music", "toys"];
+
+/// How much to generate.
+#[derive(Debug, Clone)]
+pub struct SampleConfig {
+    /// Users (each also writes an email guard).
+    pub users: usize,
+    /// Products.
+    pub products: usize,
+    /// Orders (each with 1 to 5 lines).
+    pub orders: usize,
+    /// Orders are spread over this many days before `end`.
+    pub days: i64,
+    /// The newest order's time.
+    pub end: OffsetDateTime,
+    /// Seed: the same seed gives the same data (ids included).
+    pub seed: u64,
+}
+
+impl Default for SampleConfig {
+    fn default() -> Self {
+        SampleConfig {
+            users: 100,
+            products: 200,
+            orders: 2_000,
+            days: 180,
+            end: time_util::now(),
+            seed: 1,
+        }
+    }
+}
+
+/// What was written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Loaded {
+    /// Users written.
+    pub users: usize,
+    /// Products written.
+    pub products: usize,
+    /// Orders written.
+    pub orders: usize,
+    /// Items written in all (users, guards, products, orders, order lines).
+    pub items: usize,
+}
+
+/// An id that sorts by `t` and is reproducible from the RNG.
+fn ulid_at(rng: &mut fastrand::Rng, t: OffsetDateTime) -> String {
+    let millis = u64::try_from(t.unix_timestamp_nanos() / 1_000_000).unwrap_or(0);
+    ulid::Ulid::from_parts(millis, rng.u128(..)).to_string()
+}
+
+/// Roughly how many items `config` writes (for a progress bar).
+pub fn estimated_items(config: &SampleConfig) -> usize {
+    config.users * 2 + config.products + config.orders * 4
+}
+
+/// Generate and write the sample data; `progress(items_written)` is called after each batch.
+pub async fn load(
+    shop: &Shop,
+    config: &SampleConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Loaded, ShopError> {
+    if config.products == 0 && config.orders > 0 {
+        return Err(ShopError::invalid(
+            "invalid_sample",
+            "orders need at least one product",
+        ));
+    }
+    if config.users == 0 && config.orders > 0 {
+        return Err(ShopError::invalid(
+            "invalid_sample",
+            "orders need at least one user",
+        ));
+    }
+    let mut rng = fastrand::Rng::with_seed(config.seed);
+    let mut writer = Writer::new(shop, progress);
+    let mut loaded = Loaded::default();
+    let start = config.end - Duration::days(config.days.max(1));
+    let span_ms = (config.end - start).whole_milliseconds().max(1) as u64;
+
+    let mut user_ids = Vec::with_capacity(config.users);
+    for i in 0..config.users {
+        let created = start + Duration::milliseconds(rng.u64(..span_ms / 10 + 1) as i64);
+        let stamp = time_util::format_ts(created);
+        let user = User {
+            user_id: format!("user-{i:05}"),
+            name: format!("Sample User {i}"),
+            email: format!("user{i}@example.com"),
+            created_at: stamp.clone(),
+            updated_at: stamp,
+            version: 1,
+        };
+        let lower = user.email.to_lowercase();
+        writer
+            .put(crate::users::user_item(shop, &user, &lower)?)
+            .await?;
+        writer
+            .put(crate::users::guard_item(shop, &user.user_id, &lower)?)
+            .await?;
+        user_ids.push(user.user_id);
+        loaded.users += 1;
+    }
+
+    let mut products = Vec::with_capacity(config.products);
+    for i in 0..config.products {
+        let created = start + Duration::milliseconds(rng.u64(..span_ms / 10 + 1) as i64);
+        let stamp = time_util::format_ts(created);
+        let cents = rng.i64(99..=49_999);
+        let product = Product {
+            product_id: ulid_at(&mut rng, created),
+            name: format!("Sample product {i}"),
+            category: CATEGORIES[i % CATEGORIES.len()].to_string(),
+            price: Decimal::new(cents, 2),
+            published: rng.u8(..10) != 0, // one in ten is a draft
+            stock: (rng.u8(..3) == 0).then(|| rng.i64(0..=1_000)),
+            created_at: stamp.clone(),
+            updated_at: stamp,
+            version: 1,
+        };
+        writer
+            .put(crate::products::to_item(shop, &product)?)
+            .await?;
+        products.push(product);
+        loaded.products += 1;
+    }
+
+    for _ in 0..config.orders {
+        let created = start + Duration::milliseconds(rng.u64(..span_ms) as i64);
+        let stamp = time_util::format_ts(created);
+        let order_id = ulid_at(&mut rng, created);
+        let line_count = rng.usize(1..=5);
+        let mut lines = Vec::with_capacity(line_count);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..line_count {
+            let p = &products[rng.usize(..products.len())];
+            if !seen.insert(p.product_id.clone()) {
+                continue;
+            }
+            let quantity = rng.i64(1..=4);
+            lines.push((
+                OrderLine {
+                    line_no: lines.len() as i64 + 1,
+                    product_id: p.product_id.clone(),
+                    product_name: p.name.clone(),
+                    quantity,
+                    unit_price: p.price,
+                    line_total: p.price * Decimal::from(quantity),
+                },
+                p.stock.is_some(),
+            ));
+        }
+        // Older orders have moved further along; every status occurs.
+        let age = (config.end - created).whole_days();
+        let status = match (age, rng.u8(..10)) {
+            (_, 0) => Status::Cancelled,
+            (a, _) if a < 2 => Status::Pending,
+            (a, r) if a < 7 => [Status::Pending, Status::Paid][usize::from(r % 2)],
+            (a, r) if a < 30 => [Status::Paid, Status::Shipped][usize::from(r % 2)],
+            _ => Status::Delivered,
+        };
+        let order = Order {
+            order_id: order_id.clone(),
+            user_id: user_ids[rng.usize(..user_ids.len())].clone(),
+            status,
+            total: lines.iter().map(|(l, _)| l.line_total).sum(),
+            currency: orders::CURRENCY.to_string(),
+            item_count: lines.len() as i64,
+            created_at: stamp.clone(),
+            updated_at: stamp,
+            version: 1,
+            items: None,
+        };
+        writer.put(crate::orders::order_item(shop, &order)?).await?;
+        for (line, tracked) in &lines {
+            writer
+                .put(crate::orders::line_item(shop, &order_id, line, *tracked)?)
+                .await?;
+        }
+        loaded.orders += 1;
+    }
+    writer.flush().await?;
+    loaded.items = writer.written;
+    Ok(loaded)
+}
+
+/// Batches puts 25 at a time and resends what DynamoDB leaves unprocessed.
+struct Writer<'a> {
+    shop: &'a Shop,
+    pending: Vec<Item>,
+    written: usize,
+    progress: &'a (dyn Fn(usize) + Sync),
+}
+
+impl<'a> Writer<'a> {
+    fn new(shop: &'a Shop, progress: &'a (dyn Fn(usize) + Sync)) -> Self {
+        Writer {
+            shop,
+            pending: Vec::with_capacity(BATCH),
+            written: 0,
+            progress,
+        }
+    }
+
+    async fn put(&mut self, item: Item) -> Result<(), ShopError> {
+        self.pending.push(item);
+        if self.pending.len() == BATCH {
+            self.flush().await?;
+        }
+        Ok(())
+    }
+
+    async fn flush(&mut self) -> Result<(), ShopError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let count = self.pending.len();
+        let mut requests: Vec<WriteRequest> = Vec::with_capacity(count);
+        for item in self.pending.drain(..) {
+            let put = PutRequest::builder()
+                .set_item(Some(item))
+                .build()
+                .map_err(ShopError::internal)?;
+            requests.push(WriteRequest::builder().put_request(put).build());
+        }
+        let table = self.shop.table().to_string();
+        let mut attempt = 0u32;
+        while !requests.is_empty() {
+            let out = self
+                .shop
+                .client()
+                .batch_write_item()
+                .set_request_items(Some(HashMap::from([(table.clone(), requests)])))
+                .send()
+                .await
+                .map_err(|e| sdk("BatchWriteItem", e))?;
+            requests = out
+                .unprocessed_items
+                .and_then(|mut u| u.remove(&table))
+                .unwrap_or_default();
+            if !requests.is_empty() {
+                attempt += 1;
+                if attempt > 8 {
+                    return Err(ShopError::internal(
+                        "BatchWriteItem kept leaving items unprocessed",
+                    ));
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(25 << attempt.min(6))).await;
+            }
+        }
+        self.written += count;
+        (self.progress)(self.written);
+        Ok(())
+    }
+}
