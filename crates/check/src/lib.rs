@@ -4,6 +4,7 @@
 //! already validated one. Rules have stable codes `MT001`..`MT014` (`MT000` is a
 //! model that does not parse or validate); see `docs/checks.md`. No I/O.
 
+pub mod cost;
 mod diagnostic;
 mod report;
 mod rules;

@@ -15,8 +15,12 @@ enum ExportFormat {
     Cloudformation,
     /// SAM template: the table, the shop's Lambda function, an HTTP API with a JWT authorizer.
     Sam,
-    /// A design document: table, indexes, entity chart, access patterns, check results.
+    /// A design document: table, indexes, entity chart, access patterns with RCU/WCU per call,
+    /// check results.
     Markdown,
+    /// NoSQL Workbench data model, with `monotable verify`'s sample data as table data and one
+    /// facet per entity (`monotable import --from nosql-workbench` reads it back).
+    NosqlWorkbench,
 }
 
 #[derive(Debug, Args)]
@@ -29,6 +33,9 @@ pub struct ExportArgs {
     /// Write here instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Seed of the sample data in a NoSQL Workbench export.
+    #[arg(long, default_value_t = monotable_verify::DEFAULT_SEED)]
+    seed: u64,
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
@@ -46,6 +53,10 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let mut options = monotable_export::ExportOptions::default();
     let check_text;
+    let capacity = |p: &monotable_model::Pattern| {
+        monotable_check::cost::capacity_for(&model, p)
+            .map(|(read, write)| monotable_export::Capacity { read, write })
+    };
     let format = match args.format {
         ExportFormat::CreateTable => monotable_export::Format::CreateTable,
         ExportFormat::Cloudformation => monotable_export::Format::CloudFormation,
@@ -59,15 +70,27 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
                 rendered
             };
             options.markdown.check_results = Some(&check_text);
+            options.markdown.capacity = Some(&capacity);
             monotable_export::Format::Markdown
+        }
+        ExportFormat::NosqlWorkbench => {
+            let data: Vec<serde_json::Value> = monotable_verify::generate(&model, args.seed)
+                .samples
+                .iter()
+                .map(|s| monotable_store::items::to_json(&s.item))
+                .collect();
+            let text = monotable_export::nosql_workbench(
+                &model,
+                &source,
+                &data,
+                &monotable_export::WorkbenchOptions::default(),
+            );
+            write(&args, &text)?;
+            return Ok(ExitCode::SUCCESS);
         }
     };
     let text = monotable_export::export(&model, format, &options);
-    match &args.output {
-        Some(file) => std::fs::write(file, &text)
-            .with_context(|| format!("cannot write {}", file.display()))?,
-        None => print!("{text}"),
-    }
+    write(&args, &text)?;
     if let (ExportFormat::CreateTable, Some(ttl)) =
         (args.format, monotable_export::ttl_spec(&model))
     {
@@ -77,4 +100,16 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn write(args: &ExportArgs, text: &str) -> anyhow::Result<()> {
+    match &args.output {
+        Some(file) => {
+            std::fs::write(file, text).with_context(|| format!("cannot write {}", file.display()))
+        }
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }

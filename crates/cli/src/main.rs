@@ -2,13 +2,16 @@
 
 mod check;
 mod connection;
+mod cost;
 mod export;
+mod import;
 mod lambda;
 mod load_sample;
 mod secret;
 mod serve;
 mod tables;
 mod token;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -54,9 +57,17 @@ enum Command {
     /// Prints rustc-style diagnostics with stable codes (MT001..MT014, see docs/checks.md).
     /// Exits 1 when there are errors (or warnings, with --deny-warnings), 0 otherwise.
     Check(check::CheckArgs),
+    /// Run every access pattern of a model on generated sample data in an in-memory table and
+    /// check each returns exactly what it promises. Exits 1 on any failure.
+    Verify(verify::VerifyArgs),
+    /// Capacity units per access pattern and, with the model's traffic, the monthly price on
+    /// demand and provisioned, against one table per entity.
+    Cost(cost::CostArgs),
     /// Export a model as CreateTable JSON, CloudFormation, SAM (with the shop's Lambda and an
-    /// HTTP API) or a markdown design document.
+    /// HTTP API), a markdown design document or a NoSQL Workbench data model.
     Export(export::ExportArgs),
+    /// Import a NoSQL Workbench data model as a monotable model file.
+    Import(import::ImportArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,7 +95,10 @@ fn main() -> ExitCode {
             Command::LoadSample(args) => load_sample::run(args).await,
             Command::Tables(args) => tables::run(args).await,
             Command::Check(args) => check::run(args),
+            Command::Verify(args) => verify::run(args).await,
+            Command::Cost(args) => cost::run(args),
             Command::Export(args) => export::run(args),
+            Command::Import(args) => import::run(args),
         }
     });
     match result {

@@ -95,3 +95,111 @@ fn export_writes_each_format_and_refuses_a_broken_model() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing exported"));
 }
+
+#[test]
+fn verify_passes_the_shop_and_names_the_seeds_broken_patterns() {
+    let out = run(
+        &["verify", "examples/shop/shop.toml", "--seed", "3"],
+        &root(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains(" 0 failed"), "{stdout}");
+    let out = run(&["verify", "examples/seed-original/model.toml"], &root());
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("FAIL getOrderWithItems"), "{stdout}");
+    assert!(stdout.contains("FAIL listOrdersByDate"), "{stdout}");
+    let json = run(
+        &["verify", "examples/shop/shop.toml", "--format", "json"],
+        &root(),
+    );
+    let _: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON report");
+}
+
+#[test]
+fn cost_prices_the_shop_and_accepts_a_price_table() {
+    let out = run(&["cost", "examples/shop/shop.toml"], &root());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("createOrder"), "{stdout}");
+    let out = run(
+        &["cost", "examples/shop/shop.toml", "--format", "json"],
+        &root(),
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(doc.is_object());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.toml"), "on_demand = [").unwrap();
+    let model = root().join("examples/shop/shop.toml");
+    let out = run(
+        &["cost", model.to_str().unwrap(), "--prices", "bad.toml"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: price table bad.toml"));
+}
+
+#[test]
+fn a_nosql_workbench_export_imports_back_to_the_same_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = root().join("examples/shop/shop.toml");
+    let out = run(
+        &[
+            "export",
+            model.to_str().unwrap(),
+            "--format",
+            "nosql-workbench",
+            "-o",
+            "shop.json",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("shop.json")).unwrap())
+            .unwrap();
+    let data = doc["DataModel"][0]["TableData"].as_array().unwrap();
+    assert!(!data.is_empty(), "the verify sample data is the table data");
+    let out = run(
+        &[
+            "import",
+            "--from",
+            "nosql-workbench",
+            "shop.json",
+            "-o",
+            "back.toml",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back = std::fs::read_to_string(dir.path().join("back.toml")).unwrap();
+    assert_eq!(back, std::fs::read_to_string(&model).unwrap());
+    // An existing file is not overwritten; junk is an error.
+    let out = run(
+        &[
+            "import",
+            "--from",
+            "nosql-workbench",
+            "shop.json",
+            "-o",
+            "back.toml",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    std::fs::write(dir.path().join("junk.json"), "{}").unwrap();
+    let out = run(
+        &["import", "--from", "nosql-workbench", "junk.json"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+}

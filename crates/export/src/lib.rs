@@ -19,6 +19,7 @@ mod iam;
 mod json;
 mod markdown;
 mod sam;
+pub mod workbench;
 
 use std::fmt;
 use std::str::FromStr;
@@ -36,6 +37,10 @@ pub use markdown::{
     Capacity, CapacityHook, MarkdownOptions, key_condition_text, markdown, markdown_with,
 };
 pub use sam::{API_RESOURCE, AUTHORIZER_NAME, FUNCTION_RESOURCE, SamOptions, sam, sam_with};
+pub use workbench::{
+    ImportError, Imported, WorkbenchOptions, import_nosql_workbench,
+    import_nosql_workbench_detailed, nosql_workbench,
+};
 
 /// An export format of `monotable export MODEL --format FORMAT`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

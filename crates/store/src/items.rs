@@ -182,6 +182,34 @@ pub fn boolean(item: &Item, name: &str) -> Result<bool, ItemError> {
     }
 }
 
+/// An item in DynamoDB's JSON form (`{"PK": {"S": "..."}, "price": {"N": "9.99"}}`), as the
+/// AWS CLI and NoSQL Workbench write it. Binary values are base64.
+pub fn to_json(item: &Item) -> serde_json::Value {
+    serde_json::Value::Object(
+        item.iter()
+            .map(|(name, value)| (name.clone(), value_json(value)))
+            .collect(),
+    )
+}
+
+fn value_json(value: &AttributeValue) -> serde_json::Value {
+    use serde_json::json;
+    let b64 = |b: &aws_sdk_dynamodb::primitives::Blob| aws_smithy_types::base64::encode(b.as_ref());
+    match value {
+        AttributeValue::S(s) => json!({ "S": s }),
+        AttributeValue::N(n) => json!({ "N": n }),
+        AttributeValue::Bool(b) => json!({ "BOOL": b }),
+        AttributeValue::Null(_) => json!({ "NULL": true }),
+        AttributeValue::B(b) => json!({ "B": b64(b) }),
+        AttributeValue::Ss(v) => json!({ "SS": v }),
+        AttributeValue::Ns(v) => json!({ "NS": v }),
+        AttributeValue::Bs(v) => json!({ "BS": v.iter().map(b64).collect::<Vec<_>>() }),
+        AttributeValue::L(v) => json!({ "L": v.iter().map(value_json).collect::<Vec<_>>() }),
+        AttributeValue::M(m) => json!({ "M": to_json(m) }),
+        _ => json!({ "NULL": true }),
+    }
+}
+
 /// `AttributeValue::S`.
 pub fn s(value: impl Into<String>) -> AttributeValue {
     AttributeValue::S(value.into())

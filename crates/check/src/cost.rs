@@ -1,0 +1,419 @@
+//! `monotable cost`: capacity units per access pattern from DynamoDB's sizing rules, and with
+//! the traffic section, capacity per second and per month priced on-demand and provisioned, write
+//! amplification per index, and the same workload as one table per entity.
+//!
+//! Pure arithmetic on the model's size estimates; see `docs/cost.md` for the rules, their AWS
+//! sources and every approximation. [`estimate`] builds a [`CostReport`]; [`capacity_for`] gives
+//! the per-call cells of the Markdown export.
+
+mod call;
+mod estimate;
+mod price;
+mod render;
+mod size;
+
+use std::collections::BTreeMap;
+
+use monotable_model::{IndexKind, Model, Operation, Pattern};
+use rust_decimal::Decimal;
+use serde::{Serialize, Serializer};
+
+pub use call::{
+    CallCost, EntityUnits, IndexUnits, MAX_TRANSACTION_ACTIONS, Units, call_cost,
+    mutable_attributes, put_units, update_units,
+};
+pub use estimate::{
+    DEFAULT_COLLECTION_ITEMS, DEFAULT_STRING_BYTES, actual_entry_bytes, entry_bytes,
+    index_entry_bytes, rendered_bytes, value_bytes,
+};
+pub use price::{DEFAULT_PRICES, PriceError, PriceTable};
+pub use size::{
+    COLLECTION_OVERHEAD_BYTES, MAX_PAGE_BYTES, READ_UNIT_BYTES, ReadConsistency, WRITE_UNIT_BYTES,
+    blocks, item_size, number_size, read_units, value_size, write_units,
+};
+
+/// Seconds in an hour.
+const SECONDS_PER_HOUR: i64 = 3600;
+
+fn decimal_str<S: Serializer>(value: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&value.normalize().to_string())
+}
+
+/// The cost of one access pattern.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PatternCost {
+    /// Pattern name.
+    pub name: String,
+    /// DynamoDB operation (`GetItem`, `Query`, ...).
+    pub operation: String,
+    /// Index queried (`None` = the table).
+    pub index: Option<String>,
+    /// Per call, split by table and index: the figures to compare with
+    /// `ReturnConsumedCapacity: INDEXES`.
+    #[serde(flatten)]
+    pub call: CallCost,
+    /// Requests per second (`traffic.patterns.<name>.reads_per_second`), when stated.
+    pub requests_per_second: Option<f64>,
+    /// Read units per second, when the rate is stated.
+    pub rcu_per_second: Option<f64>,
+    /// Write units per second, when the rate is stated.
+    pub wcu_per_second: Option<f64>,
+}
+
+impl PatternCost {
+    /// Read units per call.
+    pub fn rcu_per_call(&self) -> f64 {
+        self.call.rcu.total
+    }
+
+    /// Write units per call.
+    pub fn wcu_per_call(&self) -> f64 {
+        self.call.wcu.total
+    }
+}
+
+/// The writes of one entity at its stated rate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntityWrites {
+    /// Entity name.
+    pub entity: String,
+    /// Items written per second.
+    pub writes_per_second: f64,
+    /// The write it is costed as: the most expensive pattern writing it, or `PutItem`.
+    pub costed_as: String,
+    /// Units of one item write, by table and index.
+    pub per_write: Units,
+    /// Units per second (`writes_per_second × per_write`).
+    pub per_second: Units,
+}
+
+/// Capacity of the table or one index.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexCost {
+    /// Index name.
+    pub index: String,
+    /// `global` or `local`.
+    pub kind: String,
+    /// Read units per second of the patterns querying it.
+    pub rcu_per_second: f64,
+    /// Write units per second propagated to it.
+    pub wcu_per_second: f64,
+    /// Its writes per base-table write unit.
+    pub write_amplification: f64,
+}
+
+/// A design's whole workload priced.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DesignCost {
+    /// `single-table` or `table-per-entity`.
+    pub design: String,
+    /// Tables.
+    pub tables: usize,
+    /// Secondary indexes over all tables.
+    pub indexes: usize,
+    /// Read requests per second.
+    pub read_requests_per_second: f64,
+    /// Read units per second.
+    pub rcu_per_second: f64,
+    /// Write units per second.
+    pub wcu_per_second: f64,
+    /// On-demand, the peak rate sustained for a month.
+    #[serde(serialize_with = "decimal_str")]
+    pub on_demand_monthly: Decimal,
+    /// Provisioned read units, summed over tables and global indexes (each rounded up, at least 1).
+    pub provisioned_rcu: u64,
+    /// Provisioned write units, likewise.
+    pub provisioned_wcu: u64,
+    /// Provisioned for the peak, for a month.
+    #[serde(serialize_with = "decimal_str")]
+    pub provisioned_monthly: Decimal,
+}
+
+/// Everything `monotable cost` reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostReport {
+    /// Table name.
+    pub table: String,
+    /// The model has a `[traffic]` section: the per-second and monthly figures are filled.
+    pub traffic: bool,
+    /// Prices used.
+    pub prices: PriceTable,
+    /// Per pattern, in model order.
+    pub patterns: Vec<PatternCost>,
+    /// Per entity with a stated write rate.
+    pub entity_writes: Vec<EntityWrites>,
+    /// The table (first, named after it) and each index.
+    pub indexes: Vec<IndexCost>,
+    /// Single table, then one table per entity; empty without traffic.
+    pub designs: Vec<DesignCost>,
+    /// Model-wide assumptions.
+    pub notes: Vec<String>,
+}
+
+/// Patterns that write `entity`, with the per-item units of that write.
+fn writers(model: &Model, entity: &monotable_model::Entity) -> Vec<(String, Units)> {
+    let mut out = Vec::new();
+    for p in &model.patterns {
+        let units = match p.operation {
+            Operation::TransactWrite if p.writes.iter().any(|w| w.entity == entity.name) => {
+                put_units(model, entity, true)
+            }
+            Operation::PutItem | Operation::DeleteItem
+                if p.returns.iter().any(|r| r.name == entity.name) =>
+            {
+                put_units(model, entity, false)
+            }
+            Operation::UpdateItem if p.returns.iter().any(|r| r.name == entity.name) => {
+                update_units(model, entity, &mutable_attributes(entity), false)
+            }
+            _ => continue,
+        };
+        out.push((p.name.clone(), units));
+    }
+    out
+}
+
+/// `units_per_second × price / scale`; `None` on overflow.
+fn money(units_per_second: f64, price: Decimal, scale: Decimal) -> Option<Decimal> {
+    let rate = Decimal::from_f64_retain(units_per_second)?.round_dp(6);
+    rate.checked_mul(price)?.checked_div(scale)
+}
+
+/// Rounded to cents, half away from zero.
+fn cents(amount: Decimal) -> Decimal {
+    amount.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+}
+
+/// Capacity pools (tables and global indexes) with their read and write units per second.
+type Pools = BTreeMap<String, (f64, f64)>;
+
+fn price_design(
+    design: &str,
+    tables: usize,
+    indexes: usize,
+    requests: f64,
+    pools: &Pools,
+    prices: &PriceTable,
+) -> DesignCost {
+    let rcu: f64 = pools.values().map(|p| p.0).sum();
+    let wcu: f64 = pools.values().map(|p| p.1).sum();
+    let seconds = prices
+        .hours_per_month
+        .checked_mul(Decimal::from(SECONDS_PER_HOUR))
+        .unwrap_or(Decimal::MAX);
+    let million = Decimal::from(1_000_000);
+    let on_demand = money(rcu, prices.on_demand_read_per_million, million)
+        .zip(money(wcu, prices.on_demand_write_per_million, million))
+        .and_then(|(r, w)| r.checked_add(w)?.checked_mul(seconds))
+        .unwrap_or(Decimal::MAX);
+    let up = |x: f64| (x.ceil() as u64).max(1);
+    let provisioned_rcu = pools.values().fold(0u64, |s, p| s.saturating_add(up(p.0)));
+    let provisioned_wcu = pools.values().fold(0u64, |s, p| s.saturating_add(up(p.1)));
+    let provisioned = Decimal::from(provisioned_rcu)
+        .checked_mul(prices.provisioned_rcu_per_hour)
+        .zip(Decimal::from(provisioned_wcu).checked_mul(prices.provisioned_wcu_per_hour))
+        .and_then(|(r, w)| r.checked_add(w)?.checked_mul(prices.hours_per_month))
+        .unwrap_or(Decimal::MAX);
+    DesignCost {
+        design: design.to_string(),
+        tables,
+        indexes,
+        read_requests_per_second: requests,
+        rcu_per_second: rcu,
+        wcu_per_second: wcu,
+        on_demand_monthly: cents(on_demand),
+        provisioned_rcu,
+        provisioned_wcu,
+        provisioned_monthly: cents(provisioned),
+    }
+}
+
+/// Pool of the table or of a global index; local indexes share the table's capacity.
+fn pool_name(model: &Model, table: &str, index: &str) -> String {
+    match model.index(index) {
+        Some(i) if i.kind == IndexKind::Global => format!("{table}.{index}"),
+        _ => table.to_string(),
+    }
+}
+
+/// Costs every pattern of `model` and, when it has traffic, the whole workload.
+pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
+    let table = model.table.name.clone();
+    let mut notes = vec![
+        "sizes come from traffic.entities.*.item_size_bytes (or the default); KEYS_ONLY/INCLUDE entries are estimated from attribute types".to_string(),
+        "index writes are not doubled by transactions; a sparse index key counts as written".to_string(),
+    ];
+    let mut single: Pools = BTreeMap::new();
+    let mut per_entity: Pools = BTreeMap::new();
+    single.insert(table.clone(), (0.0, 0.0));
+    for index in model.indexes.iter().filter(|i| i.kind == IndexKind::Global) {
+        single.insert(pool_name(model, &table, &index.name), (0.0, 0.0));
+    }
+    for entity in &model.entities {
+        per_entity.insert(entity.name.clone(), (0.0, 0.0));
+        for keys in entity.index_keys.iter().filter_map(|k| k.index.as_deref()) {
+            per_entity.insert(pool_name(model, &entity.name, keys), (0.0, 0.0));
+        }
+    }
+    let (mut requests, mut requests_per_entity) = (0.0, 0.0);
+
+    let mut patterns = Vec::new();
+    for p in &model.patterns {
+        let call = call_cost(model, p);
+        let rate = model
+            .traffic
+            .patterns
+            .get(&p.name)
+            .and_then(|t| t.reads_per_second);
+        if let Some(rate) = rate.filter(|_| p.is_read()) {
+            requests += rate;
+            requests_per_entity += rate * call.requests_table_per_entity as f64;
+            let pool = p
+                .index_name()
+                .map_or(table.clone(), |i| pool_name(model, &table, i));
+            single.entry(pool).or_default().0 += rate * call.rcu.total;
+            // One table per entity: each returned entity's share on its own table or index copy.
+            for share in &call.rcu_by_entity {
+                let pool = p
+                    .index_name()
+                    .map_or(share.entity.clone(), |i| pool_name(model, &share.entity, i));
+                per_entity.entry(pool).or_default().0 += rate * share.units;
+            }
+        }
+        patterns.push(PatternCost {
+            name: p.name.clone(),
+            operation: format!("{:?}", p.operation),
+            index: p.index_name().map(str::to_string),
+            requests_per_second: rate,
+            rcu_per_second: rate.map(|r| r * call.rcu.total),
+            wcu_per_second: rate.map(|r| r * call.wcu.total),
+            call,
+        });
+    }
+
+    let mut entity_writes = Vec::new();
+    for entity in &model.entities {
+        let (rate, stated) = model.traffic.writes_per_second(&entity.name);
+        if !stated || !model.traffic.declared {
+            continue;
+        }
+        let (costed_as, per_write) = writers(model, entity)
+            .into_iter()
+            .fold(None::<(String, Units)>, |best, (name, units)| match best {
+                Some(b) if b.1.total >= units.total => Some(b),
+                _ => Some((name, units)),
+            })
+            .unwrap_or_else(|| ("PutItem".to_string(), put_units(model, entity, false)));
+        let mut per_second = Units::default();
+        per_second.add_scaled(&per_write, rate);
+        single.entry(table.clone()).or_default().1 += per_second.table;
+        per_entity.entry(entity.name.clone()).or_default().1 += per_second.table;
+        for i in &per_second.indexes {
+            single
+                .entry(pool_name(model, &table, &i.index))
+                .or_default()
+                .1 += i.units;
+            per_entity
+                .entry(pool_name(model, &entity.name, &i.index))
+                .or_default()
+                .1 += i.units;
+        }
+        entity_writes.push(EntityWrites {
+            entity: entity.name.clone(),
+            writes_per_second: rate,
+            costed_as,
+            per_write,
+            per_second,
+        });
+    }
+
+    let table_wcu: f64 = entity_writes.iter().map(|w| w.per_second.table).sum();
+    let mut indexes = vec![IndexCost {
+        index: table.clone(),
+        kind: "table".to_string(),
+        rcu_per_second: patterns
+            .iter()
+            .filter(|p| p.index.is_none())
+            .filter_map(|p| p.rcu_per_second)
+            .sum(),
+        wcu_per_second: table_wcu,
+        write_amplification: if table_wcu > 0.0 { 1.0 } else { 0.0 },
+    }];
+    for index in &model.indexes {
+        let wcu: f64 = entity_writes
+            .iter()
+            .map(|w| w.per_second.index(&index.name))
+            .sum();
+        indexes.push(IndexCost {
+            index: index.name.clone(),
+            kind: match index.kind {
+                IndexKind::Global => "global",
+                IndexKind::Local => "local",
+            }
+            .to_string(),
+            rcu_per_second: patterns
+                .iter()
+                .filter(|p| p.index.as_deref() == Some(index.name.as_str()))
+                .filter_map(|p| p.rcu_per_second)
+                .sum(),
+            wcu_per_second: wcu,
+            write_amplification: if table_wcu > 0.0 {
+                wcu / table_wcu
+            } else {
+                0.0
+            },
+        });
+    }
+
+    let mut designs = Vec::new();
+    if model.traffic.declared {
+        notes.push("monthly figures sustain the stated peak rates for the whole month; writes are costed from entity write rates as the most expensive pattern writing each entity".to_string());
+        let copies = model
+            .entities
+            .iter()
+            .map(|e| e.index_keys.iter().filter(|k| k.index.is_some()).count())
+            .sum();
+        designs.push(price_design(
+            "single-table",
+            1,
+            model.indexes.len(),
+            requests,
+            &single,
+            prices,
+        ));
+        designs.push(price_design(
+            "table-per-entity",
+            model.entities.len(),
+            copies,
+            requests_per_entity,
+            &per_entity,
+            prices,
+        ));
+    } else {
+        notes.push("no [traffic] section: per-call figures only".to_string());
+    }
+
+    CostReport {
+        table,
+        traffic: model.traffic.declared,
+        prices: prices.clone(),
+        patterns,
+        entity_writes,
+        indexes,
+        designs,
+        notes,
+    }
+}
+
+/// Units as a table cell: `0.5`, `2`, `12.25`.
+pub fn format_units(units: f64) -> String {
+    render::number(units)
+}
+
+/// Read and write units of one call of `pattern` as `(read, write)` cells for the Markdown
+/// export's capacity hook (`0.5`, `0`); `None` if the pattern is not in the model.
+pub fn capacity_for(model: &Model, pattern: &Pattern) -> Option<(String, String)> {
+    let pattern = model.pattern(&pattern.name)?;
+    let call = call_cost(model, pattern);
+    Some((format_units(call.rcu.total), format_units(call.wcu.total)))
+}

@@ -1,0 +1,205 @@
+//! Size estimates from the model: attribute values, rendered keys, index entries.
+//!
+//! The model states whole-item sizes (`traffic.entities.X.item_size_bytes`); a `KEYS_ONLY` or
+//! `INCLUDE` index entry is estimated from the attributes it holds, each sized from its type
+//! (table in `docs/cost.md`), and never exceeds the item size.
+
+use monotable_model::{
+    Attribute, AttributeType, Entity, Index, KeyTemplate, Model, ProjectionType, Segment,
+    TimestampFormat,
+};
+
+use super::size::number_size;
+
+/// Estimated string length when the model gives no bound (a ULID is 26).
+pub const DEFAULT_STRING_BYTES: u64 = 26;
+/// Estimated elements of an unbounded list, map or set.
+pub const DEFAULT_COLLECTION_ITEMS: u64 = 4;
+
+/// Estimated text length of a timestamp in `format`.
+fn timestamp_text(format: Option<TimestampFormat>) -> u64 {
+    match format {
+        Some(TimestampFormat::Rfc3339UtcMillis) | None => 24,
+        Some(TimestampFormat::Rfc3339Utc) => 20,
+        Some(TimestampFormat::Rfc3339Offset) => 25,
+        Some(TimestampFormat::Iso8601Naive) => 26,
+        Some(TimestampFormat::Date) => 10,
+        Some(TimestampFormat::EpochSeconds) => 10,
+        Some(TimestampFormat::EpochMillis) => 13,
+    }
+}
+
+fn is_epoch(format: Option<TimestampFormat>) -> bool {
+    matches!(
+        format,
+        Some(TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis)
+    )
+}
+
+fn string_bytes(attr: &Attribute) -> u64 {
+    attr.max_length
+        .map_or(DEFAULT_STRING_BYTES, |m| m.min(DEFAULT_STRING_BYTES))
+}
+
+fn enum_bytes(attr: &Attribute) -> u64 {
+    attr.values
+        .iter()
+        .map(|v| v.len() as u64)
+        .max()
+        .unwrap_or(DEFAULT_STRING_BYTES)
+}
+
+/// Estimated size of one scalar of type `ty` stored as an attribute value.
+fn scalar_value_bytes(ty: AttributeType, attr: &Attribute) -> u64 {
+    match ty {
+        AttributeType::String => string_bytes(attr),
+        AttributeType::Enum => enum_bytes(attr),
+        // Up to 6 significant digits.
+        AttributeType::Integer => number_size("123456"),
+        // Up to 10 significant digits (money with cents, measurements).
+        AttributeType::Number | AttributeType::Float | AttributeType::Decimal => {
+            number_size("1234567890")
+        }
+        AttributeType::Boolean => 1,
+        AttributeType::Timestamp if is_epoch(attr.format) => {
+            number_size(&"1".repeat(timestamp_text(attr.format) as usize))
+        }
+        AttributeType::Timestamp => timestamp_text(attr.format),
+        AttributeType::List | AttributeType::Map | AttributeType::Set => DEFAULT_STRING_BYTES,
+    }
+}
+
+/// Estimated size of an attribute's value (without its name).
+pub fn value_bytes(attr: &Attribute) -> u64 {
+    let elements = || attr.max_items.unwrap_or(DEFAULT_COLLECTION_ITEMS);
+    let element = || scalar_value_bytes(attr.items.unwrap_or(AttributeType::String), attr);
+    match attr.ty {
+        AttributeType::List => 3 + elements().saturating_mul(1 + element()),
+        AttributeType::Map => {
+            3 + elements().saturating_mul(1 + DEFAULT_STRING_BYTES / 2 + DEFAULT_STRING_BYTES)
+        }
+        AttributeType::Set => elements().saturating_mul(element()),
+        ty => scalar_value_bytes(ty, attr),
+    }
+}
+
+/// Estimated text length of one variable rendered into a key.
+fn rendered_var_bytes(attr: Option<&Attribute>, pad: Option<usize>) -> u64 {
+    let natural = match attr {
+        None => DEFAULT_STRING_BYTES,
+        Some(a) => match a.ty {
+            AttributeType::String => string_bytes(a),
+            AttributeType::Enum => enum_bytes(a),
+            AttributeType::Integer => 6,
+            AttributeType::Number | AttributeType::Float | AttributeType::Decimal => 10,
+            AttributeType::Boolean => 5,
+            AttributeType::Timestamp => timestamp_text(a.format),
+            AttributeType::List | AttributeType::Map | AttributeType::Set => DEFAULT_STRING_BYTES,
+        },
+    };
+    pad.map_or(natural, |p| natural.max(p as u64))
+}
+
+/// Estimated length of a key rendered from `template` with the entity's attribute values.
+pub fn rendered_bytes(template: &KeyTemplate, entity: &Entity) -> u64 {
+    template
+        .segments()
+        .iter()
+        .map(|s| match s {
+            Segment::Literal(text) => text.len() as u64,
+            Segment::Var { name, pad } => rendered_var_bytes(entity.attribute(name), *pad),
+        })
+        .sum()
+}
+
+/// Estimated size of one key attribute (name + value) the entity writes; 0 when it does not.
+fn key_attribute_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
+    let Some(field) = entity.key_field(attribute) else {
+        return 0;
+    };
+    let value = rendered_bytes(&field.template, entity);
+    // A number key (type N) is stored as a number.
+    let numeric =
+        model.table.partition_key.name == attribute
+            && model.table.partition_key.ty == monotable_model::KeyAttributeType::N
+            || model.table.sort_key.as_ref().is_some_and(|k| {
+                k.name == attribute && k.ty == monotable_model::KeyAttributeType::N
+            });
+    let value = if numeric { value / 2 + 1 } else { value };
+    attribute.len() as u64 + value
+}
+
+/// Estimated size of the entity's entry in `index`: the whole item for `ALL`, else the table
+/// and index keys plus projected attributes, capped at the item size.
+pub fn index_entry_bytes(model: &Model, entity: &Entity, index: &Index, item_bytes: u64) -> u64 {
+    if index.projection == ProjectionType::All {
+        return item_bytes;
+    }
+    let mut names: Vec<&str> = vec![model.table.partition_key.name.as_str()];
+    names.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
+    names.push(index.partition_key.as_str());
+    names.extend(index.sort_key.as_deref());
+    names.sort_unstable();
+    names.dedup();
+    let keys: u64 = names
+        .iter()
+        .map(|n| key_attribute_bytes(model, entity, n))
+        .sum();
+    let projected: u64 = if index.projection == ProjectionType::Include {
+        index
+            .include
+            .iter()
+            .filter_map(|n| entity.attribute(n))
+            .map(|a| a.name.len() as u64 + value_bytes(a))
+            .sum()
+    } else {
+        0
+    };
+    (keys + projected).min(item_bytes)
+}
+
+/// The entity's entry size in `index` (`None` = the table: the item size).
+pub fn entry_bytes(model: &Model, entity: &Entity, index: Option<&str>) -> u64 {
+    let item = model.traffic.item_size_bytes(&entity.name);
+    match index.and_then(|i| model.index(i)) {
+        Some(index) => index_entry_bytes(model, entity, index, item),
+        None => item,
+    }
+}
+
+/// Size of an actual item's entry in `index` (`None` = the table: the whole item), from the item
+/// in DynamoDB JSON: what a live table charges, for cross-checking the estimates on sample data.
+/// `None` when the item is not in the index (it lacks a key attribute), the index is undeclared,
+/// or the item is not DynamoDB JSON.
+pub fn actual_entry_bytes(
+    model: &Model,
+    index: Option<&str>,
+    item: &serde_json::Value,
+) -> Option<u64> {
+    let object = item.as_object()?;
+    let Some(name) = index else {
+        return super::size::item_size(item);
+    };
+    let index = model.index(name)?;
+    let mut keys: Vec<&str> = vec![model.table.partition_key.name.as_str()];
+    keys.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
+    let index_keys: Vec<&str> = std::iter::once(index.partition_key.as_str())
+        .chain(index.sort_key.as_deref())
+        .collect();
+    if index_keys.iter().any(|k| !object.contains_key(*k)) {
+        return None;
+    }
+    if index.projection == ProjectionType::All {
+        return super::size::item_size(item);
+    }
+    keys.extend(index_keys);
+    if index.projection == ProjectionType::Include {
+        keys.extend(index.include.iter().map(String::as_str));
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    keys.iter()
+        .filter_map(|k| object.get(*k).map(|v| (k, v)))
+        .map(|(k, v)| super::size::value_size(v).map(|s| s + k.len() as u64))
+        .sum()
+}

@@ -1,0 +1,184 @@
+//! The price table: exact decimal prices shipped as data (`data/prices.toml`), overridable.
+
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use serde::Deserialize;
+
+/// The shipped price table (`crates/check/data/prices.toml`).
+pub const DEFAULT_PRICES: &str = include_str!("../../data/prices.toml");
+
+/// DynamoDB prices for one region and table class.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PriceTable {
+    /// Where the figures come from.
+    pub source: String,
+    /// AWS region.
+    pub region: String,
+    /// Date the figures took effect / were taken.
+    pub as_of: String,
+    /// Currency code.
+    pub currency: String,
+    /// On-demand price per million read request units.
+    #[serde(serialize_with = "super::decimal_str")]
+    pub on_demand_read_per_million: Decimal,
+    /// On-demand price per million write request units.
+    #[serde(serialize_with = "super::decimal_str")]
+    pub on_demand_write_per_million: Decimal,
+    /// Provisioned price per read capacity unit per hour.
+    #[serde(serialize_with = "super::decimal_str")]
+    pub provisioned_rcu_per_hour: Decimal,
+    /// Provisioned price per write capacity unit per hour.
+    #[serde(serialize_with = "super::decimal_str")]
+    pub provisioned_wcu_per_hour: Decimal,
+    /// Hours in a billing month (AWS uses 730).
+    #[serde(serialize_with = "super::decimal_str")]
+    pub hours_per_month: Decimal,
+}
+
+/// A price file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PriceError {
+    /// Not valid TOML, or a key of the wrong type or unknown.
+    #[error("price file is not valid: {message}")]
+    Toml {
+        /// The parser's message.
+        message: String,
+    },
+    /// A price is not a non-negative decimal.
+    #[error(
+        "price `{field}` = `{value}` is not a non-negative decimal (write it as a string, e.g. \"0.125\")"
+    )]
+    BadDecimal {
+        /// The key.
+        field: String,
+        /// The value given.
+        value: String,
+    },
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPrices {
+    source: Option<String>,
+    region: Option<String>,
+    as_of: Option<String>,
+    currency: Option<String>,
+    on_demand_read_per_million: Option<String>,
+    on_demand_write_per_million: Option<String>,
+    provisioned_rcu_per_hour: Option<String>,
+    provisioned_wcu_per_hour: Option<String>,
+    hours_per_month: Option<String>,
+}
+
+fn decimal(field: &str, value: Option<String>, default: Decimal) -> Result<Decimal, PriceError> {
+    let Some(value) = value else {
+        return Ok(default);
+    };
+    match Decimal::from_str(value.trim()) {
+        Ok(d) if !d.is_sign_negative() => Ok(d),
+        _ => Err(PriceError::BadDecimal {
+            field: field.to_string(),
+            value,
+        }),
+    }
+}
+
+impl PriceTable {
+    /// The figures of `data/prices.toml`, built in (used if the shipped file were unreadable).
+    fn builtin() -> Self {
+        Self {
+            source: "https://aws.amazon.com/dynamodb/pricing/ (on-demand and provisioned, Standard table class)".to_string(),
+            region: "us-east-1".to_string(),
+            as_of: "2024-11-01".to_string(),
+            currency: "USD".to_string(),
+            on_demand_read_per_million: Decimal::new(125, 3),
+            on_demand_write_per_million: Decimal::new(625, 3),
+            provisioned_rcu_per_hour: Decimal::new(13, 5),
+            provisioned_wcu_per_hour: Decimal::new(65, 5),
+            hours_per_month: Decimal::new(730, 0),
+        }
+    }
+
+    /// Parses a price file; keys it leaves out keep the shipped defaults.
+    pub fn from_toml(source: &str) -> Result<Self, PriceError> {
+        Self::overlay(Self::default(), source)
+    }
+
+    fn overlay(base: Self, source: &str) -> Result<Self, PriceError> {
+        let raw: RawPrices = toml::from_str(source).map_err(|e| PriceError::Toml {
+            message: e.message().to_string(),
+        })?;
+        Ok(Self {
+            source: raw.source.unwrap_or(base.source),
+            region: raw.region.unwrap_or(base.region),
+            as_of: raw.as_of.unwrap_or(base.as_of),
+            currency: raw.currency.unwrap_or(base.currency),
+            on_demand_read_per_million: decimal(
+                "on_demand_read_per_million",
+                raw.on_demand_read_per_million,
+                base.on_demand_read_per_million,
+            )?,
+            on_demand_write_per_million: decimal(
+                "on_demand_write_per_million",
+                raw.on_demand_write_per_million,
+                base.on_demand_write_per_million,
+            )?,
+            provisioned_rcu_per_hour: decimal(
+                "provisioned_rcu_per_hour",
+                raw.provisioned_rcu_per_hour,
+                base.provisioned_rcu_per_hour,
+            )?,
+            provisioned_wcu_per_hour: decimal(
+                "provisioned_wcu_per_hour",
+                raw.provisioned_wcu_per_hour,
+                base.provisioned_wcu_per_hour,
+            )?,
+            hours_per_month: decimal("hours_per_month", raw.hours_per_month, base.hours_per_month)?,
+        })
+    }
+}
+
+impl Default for PriceTable {
+    /// The shipped table (`data/prices.toml`).
+    fn default() -> Self {
+        Self::overlay(Self::builtin(), DEFAULT_PRICES).unwrap_or_else(|_| Self::builtin())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_file_matches_builtin() {
+        assert_eq!(
+            PriceTable::overlay(PriceTable::builtin(), DEFAULT_PRICES),
+            Ok(PriceTable::builtin())
+        );
+    }
+
+    #[test]
+    fn overrides_and_errors() {
+        let p = PriceTable::from_toml(
+            "region = \"eu-west-1\"\non_demand_read_per_million = \"0.1415\"",
+        )
+        .unwrap();
+        assert_eq!(p.region, "eu-west-1");
+        assert_eq!(p.on_demand_read_per_million, Decimal::new(1415, 4));
+        assert_eq!(p.on_demand_write_per_million, Decimal::new(625, 3));
+        assert!(matches!(
+            PriceTable::from_toml("on_demand_read_per_million = \"-1\""),
+            Err(PriceError::BadDecimal { .. })
+        ));
+        assert!(matches!(
+            PriceTable::from_toml("on_demand_read_per_million = 0.1"),
+            Err(PriceError::Toml { .. })
+        ));
+        assert!(matches!(
+            PriceTable::from_toml("bogus = 1"),
+            Err(PriceError::Toml { .. })
+        ));
+    }
+}

@@ -1,0 +1,56 @@
+//! `monotable cost MODEL`: capacity units per access pattern from DynamoDB's sizing rules, and
+//! with the model's traffic, per second and per month, priced, against one table per entity.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use monotable_check::cost::{self, PriceTable};
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum OutputFormat {
+    /// Tables for people.
+    Human,
+    /// One JSON document for tools (amounts as decimal strings).
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct CostArgs {
+    /// The model file.
+    model: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    format: OutputFormat,
+    /// A price table (TOML, same shape as the shipped one; see docs/cost.md) overriding the
+    /// shipped us-east-1 prices.
+    #[arg(long, value_name = "FILE")]
+    prices: Option<PathBuf>,
+}
+
+pub fn run(args: CostArgs) -> anyhow::Result<ExitCode> {
+    let path = args.model.display().to_string();
+    let source = std::fs::read_to_string(&args.model)
+        .with_context(|| format!("cannot read model {path}"))?;
+    let Ok(model) = monotable_model::parse(&source) else {
+        let report = monotable_check::check_source(&path, &source);
+        eprint!("{}", report.render(monotable_check::Format::Human));
+        bail!("{path} is not a valid model; nothing priced");
+    };
+    let prices = match &args.prices {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read price table {}", file.display()))?;
+            PriceTable::from_toml(&text)
+                .with_context(|| format!("price table {}", file.display()))?
+        }
+        None => PriceTable::default(),
+    };
+    let report = cost::estimate(&model, &prices);
+    match args.format {
+        OutputFormat::Human => print!("{}", report.render_human()),
+        OutputFormat::Json => print!("{}", report.render_json()),
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,573 @@
+//! `monotable import --from nosql-workbench`: a NoSQL Workbench data model back to model TOML.
+//!
+//! Prefers the monotable source embedded by the export when the Workbench table, indexes and
+//! facets still match it; otherwise rebuilds the table, global indexes and one entity per facet.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use monotable_model::{IndexKind, KeyTemplate, Model, ProjectionType};
+use serde_json::Value;
+
+use super::{SOURCE_BEGIN, SOURCE_END};
+use crate::definition::{scalar_type, table_definition};
+
+/// A NoSQL Workbench file could not be imported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ImportError {
+    /// Not JSON.
+    #[error("not JSON: {message}")]
+    Json {
+        /// The parser's message.
+        message: String,
+    },
+    /// JSON, but not a Workbench data model.
+    #[error("not a NoSQL Workbench data model: {message}")]
+    NotWorkbench {
+        /// What is missing.
+        message: String,
+    },
+    /// More than one table; a monotable model is one table.
+    #[error("the data model has {} tables ({}); a monotable model is one table", names.len(), names.join(", "))]
+    MultipleTables {
+        /// Their names.
+        names: Vec<String>,
+    },
+}
+
+/// The result of an import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Imported {
+    /// Model TOML.
+    pub source: String,
+    /// The source is the embedded monotable model, unchanged.
+    pub embedded: bool,
+    /// What could not be carried over.
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    name: String,
+    ty: String,
+}
+
+#[derive(Debug)]
+struct Gsi {
+    name: String,
+    pk: Key,
+    sk: Option<Key>,
+    projection: String,
+    include: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Facet {
+    name: String,
+    pk_alias: Option<String>,
+    sk_alias: Option<String>,
+    attributes: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Table {
+    name: String,
+    pk: Key,
+    sk: Option<Key>,
+    billing: String,
+    non_key: BTreeMap<String, String>,
+    facets: Vec<Facet>,
+    gsis: Vec<Gsi>,
+}
+
+fn text(v: &Value, field: &str) -> Option<String> {
+    v.get(field).and_then(Value::as_str).map(str::to_string)
+}
+
+fn not_workbench(message: &str) -> ImportError {
+    ImportError::NotWorkbench {
+        message: message.to_string(),
+    }
+}
+
+fn key(v: Option<&Value>) -> Option<Key> {
+    let v = v?;
+    Some(Key {
+        name: text(v, "AttributeName")?,
+        ty: text(v, "AttributeType").unwrap_or_else(|| "S".to_string()),
+    })
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| {
+                    x.as_str()
+                        .map(str::to_string)
+                        .or_else(|| text(x, "AttributeName"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn read_table(v: &Value) -> Result<Table, ImportError> {
+    let name = text(v, "TableName").ok_or_else(|| not_workbench("a table has no `TableName`"))?;
+    let keys = v.get("KeyAttributes");
+    let pk = key(keys.and_then(|k| k.get("PartitionKey")))
+        .ok_or_else(|| not_workbench("the table has no partition key"))?;
+    let sk = key(keys.and_then(|k| k.get("SortKey")));
+    let non_key = v
+        .get("NonKeyAttributes")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| Some((text(x, "AttributeName")?, text(x, "AttributeType")?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let facets = v
+        .get("TableFacets")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| {
+                    let alias = f.get("KeyAttributeAlias");
+                    Some(Facet {
+                        name: text(f, "FacetName")?,
+                        pk_alias: alias.and_then(|a| text(a, "PartitionKeyAlias")),
+                        sk_alias: alias.and_then(|a| text(a, "SortKeyAlias")),
+                        attributes: strings(f.get("NonKeyAttributes")),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let gsis = v
+        .get("GlobalSecondaryIndexes")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|g| {
+                    let keys = g.get("KeyAttributes");
+                    let projection = g.get("Projection");
+                    Some(Gsi {
+                        name: text(g, "IndexName")?,
+                        pk: key(keys.and_then(|k| k.get("PartitionKey")))?,
+                        sk: key(keys.and_then(|k| k.get("SortKey"))),
+                        projection: projection
+                            .and_then(|p| text(p, "ProjectionType"))
+                            .unwrap_or_else(|| "ALL".to_string()),
+                        include: strings(projection.and_then(|p| p.get("NonKeyAttributes"))),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Table {
+        name,
+        pk,
+        sk,
+        billing: text(v, "BillingMode").unwrap_or_else(|| "PAY_PER_REQUEST".to_string()),
+        non_key,
+        facets,
+        gsis,
+    })
+}
+
+/// The monotable source between the markers of the description, if any.
+fn embedded_source(description: &str) -> Option<String> {
+    let start = description.find(SOURCE_BEGIN)? + SOURCE_BEGIN.len();
+    let rest = description[start..]
+        .strip_prefix('\n')
+        .unwrap_or(&description[start..]);
+    let end = rest.rfind(SOURCE_END)?;
+    let source = &rest[..end];
+    Some(source.strip_suffix('\n').unwrap_or(source).to_string())
+}
+
+fn projection_name(p: ProjectionType) -> &'static str {
+    match p {
+        ProjectionType::All => "ALL",
+        ProjectionType::KeysOnly => "KEYS_ONLY",
+        ProjectionType::Include => "INCLUDE",
+    }
+}
+
+/// How the Workbench table differs from the model (empty = it matches).
+fn differences(model: &Model, table: &Table) -> Vec<String> {
+    let mut out = Vec::new();
+    let definition = table_definition(model);
+    if model.table.name != table.name {
+        out.push(format!(
+            "table `{}` is now `{}`",
+            model.table.name, table.name
+        ));
+    }
+    let model_pk = Key {
+        name: model.table.partition_key.name.clone(),
+        ty: scalar_type(model.table.partition_key.ty).to_string(),
+    };
+    let model_sk = model.table.sort_key.as_ref().map(|k| Key {
+        name: k.name.clone(),
+        ty: scalar_type(k.ty).to_string(),
+    });
+    if model_pk != table.pk || model_sk != table.sk {
+        out.push("the table's key changed".to_string());
+    }
+    if definition.billing.mode() != table.billing {
+        out.push(format!("billing mode is now {}", table.billing));
+    }
+    let globals: Vec<_> = model
+        .indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Global)
+        .collect();
+    for index in &globals {
+        match table.gsis.iter().find(|g| g.name == index.name) {
+            None => out.push(format!("index `{}` was removed", index.name)),
+            Some(g) => {
+                let mut include = g.include.clone();
+                include.sort();
+                let mut model_include = index.include.clone();
+                model_include.sort();
+                if g.pk.name != index.partition_key
+                    || g.sk.as_ref().map(|k| k.name.as_str()) != index.sort_key.as_deref()
+                    || g.projection != projection_name(index.projection)
+                    || (index.projection == ProjectionType::Include && include != model_include)
+                {
+                    out.push(format!("index `{}` changed", index.name));
+                }
+            }
+        }
+    }
+    for g in &table.gsis {
+        if !globals.iter().any(|i| i.name == g.name) {
+            out.push(format!("index `{}` was added", g.name));
+        }
+    }
+    for entity in &model.entities {
+        let Some(facet) = table.facets.iter().find(|f| f.name == entity.name) else {
+            out.push(format!("facet `{}` was removed", entity.name));
+            continue;
+        };
+        if let Some(keys) = entity.key(None)
+            && (facet.pk_alias.as_deref() != Some(keys.pk.template.to_string().as_str())
+                || facet.sk_alias != keys.sk.as_ref().map(|k| k.template.to_string()))
+        {
+            out.push(format!("facet `{}` has new key aliases", entity.name));
+        }
+    }
+    for facet in &table.facets {
+        if model.entity(&facet.name).is_none() {
+            out.push(format!("facet `{}` was added", facet.name));
+        }
+    }
+    out
+}
+
+/// A TOML basic string.
+fn quoted(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A TOML key: bare when it can be.
+fn bare(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        s.to_string()
+    } else {
+        quoted(s)
+    }
+}
+
+/// A template variable name from free text.
+fn identifier(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// A key template from a facet alias: a monotable template as is; a name with lower-case
+/// letters (`orderId`, `Customer Id`) as a variable; anything else (`PROFILE`, `USER#`) as text.
+fn alias_template(alias: Option<&str>, fallback: &str) -> KeyTemplate {
+    let alias = alias.map(str::trim).filter(|a| !a.is_empty());
+    let Some(alias) = alias else {
+        return KeyTemplate::parse(&format!("{{{}}}", identifier(fallback)))
+            .unwrap_or_else(|_| KeyTemplate::literal(fallback));
+    };
+    if let Ok(t) = KeyTemplate::parse(alias)
+        && !t.is_constant()
+    {
+        return t;
+    }
+    if alias.chars().any(|c| c.is_ascii_lowercase())
+        && !alias.contains('#')
+        && let Ok(t) = KeyTemplate::parse(&format!("{{{}}}", identifier(alias)))
+    {
+        return t;
+    }
+    KeyTemplate::literal(alias)
+}
+
+/// Model attribute type for a Workbench attribute type.
+fn model_type(ty: &str) -> &'static str {
+    match ty {
+        "N" => "number",
+        "BOOL" => "boolean",
+        "L" => "list",
+        "M" => "map",
+        "SS" | "NS" | "BS" => "set",
+        _ => "string",
+    }
+}
+
+fn key_type(ty: &str, warnings: &mut Vec<String>, name: &str) -> &'static str {
+    match ty {
+        "S" => "S",
+        "N" => "N",
+        "B" => "B",
+        other => {
+            warnings.push(format!("key `{name}` has type {other}; imported as S"));
+            "S"
+        }
+    }
+}
+
+fn rebuild(table: &Table, warnings: &mut Vec<String>) -> String {
+    let mut out = String::from(
+        "# Imported from a NoSQL Workbench data model by monotable: the table, its global\n\
+         # secondary indexes and one entity per facet. Access patterns, index key templates\n\
+         # and traffic are not part of a Workbench model; add them (see docs/model.md).\nversion = 1\n\n[table]\n",
+    );
+    let _ = writeln!(out, "name = {}", quoted(&table.name));
+    let _ = writeln!(
+        out,
+        "partition_key = {{ name = {}, type = {} }}",
+        quoted(&table.pk.name),
+        quoted(key_type(&table.pk.ty, warnings, &table.pk.name))
+    );
+    if let Some(sk) = &table.sk {
+        let _ = writeln!(
+            out,
+            "sort_key = {{ name = {}, type = {} }}",
+            quoted(&sk.name),
+            quoted(key_type(&sk.ty, warnings, &sk.name))
+        );
+    }
+    let billing = if table.billing == "PROVISIONED" {
+        "PROVISIONED"
+    } else {
+        "PAY_PER_REQUEST"
+    };
+    let _ = writeln!(out, "billing_mode = {}", quoted(billing));
+
+    let mut index_keys: Vec<&str> = Vec::new();
+    for g in &table.gsis {
+        let _ = write!(out, "\n[indexes.{}]\nkind = \"global\"\n", bare(&g.name));
+        let _ = writeln!(
+            out,
+            "partition_key = {{ name = {}, type = {} }}",
+            quoted(&g.pk.name),
+            quoted(key_type(&g.pk.ty, warnings, &g.pk.name))
+        );
+        index_keys.push(&g.pk.name);
+        if let Some(sk) = &g.sk {
+            let _ = writeln!(
+                out,
+                "sort_key = {{ name = {}, type = {} }}",
+                quoted(&sk.name),
+                quoted(key_type(&sk.ty, warnings, &sk.name))
+            );
+            index_keys.push(&sk.name);
+        }
+        let projection = match g.projection.as_str() {
+            "KEYS_ONLY" => "KEYS_ONLY",
+            "INCLUDE" => "INCLUDE",
+            _ => "ALL",
+        };
+        let _ = writeln!(out, "projection = {}", quoted(projection));
+        if projection == "INCLUDE" {
+            let list: Vec<String> = g.include.iter().map(|s| quoted(s)).collect();
+            let _ = writeln!(out, "include = [{}]", list.join(", "));
+        }
+    }
+
+    let default_facet = [Facet {
+        name: "Item".to_string(),
+        pk_alias: None,
+        sk_alias: None,
+        attributes: table.non_key.keys().cloned().collect(),
+    }];
+    let facets: &[Facet] = if table.facets.is_empty() {
+        warnings.push("the table has no facets; imported as one entity `Item`".to_string());
+        &default_facet
+    } else {
+        &table.facets
+    };
+    for facet in facets {
+        let pk = alias_template(
+            facet.pk_alias.as_deref(),
+            &table.pk.name.to_ascii_lowercase(),
+        );
+        let sk = table
+            .sk
+            .as_ref()
+            .map(|k| alias_template(facet.sk_alias.as_deref(), &k.name.to_ascii_lowercase()));
+        let mut attributes: BTreeMap<String, (&str, bool)> = BTreeMap::new();
+        for (template, key) in
+            std::iter::once((&pk, &table.pk)).chain(sk.iter().zip(table.sk.iter()))
+        {
+            for segment in template.segments() {
+                let monotable_model::Segment::Var { name, pad } = segment else {
+                    continue;
+                };
+                let ty = match (pad, table.non_key.get(name)) {
+                    (Some(_), _) => "integer",
+                    (None, Some(t)) => model_type(t),
+                    (None, None) if key.ty == "N" => "number",
+                    (None, None) => "string",
+                };
+                attributes.insert(name.clone(), (ty, true));
+            }
+        }
+        let mut unknown_keys = Vec::new();
+        for name in &facet.attributes {
+            if name == &table.pk.name || table.sk.as_ref().is_some_and(|k| &k.name == name) {
+                continue;
+            }
+            if index_keys.contains(&name.as_str()) {
+                unknown_keys.push(name.as_str());
+                continue;
+            }
+            let ty = table.non_key.get(name).map_or("string", |t| model_type(t));
+            attributes.entry(name.clone()).or_insert((ty, false));
+        }
+        let _ = write!(out, "\n[entities.{}]\n", bare(&facet.name));
+        for (name, (ty, required)) in &attributes {
+            let required = if *required { ", required = true" } else { "" };
+            let _ = writeln!(
+                out,
+                "attributes.{} = {{ type = {}{required} }}",
+                bare(name),
+                quoted(ty)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "keys.{} = {}",
+            bare(&table.pk.name),
+            quoted(&pk.to_string())
+        );
+        if let (Some(k), Some(t)) = (&table.sk, &sk) {
+            let _ = writeln!(out, "keys.{} = {}", bare(&k.name), quoted(&t.to_string()));
+        }
+        if !unknown_keys.is_empty() {
+            let _ = writeln!(
+                out,
+                "# In Workbench this facet also has {}: add their key templates (keys.<name> = \"...\").",
+                unknown_keys.join(", ")
+            );
+            warnings.push(format!(
+                "facet `{}` has index keys {} without templates; not imported",
+                facet.name,
+                unknown_keys.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// Imports a NoSQL Workbench data model, with how it was done.
+pub fn import_nosql_workbench_detailed(json: &str) -> Result<Imported, ImportError> {
+    let document: Value = serde_json::from_str(json).map_err(|e| ImportError::Json {
+        message: e.to_string(),
+    })?;
+    let tables = document
+        .get("DataModel")
+        .and_then(Value::as_array)
+        .ok_or_else(|| not_workbench("no `DataModel` array"))?;
+    let table = match tables.as_slice() {
+        [] => return Err(not_workbench("`DataModel` has no table")),
+        [table] => read_table(table)?,
+        many => {
+            return Err(ImportError::MultipleTables {
+                names: many
+                    .iter()
+                    .map(|t| text(t, "TableName").unwrap_or_default())
+                    .collect(),
+            });
+        }
+    };
+    let mut warnings = Vec::new();
+    let description = document
+        .get("ModelMetadata")
+        .and_then(|m| text(m, "Description"))
+        .unwrap_or_default();
+    if let Some(source) = embedded_source(&description) {
+        match monotable_model::parse(&source) {
+            Ok(model) => {
+                let diffs = differences(&model, &table);
+                if diffs.is_empty() {
+                    return Ok(Imported {
+                        source,
+                        embedded: true,
+                        warnings,
+                    });
+                }
+                warnings.push(format!(
+                    "the embedded monotable model no longer matches the Workbench table ({}); rebuilt from Workbench, so access patterns, index key templates and traffic are not imported",
+                    diffs.join("; ")
+                ));
+            }
+            Err(e) => warnings.push(format!(
+                "the embedded monotable model does not parse ({e}); rebuilt from Workbench"
+            )),
+        }
+    }
+    let source = rebuild(&table, &mut warnings);
+    if let Err(e) = monotable_model::parse(&source) {
+        warnings.push(format!("the rebuilt model does not validate: {e}"));
+    }
+    Ok(Imported {
+        source,
+        embedded: false,
+        warnings,
+    })
+}
+
+/// Imports a NoSQL Workbench data model as model TOML (see [`import_nosql_workbench_detailed`]).
+pub fn import_nosql_workbench(json: &str) -> Result<String, ImportError> {
+    import_nosql_workbench_detailed(json).map(|i| i.source)
+}

@@ -1,0 +1,517 @@
+//! Sample data from a model: a few items per collection over several partitions, typed values with
+//! boundary cases, related entities sharing their parent's key values, keys rendered by the store.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use monotable_model::{Attribute, AttributeType, Entity, Model, Segment};
+use monotable_store::items::{self, Item};
+
+use crate::values::{self, Value};
+
+/// Items generated for an entity without a partition of its own (its id is its partition key).
+const ROOT_ITEMS: usize = 8;
+/// Partitions generated for an entity that lives inside another's collection.
+const PARTITIONS: usize = 3;
+
+/// One generated item.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    /// Entity type.
+    pub entity: String,
+    /// Attribute values as key templates see them.
+    pub values: BTreeMap<String, String>,
+    /// Key attributes the entity writes for this item (table and indexes), as rendered.
+    pub keys: BTreeMap<String, String>,
+    /// The item as loaded into the table (keys, attributes and `entityType`).
+    pub item: Item,
+}
+
+impl Sample {
+    /// The rendered value of key attribute `name`, if the item writes it.
+    pub fn key(&self, name: &str) -> Option<&str> {
+        self.keys.get(name).map(String::as_str)
+    }
+}
+
+/// The generated data.
+#[derive(Debug, Clone, Default)]
+pub struct Dataset {
+    /// Items, unique by primary key.
+    pub samples: Vec<Sample>,
+    /// Items that could not be generated, and why.
+    pub warnings: Vec<String>,
+}
+
+impl Dataset {
+    /// Number of samples of `entity`.
+    pub fn count(&self, entity: &str) -> usize {
+        self.samples.iter().filter(|s| s.entity == entity).count()
+    }
+}
+
+/// How an attribute is filled for one entity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Identifies the item: fresh, unique values.
+    Identity,
+    /// The partition it shares with siblings: one value per partition.
+    Partition,
+    /// A boolean gating a sparse key.
+    Condition,
+    /// Used in a key template: a few hot values so collections have several items.
+    Key,
+    /// Anything else.
+    Plain,
+}
+
+struct Plan<'m> {
+    entity: &'m Entity,
+    roles: BTreeMap<String, Role>,
+    partition: Vec<String>,
+}
+
+fn vars_of(entity: &Entity, attribute: &str) -> Vec<String> {
+    entity
+        .key_field(attribute)
+        .map(|k| k.template.variables().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+fn plan<'m>(model: &Model, entity: &'m Entity) -> Plan<'m> {
+    let pk_vars = vars_of(entity, &model.table.partition_key.name);
+    let sk_vars: Vec<String> = model
+        .table
+        .sort_key
+        .as_ref()
+        .map(|k| vars_of(entity, &k.name))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|v| !pk_vars.contains(v))
+        .collect();
+    let mut roles = BTreeMap::new();
+    for key in &entity.keys {
+        for var in key.template.variables() {
+            roles.insert(var.to_string(), Role::Key);
+        }
+    }
+    let partition: Vec<String> = if sk_vars.is_empty() {
+        Vec::new()
+    } else {
+        pk_vars.clone()
+    };
+    for var in &partition {
+        roles.insert(var.clone(), Role::Partition);
+    }
+    let identity = if sk_vars.is_empty() { pk_vars } else { sk_vars };
+    for var in identity {
+        roles.insert(var, Role::Identity);
+    }
+    for unique in &entity.unique {
+        for a in &unique.attributes {
+            if !partition.contains(a) {
+                roles.insert(a.clone(), Role::Identity);
+            }
+        }
+    }
+    for key in &entity.keys {
+        if let Some(c) = &key.condition {
+            roles.insert(c.clone(), Role::Condition);
+        }
+    }
+    let partition = partition
+        .into_iter()
+        .filter(|v| roles.get(v) == Some(&Role::Partition))
+        .collect();
+    Plan {
+        entity,
+        roles,
+        partition,
+    }
+}
+
+/// Entities ordered so that one minting the ids another refers to (an `Order` minting `orderId`
+/// for its `OrderItem`s) comes first.
+fn ordered<'m>(plans: Vec<Plan<'m>>) -> Vec<Plan<'m>> {
+    let mints = |p: &Plan<'_>| -> BTreeSet<String> {
+        p.roles
+            .iter()
+            .filter(|(_, r)| **r == Role::Identity)
+            .map(|(n, _)| n.clone())
+            .collect()
+    };
+    let mut rest = plans;
+    let mut out = Vec::new();
+    let mut minted: BTreeSet<String> = BTreeSet::new();
+    while !rest.is_empty() {
+        let pending: BTreeSet<String> = rest.iter().flat_map(&mints).collect();
+        let ready = rest
+            .iter()
+            .position(|p| {
+                p.roles.iter().all(|(name, role)| {
+                    *role == Role::Identity || minted.contains(name) || !pending.contains(name)
+                })
+            })
+            .unwrap_or(0);
+        let p = rest.remove(ready);
+        minted.extend(mints(&p));
+        out.push(p);
+    }
+    out
+}
+
+struct Generator<'m> {
+    model: &'m Model,
+    rng: fastrand::Rng,
+    /// Identity values minted so far, by attribute name: what other entities refer to.
+    minted: BTreeMap<String, Vec<Value>>,
+    /// A few shared values per attribute name for key attributes nobody mints.
+    hot: BTreeMap<String, Vec<Value>>,
+    used: BTreeMap<(String, String), BTreeSet<String>>,
+}
+
+/// Generates sample data for every entity of `model`, reproducibly from `seed`.
+pub fn generate(model: &Model, seed: u64) -> Dataset {
+    let mut g = Generator {
+        model,
+        rng: fastrand::Rng::with_seed(seed),
+        minted: BTreeMap::new(),
+        hot: BTreeMap::new(),
+        used: BTreeMap::new(),
+    };
+    let plans = ordered(model.entities.iter().map(|e| plan(model, e)).collect());
+    let mut data = Dataset::default();
+    let mut primary: BTreeSet<(String, String)> = BTreeSet::new();
+    for p in &plans {
+        let mut partitions: Vec<BTreeMap<String, Value>> = Vec::new();
+        if p.partition.is_empty() {
+            partitions.push(BTreeMap::new());
+        } else {
+            for i in 0..PARTITIONS {
+                let mut tuple = BTreeMap::new();
+                for var in &p.partition {
+                    if let Some(attr) = p.entity.attribute(var) {
+                        let v = g.partition_value(p.entity, attr, i);
+                        tuple.insert(var.clone(), v);
+                    }
+                }
+                partitions.push(tuple);
+            }
+        }
+        for (i, tuple) in partitions.iter().enumerate() {
+            let count = if p.partition.is_empty() {
+                ROOT_ITEMS
+            } else if i == 0 {
+                3
+            } else {
+                g.rng.usize(1..=4)
+            };
+            for n in 0..count {
+                g.item(p, tuple, n, &mut data, &mut primary);
+            }
+        }
+    }
+    data
+}
+
+impl Generator<'_> {
+    fn pad(entity: &Entity, name: &str) -> Option<usize> {
+        entity
+            .keys
+            .iter()
+            .flat_map(|k| k.template.segments())
+            .filter_map(|s| match s {
+                Segment::Var { name: n, pad } if n == name => *pad,
+                _ => None,
+            })
+            .min()
+    }
+
+    /// A partition value: the i-th of the minted pool (shuffled once), else a hot value.
+    fn partition_value(&mut self, entity: &Entity, attr: &Attribute, i: usize) -> Value {
+        if let Some(pool) = self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
+            let len = pool.len();
+            let start = self.rng.usize(0..len);
+            if let Some(v) = pool.get((start + i * 2) % len) {
+                return v.clone();
+            }
+        }
+        let hot = self.hot_values(entity, attr);
+        hot.get(i % hot.len().max(1))
+            .cloned()
+            .unwrap_or_else(|| Value::s("x"))
+    }
+
+    fn hot_values(&mut self, entity: &Entity, attr: &Attribute) -> Vec<Value> {
+        if let Some(v) = self.hot.get(&attr.name) {
+            return v.clone();
+        }
+        let pad = Self::pad(entity, &attr.name);
+        let values: Vec<Value> = match attr.ty {
+            AttributeType::Enum if !attr.values.is_empty() => {
+                attr.values.iter().take(3).map(Value::s).collect()
+            }
+            AttributeType::Integer => values::integer_candidates(attr, pad)
+                .into_iter()
+                .take(3)
+                .map(|n| Value::n(n.to_string()))
+                .collect(),
+            AttributeType::Decimal => values::DECIMALS
+                .iter()
+                .take(3)
+                .map(|d| Value::n(*d))
+                .collect(),
+            AttributeType::Number | AttributeType::Float => values::FLOATS
+                .iter()
+                .take(3)
+                .map(|f| Value::n(*f))
+                .collect(),
+            AttributeType::Boolean => vec![Value::b(true), Value::b(false)],
+            AttributeType::Timestamp => (0..3)
+                .map(|_| {
+                    let instant = values::sample_instant(&mut self.rng);
+                    values::format_instant(instant, values::timestamp_format(attr))
+                })
+                .collect(),
+            _ => (0..3)
+                .map(|_| {
+                    Value::s(values::random_string(
+                        &mut self.rng,
+                        &attr.name,
+                        attr.max_length,
+                    ))
+                })
+                .collect(),
+        };
+        self.hot.insert(attr.name.clone(), values.clone());
+        values
+    }
+
+    /// A value for a key attribute: mostly one of the two first hot (or minted) values, so
+    /// collections hold several items; sometimes another.
+    fn key_value(&mut self, entity: &Entity, attr: &Attribute) -> Value {
+        let pool = match self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
+            Some(p) => p.clone(),
+            None => self.hot_values(entity, attr),
+        };
+        if pool.is_empty() {
+            return Value::s("x");
+        }
+        let hot = pool.len().min(2);
+        let i = if self.rng.u8(0..4) == 0 {
+            self.rng.usize(0..pool.len())
+        } else {
+            self.rng.usize(0..hot)
+        };
+        pool[i].clone()
+    }
+
+    fn typed(&mut self, entity: &Entity, attr: &Attribute, instant: i64, n: usize) -> Value {
+        if self.model.table.ttl_attribute.as_deref() == Some(attr.name.as_str()) {
+            // Far in the future, so the engine's TTL never removes a sample mid-run.
+            return Value::n((4_102_444_800u64 + n as u64).to_string());
+        }
+        match attr.ty {
+            AttributeType::String => Value::s(values::random_string(
+                &mut self.rng,
+                &attr.name,
+                attr.max_length,
+            )),
+            AttributeType::Enum => match attr.values.len() {
+                0 => Value::s("x"),
+                len => Value::s(attr.values[self.rng.usize(0..len)].clone()),
+            },
+            AttributeType::Integer => {
+                let c = values::integer_candidates(attr, Self::pad(entity, &attr.name));
+                Value::n(c[self.rng.usize(0..c.len())].to_string())
+            }
+            AttributeType::Decimal => {
+                Value::n(values::DECIMALS[self.rng.usize(0..values::DECIMALS.len())])
+            }
+            AttributeType::Number | AttributeType::Float => {
+                Value::n(values::FLOATS[self.rng.usize(0..values::FLOATS.len())])
+            }
+            AttributeType::Boolean => Value::b(self.rng.bool()),
+            AttributeType::Timestamp => {
+                values::format_instant(instant, values::timestamp_format(attr))
+            }
+            AttributeType::List | AttributeType::Map | AttributeType::Set => {
+                values::collection(attr, &mut self.rng)
+            }
+        }
+    }
+
+    /// A fresh value of `attr`, unique among `entity`'s items.
+    fn mint(&mut self, entity: &Entity, attr: &Attribute, instant: i64, n: usize) -> Value {
+        let slot = (entity.name.clone(), attr.name.clone());
+        let used = self.used.get(&slot).cloned().unwrap_or_default();
+        let mut value = None;
+        if attr.ty == AttributeType::Integer {
+            let c = values::integer_candidates(attr, Self::pad(entity, &attr.name));
+            let mut order = c.clone();
+            self.rng.shuffle(&mut order);
+            // Keep 9 and 10 together when both fit: the width boundary.
+            order.sort_by_key(|x| !matches!(x, 9 | 10));
+            value = order
+                .into_iter()
+                .map(|x| Value::n(x.to_string()))
+                .find(|v| !used.contains(&v.text));
+        }
+        for attempt in 0..64 {
+            if value.is_some() {
+                break;
+            }
+            let candidate = if attr.ty == AttributeType::Timestamp {
+                values::format_instant(
+                    instant + attempt * 1000 + n as i64,
+                    values::timestamp_format(attr),
+                )
+            } else {
+                self.typed(entity, attr, instant, n)
+            };
+            if !used.contains(&candidate.text) {
+                value = Some(candidate);
+            }
+        }
+        let value = value.unwrap_or_else(|| Value::s(format!("{}{n}", attr.name)));
+        self.used
+            .entry(slot)
+            .or_default()
+            .insert(value.text.clone());
+        value
+    }
+
+    fn item(
+        &mut self,
+        p: &Plan<'_>,
+        tuple: &BTreeMap<String, Value>,
+        n: usize,
+        data: &mut Dataset,
+        primary: &mut BTreeSet<(String, String)>,
+    ) {
+        let instant = values::sample_instant(&mut self.rng);
+        let flip = self.rng.bool();
+        let mut vals: BTreeMap<String, Value> = BTreeMap::new();
+        let mut minted_here: Vec<(String, Value)> = Vec::new();
+        for attr in &p.entity.attributes {
+            let role = p.roles.get(&attr.name).copied().unwrap_or(Role::Plain);
+            let value = match role {
+                Role::Partition => tuple.get(&attr.name).cloned(),
+                Role::Identity => {
+                    let v = self.mint(p.entity, attr, instant, n);
+                    minted_here.push((attr.name.clone(), v.clone()));
+                    Some(v)
+                }
+                Role::Condition => match (n + usize::from(flip)) % 3 {
+                    0 => Some(Value::b(true)),
+                    1 => Some(Value::b(false)),
+                    _ if attr.required => Some(Value::b(n.is_multiple_of(2))),
+                    _ => None,
+                },
+                Role::Key => Some(if attr.ty == AttributeType::Timestamp {
+                    self.typed(p.entity, attr, instant, n)
+                } else {
+                    self.key_value(p.entity, attr)
+                }),
+                Role::Plain => {
+                    if !attr.required && self.rng.u8(0..3) == 0 {
+                        None
+                    } else if let Some(pool) = self.minted.get(&attr.name).filter(|p| !p.is_empty())
+                    {
+                        Some(pool[self.rng.usize(0..pool.len())].clone())
+                    } else {
+                        Some(self.typed(p.entity, attr, instant, n))
+                    }
+                }
+            };
+            if let Some(v) = value {
+                vals.insert(attr.name.clone(), v);
+            }
+        }
+        let text = |name: &str| vals.get(name).map(|v| v.text.clone());
+        let mut item = match items::keys(self.model, &p.entity.name, &text) {
+            Ok(item) => item,
+            Err(e) => {
+                data.warnings
+                    .push(format!("skipped a sample `{}`: {e}", p.entity.name));
+                return;
+            }
+        };
+        let keys: BTreeMap<String, String> = item
+            .iter()
+            .filter(|(k, _)| k.as_str() != items::ENTITY_TYPE)
+            .filter_map(|(k, v)| v.as_s().ok().map(|s| (k.clone(), s.clone())))
+            .collect();
+        let pk = keys
+            .get(&self.model.table.partition_key.name)
+            .cloned()
+            .unwrap_or_default();
+        let sk = self
+            .model
+            .table
+            .sort_key
+            .as_ref()
+            .and_then(|k| keys.get(&k.name).cloned())
+            .unwrap_or_default();
+        if !primary.insert((pk, sk)) {
+            return;
+        }
+        for (name, v) in &vals {
+            if !item.contains_key(name) {
+                item.insert(name.clone(), v.av.clone());
+            }
+        }
+        for (name, v) in minted_here {
+            self.minted.entry(name).or_default().push(v);
+        }
+        data.samples.push(Sample {
+            entity: p.entity.name.clone(),
+            values: vals.into_iter().map(|(k, v)| (k, v.text)).collect(),
+            keys,
+            item,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHOP: &str = include_str!("../../../examples/shop/shop.toml");
+
+    #[test]
+    fn shop_samples_share_parent_keys_and_cover_sparse_both_ways() {
+        let model = monotable_model::parse(SHOP).unwrap();
+        let data = generate(&model, 7);
+        assert!(data.warnings.is_empty(), "{:?}", data.warnings);
+        for entity in ["User", "Order", "OrderItem", "Product", "EmailGuard"] {
+            assert!(data.count(entity) >= 2, "{entity}: {}", data.count(entity));
+        }
+        let order_ids: BTreeSet<&str> = data
+            .samples
+            .iter()
+            .filter(|s| s.entity == "Order")
+            .filter_map(|s| s.values.get("orderId").map(String::as_str))
+            .collect();
+        for item in data.samples.iter().filter(|s| s.entity == "OrderItem") {
+            assert!(order_ids.contains(item.values["orderId"].as_str()));
+        }
+        let products: Vec<&Sample> = data
+            .samples
+            .iter()
+            .filter(|s| s.entity == "Product")
+            .collect();
+        assert!(products.iter().any(|s| s.key("GSI2PK").is_some()));
+        assert!(products.iter().any(|s| s.key("GSI2PK").is_none()));
+    }
+
+    #[test]
+    fn same_seed_same_data() {
+        let model = monotable_model::parse(SHOP).unwrap();
+        let a = generate(&model, 42);
+        let b = generate(&model, 42);
+        let keys = |d: &Dataset| -> Vec<BTreeMap<String, String>> {
+            d.samples.iter().map(|s| s.keys.clone()).collect()
+        };
+        assert_eq!(keys(&a), keys(&b));
+    }
+}

@@ -1,0 +1,81 @@
+//! monotable-verify: run every access pattern of a model against generated sample data.
+//!
+//! [`verify`] generates sample items from the model ([`generate`]), loads them into an in-memory
+//! embedded table built from the model, sends every read pattern through the AWS SDK (following
+//! pagination) and compares what comes back with what the model says should
+//! ([`oracle`]): exactly the expected items, in sort-key order, and every entity type the pattern
+//! promises in `returns`. Write patterns are listed as skipped.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), monotable_verify::VerifyError> {
+//! let source = std::fs::read_to_string("examples/shop/shop.toml").unwrap_or_default();
+//! let report = monotable_verify::verify_source("shop.toml", &source, 42).await?;
+//! print!("{}", report.render_human());
+//! std::process::exit(if report.passed() { 0 } else { 1 });
+//! # }
+//! ```
+
+pub mod generate;
+pub mod oracle;
+pub mod params;
+pub mod report;
+pub mod run;
+pub mod values;
+
+pub use generate::{Dataset, Sample, generate};
+pub use report::{PatternResult, Report};
+
+use monotable_model::Model;
+
+/// The seed used when the caller has none.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Verification could not run (a failing pattern is not an error: see [`Report::passed`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum VerifyError {
+    /// The model does not parse or is invalid.
+    #[error("{path}: invalid model:\n{}", .issues.join("\n"))]
+    Model {
+        /// The file name given.
+        path: String,
+        /// Each issue as `path:line:column: message`.
+        issues: Vec<String>,
+    },
+    /// The embedded engine could not be started.
+    #[error("cannot start the embedded engine: {0}")]
+    Engine(#[from] monotable_store::ConnectError),
+    /// The model's table could not be created.
+    #[error("cannot create the model's table: {0}")]
+    Table(#[from] monotable_store::table::TableError),
+    /// A sample item was refused by the engine.
+    #[error("cannot load a sample `{entity}` item: {message}")]
+    Load {
+        /// The entity of the item.
+        entity: String,
+        /// The engine's code and message.
+        message: String,
+    },
+}
+
+/// Verifies a parsed model with sample data generated from `seed`.
+pub async fn verify(model: &Model, seed: u64) -> Result<Report, VerifyError> {
+    let data = generate::generate(model, seed);
+    run::run(model, &data, seed).await
+}
+
+/// Parses `source` (named `path` in messages) and verifies it.
+pub async fn verify_source(path: &str, source: &str, seed: u64) -> Result<Report, VerifyError> {
+    let model = monotable_model::parse(source).map_err(|e| VerifyError::Model {
+        path: path.to_string(),
+        issues: e
+            .issues
+            .iter()
+            .map(|i| match i.line_col(source) {
+                Some((line, col)) => format!("{path}:{line}:{col}: {}", i.message),
+                None => format!("{path}: {}", i.message),
+            })
+            .collect(),
+    })?;
+    verify(&model, seed).await
+}

@@ -1,0 +1,200 @@
+//! The verification report: one result per access pattern, rendered for people or as JSON.
+
+use serde::Serialize;
+
+/// The outcome of one access pattern.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PatternResult {
+    /// Pattern name.
+    pub name: String,
+    /// DynamoDB operation (`GetItem`, `Query`, ...).
+    pub operation: String,
+    /// Every request returned exactly the expected items and the promised entity types.
+    pub passed: bool,
+    /// Not run (write patterns); neither passed nor failed.
+    pub skipped: bool,
+    /// Requests made (each Query followed through all its pages).
+    pub requests: usize,
+    /// Items returned over all requests.
+    pub items: usize,
+    /// The request shown: the failing one, else the first, with rendered key values.
+    pub request: String,
+    /// What that request should have returned (`Entity PK | SK`).
+    pub expected: Vec<String>,
+    /// What it returned.
+    pub got: Vec<String>,
+    /// What went wrong, or a short summary when it passed or was skipped.
+    pub message: String,
+}
+
+impl PatternResult {
+    /// True when the pattern ran and failed.
+    pub fn failed(&self) -> bool {
+        !self.passed && !self.skipped
+    }
+}
+
+/// The result of verifying a model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// Table name of the model.
+    pub table: String,
+    /// Seed the sample data was generated from.
+    pub seed: u64,
+    /// Items generated and loaded.
+    pub items: usize,
+    /// Items per entity, sorted by entity name.
+    pub entities: Vec<(String, usize)>,
+    /// One result per access pattern, in the model's (name) order.
+    pub patterns: Vec<PatternResult>,
+    /// Samples that could not be generated, and why.
+    pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// True when no pattern failed.
+    pub fn passed(&self) -> bool {
+        !self.patterns.iter().any(PatternResult::failed)
+    }
+
+    /// Patterns that failed.
+    pub fn failures(&self) -> impl Iterator<Item = &PatternResult> {
+        self.patterns.iter().filter(|p| p.failed())
+    }
+
+    /// (passed, failed, skipped) counts.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let passed = self.patterns.iter().filter(|p| p.passed).count();
+        let skipped = self.patterns.iter().filter(|p| p.skipped).count();
+        (passed, self.patterns.len() - passed - skipped, skipped)
+    }
+
+    /// The summary line: `N patterns passed, M failed` (and skipped ones when any).
+    pub fn summary(&self) -> String {
+        let (passed, failed, skipped) = self.counts();
+        let noun = if passed == 1 { "pattern" } else { "patterns" };
+        let mut line = format!("{passed} {noun} passed, {failed} failed");
+        if skipped > 0 {
+            line.push_str(&format!(", {skipped} skipped"));
+        }
+        line
+    }
+
+    /// Human-readable report: one line per pattern, details under each failure, a summary line.
+    pub fn render_human(&self) -> String {
+        let mut out = String::new();
+        let entities: Vec<String> = self
+            .entities
+            .iter()
+            .map(|(e, n)| format!("{n} {e}"))
+            .collect();
+        out.push_str(&format!(
+            "table {}: {} sample items (seed {}): {}\n",
+            self.table,
+            self.items,
+            self.seed,
+            entities.join(", ")
+        ));
+        for w in &self.warnings {
+            out.push_str(&format!("warning: {w}\n"));
+        }
+        for p in &self.patterns {
+            if p.skipped {
+                out.push_str(&format!(
+                    "skip {} ({}): {}\n",
+                    p.name, p.operation, p.message
+                ));
+            } else if p.passed {
+                out.push_str(&format!(
+                    "ok   {} ({}) {}\n",
+                    p.name, p.operation, p.message
+                ));
+            } else {
+                out.push_str(&format!(
+                    "FAIL {} ({}): {}\n",
+                    p.name, p.operation, p.message
+                ));
+                out.push_str(&format!("     request:  {}\n", p.request));
+                list(&mut out, "expected:", &p.expected);
+                list(&mut out, "got:     ", &p.got);
+            }
+        }
+        out.push_str(&self.summary());
+        out.push('\n');
+        out
+    }
+
+    /// The report as pretty-printed JSON, with a `summary` object, and a trailing newline.
+    pub fn render_json(&self) -> String {
+        let (passed, failed, skipped) = self.counts();
+        let value = serde_json::json!({
+            "passed": self.passed(),
+            "summary": { "passed": passed, "failed": failed, "skipped": skipped },
+            "table": self.table,
+            "seed": self.seed,
+            "items": self.items,
+            "entities": self.entities.iter().map(|(e, n)| serde_json::json!({ "entity": e, "items": n })).collect::<Vec<_>>(),
+            "patterns": self.patterns,
+            "warnings": self.warnings,
+        });
+        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+fn list(out: &mut String, label: &str, items: &[String]) {
+    if items.is_empty() {
+        out.push_str(&format!("     {label} (nothing)\n"));
+        return;
+    }
+    for (i, item) in items.iter().enumerate() {
+        let label = if i == 0 { label } else { "         " };
+        out.push_str(&format!("     {label} {item}\n"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(name: &str, passed: bool, skipped: bool) -> PatternResult {
+        PatternResult {
+            name: name.into(),
+            operation: "Query".into(),
+            passed,
+            skipped,
+            requests: 1,
+            items: 0,
+            request: "Query table: PK = \"A\"".into(),
+            expected: vec!["Order A | B".into()],
+            got: vec![],
+            message: "expected an Order, got none".into(),
+        }
+    }
+
+    #[test]
+    fn renders() {
+        let report = Report {
+            table: "T".into(),
+            seed: 1,
+            items: 0,
+            entities: vec![],
+            patterns: vec![
+                result("a", true, false),
+                result("b", false, false),
+                result("c", false, true),
+            ],
+            warnings: vec![],
+        };
+        assert!(!report.passed());
+        let human = report.render_human();
+        assert!(human.contains("FAIL b (Query): expected an Order, got none"));
+        assert!(human.contains("     request:  Query table: PK = \"A\""));
+        assert!(human.contains("     got:      (nothing)"));
+        assert!(human.ends_with("1 pattern passed, 1 failed, 1 skipped\n"));
+        let json: serde_json::Value = serde_json::from_str(&report.render_json()).unwrap();
+        assert_eq!(json["summary"]["failed"], 1);
+        assert_eq!(json["patterns"][1]["name"], "b");
+    }
+}

@@ -1,0 +1,762 @@
+//! Running the patterns: the model's table in an in-memory embedded engine, the samples loaded,
+//! every read pattern sent through the SDK (following pagination) and compared with the oracle.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use monotable_model::{Condition, KeyAttributeType, Model, Operation, Pattern};
+use monotable_store::items::{self, Item};
+use monotable_store::pattern::{self as store_pattern, PageRequest};
+
+use crate::VerifyError;
+use crate::generate::{Dataset, Sample};
+use crate::oracle::{self, Bound, Ident, Shape};
+use crate::params::{self, BEST, Score, Values};
+use crate::report::{PatternResult, Report};
+
+/// Items per page: small, so every multi-item result crosses a page boundary.
+pub const PAGE_SIZE: i32 = 2;
+/// Sample items each returned entity type is looked up from.
+const TARGETS_PER_ENTITY: usize = 2;
+/// Pages followed before a Query is declared endless.
+const MAX_PAGES: usize = 1000;
+
+/// One request and how it went.
+#[derive(Debug, Default)]
+struct Run {
+    request: String,
+    /// The sample the parameters were taken from.
+    target: Option<Ident>,
+    expected: Vec<Ident>,
+    got: Vec<Ident>,
+    problem: Option<String>,
+}
+
+/// Loads `data` into a fresh in-memory table built from `model` and checks every pattern.
+pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, VerifyError> {
+    let table = model.table.name.clone();
+    let renamed;
+    let model = if valid_table_name(&table) {
+        model
+    } else {
+        // The table is private to this run: a name DynamoDB refuses (the lint fixtures' `T`) is
+        // replaced rather than failing the whole run.
+        let mut m = model.clone();
+        m.table.name = format!("verify-{}", sanitize(&table));
+        renamed = m;
+        &renamed
+    };
+    let dynamo = monotable_store::memory()?;
+    let client = dynamo.client();
+    monotable_store::table::ensure_table(client, model).await?;
+    for sample in &data.samples {
+        client
+            .put_item()
+            .table_name(&model.table.name)
+            .set_item(Some(typed_keys(model, &sample.item)))
+            .send()
+            .await
+            .map_err(|e| VerifyError::Load {
+                entity: sample.entity.clone(),
+                message: message(&e),
+            })?;
+    }
+    let known: BTreeMap<(String, String), String> = data
+        .samples
+        .iter()
+        .map(|s| {
+            let id = oracle::ident(model, s);
+            ((id.pk, id.sk), id.entity)
+        })
+        .collect();
+    let ctx = Ctx {
+        model,
+        client,
+        data,
+        known,
+    };
+    let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_7a26_e75e_ed00);
+    let mut patterns = Vec::new();
+    for pattern in &model.patterns {
+        patterns.push(ctx.pattern(pattern, &mut rng).await);
+    }
+    let mut entities: Vec<(String, usize)> = model
+        .entities
+        .iter()
+        .map(|e| (e.name.clone(), data.count(&e.name)))
+        .collect();
+    entities.sort();
+    Ok(Report {
+        table,
+        seed,
+        items: data.samples.len(),
+        entities,
+        patterns,
+        warnings: data.warnings.clone(),
+    })
+}
+
+/// The item with the table's key attributes in their declared types: `store::items::keys`
+/// renders every key as a string, which a table with an `N` or `B` key refuses.
+fn typed_keys(model: &Model, item: &Item) -> Item {
+    let mut item = item.clone();
+    for key in std::iter::once(&model.table.partition_key).chain(model.table.sort_key.as_ref()) {
+        let Some(AttributeValue::S(text)) = item.get(&key.name) else {
+            continue;
+        };
+        let typed = match key.ty {
+            KeyAttributeType::S => continue,
+            KeyAttributeType::N => AttributeValue::N(text.clone()),
+            KeyAttributeType::B => AttributeValue::B(text.as_bytes().to_vec().into()),
+        };
+        item.insert(key.name.clone(), typed);
+    }
+    item
+}
+
+/// DynamoDB table names: 3 to 255 of `a-z A-Z 0-9 _ - .`.
+fn valid_table_name(name: &str) -> bool {
+    (3..=255).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+fn sanitize(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        .take(200)
+        .collect()
+}
+
+fn message(e: &dyn ProvideErrorMetadata) -> String {
+    format!(
+        "{}: {}",
+        e.code().unwrap_or("error"),
+        e.message().unwrap_or("no message")
+    )
+}
+
+fn article(word: &str) -> &'static str {
+    match word.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('a' | 'e' | 'i' | 'o') => "an",
+        _ => "a",
+    }
+}
+
+fn key_text(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(s) | AttributeValue::N(s) => s.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+struct Ctx<'a> {
+    model: &'a Model,
+    client: &'a Client,
+    data: &'a Dataset,
+    known: BTreeMap<(String, String), String>,
+}
+
+impl Ctx<'_> {
+    /// The identity of a returned item: its primary key, and its entity from the samples (the
+    /// item itself may not carry `entityType` when the index does not project it).
+    fn ident_of(&self, item: &Item) -> Ident {
+        let get = |name: &str| item.get(name).map(key_text).unwrap_or_default();
+        let pk = get(&self.model.table.partition_key.name);
+        let sk = self
+            .model
+            .table
+            .sort_key
+            .as_ref()
+            .map(|k| get(&k.name))
+            .unwrap_or_default();
+        let entity = self
+            .known
+            .get(&(pk.clone(), sk.clone()))
+            .cloned()
+            .or_else(|| items::entity_type(item).map(str::to_string))
+            .unwrap_or_else(|| "?".to_string());
+        Ident { pk, sk, entity }
+    }
+
+    /// Up to two samples of each returned entity type, preferring those in the index read;
+    /// `None` alone when there is nothing to take values from.
+    fn targets<'s>(
+        &'s self,
+        pattern: &Pattern,
+        shape: &Shape,
+        rng: &mut fastrand::Rng,
+    ) -> Vec<&'s Sample> {
+        let mut entities: Vec<&str> = Vec::new();
+        for r in &pattern.returns {
+            if !entities.contains(&r.name.as_str()) {
+                entities.push(&r.name);
+            }
+        }
+        let mut out = Vec::new();
+        let mut pick = |pool: Vec<&'s Sample>, out: &mut Vec<&'s Sample>| {
+            let mut pool = pool;
+            for _ in 0..TARGETS_PER_ENTITY {
+                if pool.is_empty() {
+                    break;
+                }
+                let i = rng.usize(0..pool.len());
+                out.push(pool.remove(i));
+            }
+        };
+        let samples = &self.data.samples;
+        if entities.is_empty() {
+            pick(
+                samples.iter().filter(|s| shape.contains(s)).collect(),
+                &mut out,
+            );
+        }
+        for e in entities {
+            let of: Vec<&Sample> = samples.iter().filter(|s| s.entity == e).collect();
+            let inside: Vec<&Sample> = of.iter().copied().filter(|s| shape.contains(s)).collect();
+            pick(if inside.is_empty() { of } else { inside }, &mut out);
+        }
+        out
+    }
+
+    async fn pattern(&self, pattern: &Pattern, rng: &mut fastrand::Rng) -> PatternResult {
+        let operation = format!("{:?}", pattern.operation);
+        let shape = Shape::of(self.model, pattern);
+        let targets = self.targets(pattern, &shape, rng);
+        let mut runs = Vec::new();
+        match pattern.operation {
+            Operation::Query => {
+                if targets.is_empty() {
+                    runs.push(self.query(pattern, &shape, None).await);
+                }
+                for t in &targets {
+                    runs.push(self.query(pattern, &shape, Some(t)).await);
+                }
+            }
+            Operation::GetItem => {
+                if targets.is_empty() {
+                    runs.push(self.get(pattern, None).await);
+                }
+                for t in &targets {
+                    runs.push(self.get(pattern, Some(t)).await);
+                }
+            }
+            Operation::BatchGet => runs.push(self.batch_get(pattern, &targets).await),
+            Operation::Scan => runs.push(self.scan(pattern, &shape).await),
+            Operation::PutItem
+            | Operation::UpdateItem
+            | Operation::DeleteItem
+            | Operation::TransactWrite => {
+                return PatternResult {
+                    name: pattern.name.clone(),
+                    operation,
+                    passed: false,
+                    skipped: true,
+                    requests: 0,
+                    items: 0,
+                    request: String::new(),
+                    expected: Vec::new(),
+                    got: Vec::new(),
+                    message: "writes are not run; verify checks what reads return".to_string(),
+                };
+            }
+        }
+        self.judge(pattern, operation, runs)
+    }
+
+    fn judge(&self, pattern: &Pattern, operation: String, mut runs: Vec<Run>) -> PatternResult {
+        let show = |ids: &[Ident]| ids.iter().map(Ident::to_string).collect::<Vec<_>>();
+        let requests = runs.len();
+        let items: usize = runs.iter().map(|r| r.got.len()).sum();
+        let lists_other = !pattern.returns.is_empty()
+            && pattern.filter.is_empty()
+            && pattern.operation != Operation::Scan;
+        for run in &mut runs {
+            if run.problem.is_some() {
+                continue;
+            }
+            if pattern.unique && run.got.len() > 1 {
+                run.problem = Some(format!(
+                    "declared unique, but returned {} items",
+                    run.got.len()
+                ));
+            } else if lists_other
+                && let Some(other) = run
+                    .got
+                    .iter()
+                    .find(|g| !pattern.returns.iter().any(|r| r.name == g.entity))
+            {
+                run.problem = Some(format!(
+                    "returned {} {}, which `returns` does not list",
+                    article(&other.entity),
+                    other.entity
+                ));
+            }
+        }
+        let failed = |run: &Run, message: String| PatternResult {
+            name: pattern.name.clone(),
+            operation: operation.clone(),
+            passed: false,
+            skipped: false,
+            requests,
+            items,
+            request: run.request.clone(),
+            expected: show(&run.expected),
+            got: show(&run.got),
+            message,
+        };
+        if let Some(run) = runs.iter().find(|r| r.problem.is_some()) {
+            let message = run.problem.clone().unwrap_or_default();
+            return failed(run, message);
+        }
+        let mut promised: Vec<&str> = Vec::new();
+        for r in &pattern.returns {
+            if !promised.contains(&r.name.as_str()) {
+                promised.push(&r.name);
+            }
+        }
+        for entity in promised {
+            let have = self.data.count(entity);
+            if have == 0
+                || runs
+                    .iter()
+                    .any(|r| r.got.iter().any(|g| g.entity == entity))
+            {
+                continue;
+            }
+            let run = runs
+                .iter()
+                .find(|r| r.target.as_ref().is_some_and(|t| t.entity == entity))
+                .or(runs.first());
+            let Some(run) = run else { continue };
+            let a = article(entity);
+            let mut result = failed(
+                run,
+                format!(
+                    "expected {a} {entity}, got none ({requests} request{}; the samples hold {have} {entity} item{})",
+                    if requests == 1 { "" } else { "s" },
+                    if have == 1 { "" } else { "s" }
+                ),
+            );
+            if let Some(t) = &run.target {
+                result.expected = vec![format!("{t} (the sample the key values came from)")];
+            }
+            return result;
+        }
+        let first = runs.first();
+        PatternResult {
+            name: pattern.name.clone(),
+            operation,
+            passed: true,
+            skipped: false,
+            requests,
+            items,
+            request: first.map(|r| r.request.clone()).unwrap_or_default(),
+            expected: first.map(|r| show(&r.expected)).unwrap_or_default(),
+            got: first.map(|r| show(&r.got)).unwrap_or_default(),
+            message: format!(
+                "{requests} request{}, {items} item{}",
+                if requests == 1 { "" } else { "s" },
+                if items == 1 { "" } else { "s" }
+            ),
+        }
+    }
+
+    /// The rendered partition key and sort key condition of a Query pattern.
+    fn query_key(pattern: &Pattern, values: &Values) -> Result<(String, Option<Bound>), String> {
+        let lookup = |n: &str| values.get(n).cloned();
+        let pk = match pattern.pk.as_ref().map(|k| &k.condition) {
+            Some(Condition::Eq(t)) => t.render(&lookup).map_err(|e| e.to_string())?,
+            _ => return Err("the pattern has no partition key equality".to_string()),
+        };
+        let sk = match &pattern.sk {
+            Some(k) => Some(Bound::render(&k.condition, &lookup).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        Ok((pk, sk))
+    }
+
+    async fn query(&self, pattern: &Pattern, shape: &Shape, target: Option<&Sample>) -> Run {
+        let samples = &self.data.samples;
+        let sk_attribute = pattern.sk.as_ref().map(|k| k.attribute.as_str());
+        let eval = |values: &Values| -> Option<Score> {
+            let (pk, sk) = Self::query_key(pattern, values).ok()?;
+            if sk.as_ref().is_some_and(|b| !b.is_valid()) {
+                return None;
+            }
+            let cond = sk_attribute.zip(sk.as_ref());
+            let found = oracle::query(samples, shape, &pk, cond, pattern.descending);
+            let hit = target.is_some_and(|t| found.iter().any(|f| std::ptr::eq(*f, t)));
+            // Some but not all of the partition for a range; when nothing matches at all, at
+            // least a range wider than one value, so an empty answer is not the bounds' fault.
+            let narrow = match &sk {
+                Some(Bound::Between(a, b)) if found.is_empty() => a < b,
+                Some(b) if b.is_range() => {
+                    !found.is_empty() && found.len() < oracle::partition_size(samples, shape, &pk)
+                }
+                _ => true,
+            };
+            Some(u8::from(hit) * 4 + u8::from(!found.is_empty()) * 2 + u8::from(narrow))
+        };
+        let values = params::choose(self.model, pattern, samples, target, &eval);
+        let mut run = Run {
+            target: target.map(|t| oracle::ident(self.model, t)),
+            ..Run::default()
+        };
+        let (pk, sk) = match Self::query_key(pattern, &values) {
+            Ok(k) => k,
+            Err(e) => {
+                run.request = format!("Query {}", pattern.name);
+                run.problem = Some(format!("cannot render the key condition: {e}"));
+                return run;
+            }
+        };
+        let pk_attribute = pattern.pk.as_ref().map_or("", |k| k.attribute.as_str());
+        let mut request = format!(
+            "Query {}: {pk_attribute} = {pk:?}",
+            shape.index.as_deref().unwrap_or("table")
+        );
+        if let (Some(a), Some(b)) = (sk_attribute, &sk) {
+            request.push_str(" AND ");
+            request.push_str(&b.describe(a));
+        }
+        if pattern.descending {
+            request.push_str(" (descending)");
+        }
+        request.push_str(&format!(", pages of {PAGE_SIZE}"));
+        run.request = request;
+        let expected = oracle::query(
+            samples,
+            shape,
+            &pk,
+            sk_attribute.zip(sk.as_ref()),
+            pattern.descending,
+        );
+        run.expected = expected
+            .iter()
+            .map(|s| oracle::ident(self.model, s))
+            .collect();
+        let lookup = |n: &str| values.get(n).cloned();
+        let mut got: Vec<Item> = Vec::new();
+        let mut start = None;
+        let mut seen_starts: BTreeSet<String> = BTreeSet::new();
+        for page_no in 0.. {
+            if page_no >= MAX_PAGES {
+                run.problem = Some(format!("pagination did not end after {MAX_PAGES} pages"));
+                break;
+            }
+            let page = store_pattern::query(
+                self.client,
+                self.model,
+                &pattern.name,
+                &lookup,
+                PageRequest {
+                    limit: Some(PAGE_SIZE),
+                    start,
+                },
+            )
+            .await;
+            match page {
+                Ok(page) => {
+                    got.extend(page.items);
+                    match page.last_evaluated_key {
+                        Some(k) => {
+                            let mut fingerprint: Vec<String> =
+                                k.iter().map(|(a, v)| format!("{a}={v:?}")).collect();
+                            fingerprint.sort();
+                            if !seen_starts.insert(fingerprint.join(",")) {
+                                run.problem =
+                                    Some("pagination repeated a LastEvaluatedKey".to_string());
+                                break;
+                            }
+                            start = Some(k);
+                        }
+                        None => break,
+                    }
+                }
+                Err(e) => {
+                    run.problem = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        run.got = got.iter().map(|i| self.ident_of(i)).collect();
+        if run.problem.is_none() {
+            run.problem = compare(&run.expected, &run.got).or_else(|| {
+                let sort_of = |i: &Item| {
+                    shape
+                        .sk
+                        .as_ref()
+                        .and_then(|a| i.get(a))
+                        .map(key_text)
+                        .unwrap_or_default()
+                };
+                let want: Vec<String> = expected
+                    .iter()
+                    .map(|s| {
+                        shape
+                            .sk
+                            .as_ref()
+                            .and_then(|a| s.key(a))
+                            .unwrap_or_default()
+                            .to_string()
+                    })
+                    .collect();
+                let have: Vec<String> = got.iter().map(sort_of).collect();
+                (want != have).then(|| {
+                    format!(
+                        "the items came back out of {} sort-key order",
+                        if pattern.descending {
+                            "descending"
+                        } else {
+                            "ascending"
+                        }
+                    )
+                })
+            });
+        }
+        run
+    }
+
+    fn get_key(pattern: &Pattern, values: &Values) -> Result<Vec<(String, String)>, String> {
+        let lookup = |n: &str| values.get(n).cloned();
+        let mut key = Vec::new();
+        for cond in pattern.pk.iter().chain(pattern.sk.iter()) {
+            let Condition::Eq(t) = &cond.condition else {
+                return Err(format!("`{}` is not an equality", cond.attribute));
+            };
+            key.push((
+                cond.attribute.clone(),
+                t.render(&lookup).map_err(|e| e.to_string())?,
+            ));
+        }
+        if key.is_empty() {
+            return Err("the pattern has no key".to_string());
+        }
+        Ok(key)
+    }
+
+    fn describe_key(key: &[(String, String)]) -> String {
+        key.iter()
+            .map(|(a, v)| format!("{a} = {v:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn choose_key(&self, pattern: &Pattern, target: Option<&Sample>) -> Values {
+        let samples = &self.data.samples;
+        let eval = |values: &Values| -> Option<Score> {
+            let key = Self::get_key(pattern, values).ok()?;
+            Some(match oracle::get(samples, &key) {
+                Some(s) if target.is_some_and(|t| std::ptr::eq(s, t)) => BEST,
+                Some(_) => 3,
+                None => 0,
+            })
+        };
+        params::choose(self.model, pattern, samples, target, &eval)
+    }
+
+    async fn get(&self, pattern: &Pattern, target: Option<&Sample>) -> Run {
+        let values = self.choose_key(pattern, target);
+        let mut run = Run {
+            target: target.map(|t| oracle::ident(self.model, t)),
+            ..Run::default()
+        };
+        let key = match Self::get_key(pattern, &values) {
+            Ok(k) => k,
+            Err(e) => {
+                run.request = format!("GetItem {}", pattern.name);
+                run.problem = Some(format!("cannot render the key: {e}"));
+                return run;
+            }
+        };
+        run.request = format!("GetItem table: {}", Self::describe_key(&key));
+        run.expected = oracle::get(&self.data.samples, &key)
+            .map(|s| oracle::ident(self.model, s))
+            .into_iter()
+            .collect();
+        let lookup = |n: &str| values.get(n).cloned();
+        match store_pattern::get(self.client, self.model, &pattern.name, &lookup).await {
+            Ok(item) => {
+                run.got = item.iter().map(|i| self.ident_of(i)).collect();
+                run.problem = compare(&run.expected, &run.got);
+            }
+            Err(e) => run.problem = Some(e.to_string()),
+        }
+        run
+    }
+
+    async fn batch_get(&self, pattern: &Pattern, targets: &[&Sample]) -> Run {
+        let mut run = Run {
+            target: targets.first().map(|t| oracle::ident(self.model, t)),
+            ..Run::default()
+        };
+        let mut keys: Vec<Vec<(String, String)>> = Vec::new();
+        let chosen: Vec<Option<&Sample>> = if targets.is_empty() {
+            vec![None]
+        } else {
+            targets.iter().map(|t| Some(*t)).collect()
+        };
+        for target in chosen {
+            let values = self.choose_key(pattern, target);
+            match Self::get_key(pattern, &values) {
+                Ok(k) if !keys.contains(&k) => keys.push(k),
+                Ok(_) => {}
+                Err(e) => {
+                    run.request = format!("BatchGetItem {}", pattern.name);
+                    run.problem = Some(format!("cannot render the key: {e}"));
+                    return run;
+                }
+            }
+        }
+        run.request = format!(
+            "BatchGetItem table: [{}]",
+            keys.iter()
+                .map(|k| Self::describe_key(k))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        run.expected = keys
+            .iter()
+            .filter_map(|k| oracle::get(&self.data.samples, k))
+            .map(|s| oracle::ident(self.model, s))
+            .collect();
+        let request_keys: Vec<Item> = keys
+            .iter()
+            .map(|k| {
+                k.iter()
+                    .map(|(a, v)| (a.clone(), AttributeValue::S(v.clone())))
+                    .collect()
+            })
+            .collect();
+        let mut pending = match KeysAndAttributes::builder()
+            .set_keys(Some(request_keys))
+            .consistent_read(pattern.consistent_read)
+            .build()
+        {
+            Ok(k) => Some(k),
+            Err(e) => {
+                run.problem = Some(format!("cannot build the request: {e}"));
+                return run;
+            }
+        };
+        let mut got: Vec<Item> = Vec::new();
+        for _ in 0..10 {
+            let Some(keys) = pending.take() else { break };
+            let out = self
+                .client
+                .batch_get_item()
+                .request_items(&self.model.table.name, keys)
+                .send()
+                .await;
+            match out {
+                Ok(out) => {
+                    if let Some(items) = out
+                        .responses
+                        .and_then(|mut r| r.remove(&self.model.table.name))
+                    {
+                        got.extend(items);
+                    }
+                    pending = out
+                        .unprocessed_keys
+                        .and_then(|mut u| u.remove(&self.model.table.name))
+                        .filter(|k| !k.keys().is_empty());
+                }
+                Err(e) => {
+                    let detail = e
+                        .as_service_error()
+                        .map_or_else(|| e.to_string(), |s| message(s));
+                    run.problem = Some(format!("BatchGetItem failed: {detail}"));
+                    return run;
+                }
+            }
+        }
+        run.got = got.iter().map(|i| self.ident_of(i)).collect();
+        run.got.sort();
+        run.expected.sort();
+        run.problem = compare(&run.expected, &run.got);
+        run
+    }
+
+    async fn scan(&self, pattern: &Pattern, shape: &Shape) -> Run {
+        let mut run = Run {
+            request: format!(
+                "Scan {}, pages of {PAGE_SIZE}",
+                shape.index.as_deref().unwrap_or("table")
+            ),
+            ..Run::default()
+        };
+        run.expected = oracle::scan(&self.data.samples, shape)
+            .into_iter()
+            .map(|s| oracle::ident(self.model, s))
+            .collect();
+        let mut got: Vec<Item> = Vec::new();
+        let mut start: Option<Item> = None;
+        for page_no in 0.. {
+            if page_no >= MAX_PAGES {
+                run.problem = Some(format!("pagination did not end after {MAX_PAGES} pages"));
+                break;
+            }
+            let out = self
+                .client
+                .scan()
+                .table_name(&self.model.table.name)
+                .set_index_name(shape.index.clone())
+                .limit(PAGE_SIZE)
+                .consistent_read(pattern.consistent_read && shape.index.is_none())
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await;
+            match out {
+                Ok(out) => {
+                    got.extend(out.items.unwrap_or_default());
+                    match out.last_evaluated_key.filter(|k| !k.is_empty()) {
+                        Some(k) => start = Some(k),
+                        None => break,
+                    }
+                }
+                Err(e) => {
+                    let detail = e
+                        .as_service_error()
+                        .map_or_else(|| e.to_string(), |s| message(s));
+                    run.problem = Some(format!("Scan failed: {detail}"));
+                    break;
+                }
+            }
+        }
+        run.got = got.iter().map(|i| self.ident_of(i)).collect();
+        run.got.sort();
+        run.expected.sort();
+        if run.problem.is_none() {
+            run.problem = compare(&run.expected, &run.got);
+        }
+        run
+    }
+}
+
+/// Compares the items returned with the expected ones as multisets (order is checked apart, by
+/// sort key, since items with equal index keys come back in no defined order).
+fn compare(expected: &[Ident], got: &[Ident]) -> Option<String> {
+    let mut want = expected.to_vec();
+    let mut have = got.to_vec();
+    want.sort();
+    have.sort();
+    if want == have {
+        return None;
+    }
+    let missing = want.iter().filter(|w| !have.contains(w)).count();
+    let extra = have.iter().filter(|h| !want.contains(h)).count();
+    Some(match (missing, extra) {
+        (0, 0) => "returned some items more than once".to_string(),
+        (m, 0) => format!("{m} expected item{} missing", if m == 1 { "" } else { "s" }),
+        (0, e) => format!("{e} unexpected item{}", if e == 1 { "" } else { "s" }),
+        (m, e) => format!(
+            "{m} expected item{} missing, {e} unexpected item{}",
+            if m == 1 { "" } else { "s" },
+            if e == 1 { "" } else { "s" }
+        ),
+    })
+}
