@@ -1,5 +1,7 @@
 //! `monotable cost MODEL`: capacity units per access pattern from DynamoDB's sizing rules, and
 //! with the model's traffic, per second and per month, priced, against one table per entity.
+//! `--cross-check` then runs the same rules on the verify data against the embedded engine's
+//! `ConsumedCapacity` and exits 1 when any figure disagrees.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,9 +29,16 @@ pub struct CostArgs {
     /// shipped us-east-1 prices.
     #[arg(long, value_name = "FILE")]
     prices: Option<PathBuf>,
+    /// Also run every write and read on the verify data in an in-memory engine and compare its
+    /// ConsumedCapacity (INDEXES) with the sizing rules; exit code 1 when any figure disagrees.
+    #[arg(long)]
+    cross_check: bool,
+    /// Seed of the verify data for `--cross-check`.
+    #[arg(long, default_value_t = monotable_verify::DEFAULT_SEED, requires = "cross_check")]
+    seed: u64,
 }
 
-pub fn run(args: CostArgs) -> anyhow::Result<ExitCode> {
+pub async fn run(args: CostArgs) -> anyhow::Result<ExitCode> {
     let path = args.model.display().to_string();
     let source = std::fs::read_to_string(&args.model)
         .with_context(|| format!("cannot read model {path}"))?;
@@ -48,9 +57,37 @@ pub fn run(args: CostArgs) -> anyhow::Result<ExitCode> {
         None => PriceTable::default(),
     };
     let report = cost::estimate(&model, &prices);
-    match args.format {
-        OutputFormat::Human => print!("{}", report.render_human()),
-        OutputFormat::Json => print!("{}", report.render_json()),
+    if !args.cross_check {
+        match args.format {
+            OutputFormat::Human => print!("{}", report.render_human()),
+            OutputFormat::Json => print!("{}", report.render_json()),
+        }
+        return Ok(ExitCode::SUCCESS);
     }
-    Ok(ExitCode::SUCCESS)
+    let checked = monotable_verify::capacity::cross_check(&model, args.seed)
+        .await
+        .context("capacity cross-check")?;
+    match args.format {
+        OutputFormat::Human => {
+            print!("{}", report.render_human());
+            println!();
+            print!("{}", checked.render_human());
+        }
+        OutputFormat::Json => {
+            // One document: the cost report and the cross-check side by side.
+            let parse = |text: String| {
+                serde_json::from_str::<serde_json::Value>(&text).unwrap_or(serde_json::Value::Null)
+            };
+            let doc = serde_json::json!({
+                "cost": parse(report.render_json()),
+                "crossCheck": parse(checked.render_json()),
+            });
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }
+    }
+    Ok(if checked.agrees() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

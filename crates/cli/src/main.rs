@@ -96,7 +96,7 @@ fn main() -> ExitCode {
             Command::Tables(args) => tables::run(args).await,
             Command::Check(args) => check::run(args),
             Command::Verify(args) => verify::run(args).await,
-            Command::Cost(args) => cost::run(args),
+            Command::Cost(args) => cost::run(args).await,
             Command::Export(args) => export::run(args),
             Command::Import(args) => import::run(args),
         }

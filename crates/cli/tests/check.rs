@@ -203,3 +203,43 @@ fn a_nosql_workbench_export_imports_back_to_the_same_model() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn cost_cross_check_runs_the_shop_on_the_engine() {
+    let out = run(
+        &[
+            "cost",
+            "examples/shop/shop.toml",
+            "--cross-check",
+            "--seed",
+            "1",
+        ],
+        &root(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("createOrder"), "{stdout}");
+    assert!(
+        stdout.contains("capacity cross-check on table Shop"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with(" agree, 0 disagree\n"), "{stdout}");
+    let out = run(
+        &[
+            "cost",
+            "examples/shop/shop.toml",
+            "--cross-check",
+            "--format",
+            "json",
+        ],
+        &root(),
+    );
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert!(doc["cost"]["patterns"].is_array());
+    assert_eq!(doc["crossCheck"]["agrees"], true);
+    assert_eq!(doc["crossCheck"]["summary"]["disagree"], 0);
+    // --seed without --cross-check is a usage error.
+    let out = run(&["cost", "examples/shop/shop.toml", "--seed", "2"], &root());
+    assert_eq!(out.status.code(), Some(2));
+}

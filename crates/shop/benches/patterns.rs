@@ -117,6 +117,54 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
         loaded.items as f64 / secs
     );
 
+    // The floor for loading: the same items written by direct engine calls (BatchWriteItem
+    // requests built from DynamoDB JSON), no SDK.
+    if orders <= 100_000 {
+        let mut all = Vec::new();
+        let mut start = None;
+        loop {
+            let page = client
+                .scan()
+                .table_name(&model.table.name)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .expect("scan");
+            all.extend(page.items.unwrap_or_default());
+            start = page.last_evaluated_key;
+            if start.is_none() {
+                break;
+            }
+        }
+        let floor = Engine::memory().expect("engine");
+        monotable_store::table::ensure_table(&floor.client(), &model)
+            .await
+            .expect("table");
+        let requests: Vec<Value> = all
+            .chunks(25)
+            .map(|chunk| {
+                let puts: Vec<Value> = chunk
+                    .iter()
+                    .map(|i| json!({"PutRequest": {"Item": monotable_store::items::to_json(i)}}))
+                    .collect();
+                json!({"RequestItems": {model.table.name.clone(): puts}})
+            })
+            .collect();
+        let t = Instant::now();
+        for r in &requests {
+            floor
+                .database()
+                .batch_write_item(serde_json::from_value(r.clone()).expect("request"))
+                .expect("batch");
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "direct engine BatchWriteItem of the same {} items: {secs:.1} s = {:.0} items/s\n",
+            all.len(),
+            all.len() as f64 / secs
+        );
+    }
+
     // Parameters that exist in the data.
     let one = |name: &str, vals: &[(&'static str, String)]| -> Values {
         let vals: Vec<(&'static str, String)> = vals.to_vec();

@@ -205,12 +205,18 @@ pub async fn load(
     Ok(loaded)
 }
 
-/// Batches puts 25 at a time and resends what DynamoDB leaves unprocessed.
+/// Batches in flight at once: SDK serialization of one batch overlaps the engine's work on
+/// another (docs/benchmarks.md).
+pub const IN_FLIGHT: usize = 4;
+
+/// Batches puts 25 at a time, keeps [`IN_FLIGHT`] batches going, and resends what DynamoDB leaves
+/// unprocessed.
 struct Writer<'a> {
     shop: &'a Shop,
     pending: Vec<Item>,
     written: usize,
     progress: &'a (dyn Fn(usize) + Sync),
+    running: tokio::task::JoinSet<Result<usize, ShopError>>,
 }
 
 impl<'a> Writer<'a> {
@@ -220,57 +226,84 @@ impl<'a> Writer<'a> {
             pending: Vec::with_capacity(BATCH),
             written: 0,
             progress,
+            running: tokio::task::JoinSet::new(),
         }
     }
 
     async fn put(&mut self, item: Item) -> Result<(), ShopError> {
         self.pending.push(item);
         if self.pending.len() == BATCH {
-            self.flush().await?;
+            self.send().await?;
         }
         Ok(())
     }
 
-    async fn flush(&mut self) -> Result<(), ShopError> {
+    /// Start a batch of what is pending, first waiting for a slot.
+    async fn send(&mut self) -> Result<(), ShopError> {
+        while self.running.len() >= IN_FLIGHT {
+            self.reap().await?;
+        }
         if self.pending.is_empty() {
             return Ok(());
         }
-        let count = self.pending.len();
-        let mut requests: Vec<WriteRequest> = Vec::with_capacity(count);
-        for item in self.pending.drain(..) {
-            let put = PutRequest::builder()
-                .set_item(Some(item))
-                .build()
-                .map_err(ShopError::internal)?;
-            requests.push(WriteRequest::builder().put_request(put).build());
-        }
-        let table = self.shop.table().to_string();
-        let mut attempt = 0u32;
-        while !requests.is_empty() {
-            let out = self
-                .shop
-                .client()
-                .batch_write_item()
-                .set_request_items(Some(HashMap::from([(table.clone(), requests)])))
-                .send()
-                .await
-                .map_err(|e| sdk("BatchWriteItem", e))?;
-            requests = out
-                .unprocessed_items
-                .and_then(|mut u| u.remove(&table))
-                .unwrap_or_default();
-            if !requests.is_empty() {
-                attempt += 1;
-                if attempt > 8 {
-                    return Err(ShopError::internal(
-                        "BatchWriteItem kept leaving items unprocessed",
-                    ));
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(25 << attempt.min(6))).await;
-            }
-        }
-        self.written += count;
-        (self.progress)(self.written);
+        let batch = std::mem::replace(&mut self.pending, Vec::with_capacity(BATCH));
+        let shop = self.shop.clone();
+        self.running
+            .spawn(async move { write_batch(&shop, batch).await });
         Ok(())
     }
+
+    async fn reap(&mut self) -> Result<(), ShopError> {
+        if let Some(done) = self.running.join_next().await {
+            self.written += done.map_err(ShopError::internal)??;
+            (self.progress)(self.written);
+        }
+        Ok(())
+    }
+
+    /// Send what is pending and wait for every batch.
+    async fn flush(&mut self) -> Result<(), ShopError> {
+        self.send().await?;
+        while !self.running.is_empty() {
+            self.reap().await?;
+        }
+        Ok(())
+    }
+}
+
+async fn write_batch(shop: &Shop, items: Vec<Item>) -> Result<usize, ShopError> {
+    let count = items.len();
+    let mut requests: Vec<WriteRequest> = Vec::with_capacity(count);
+    for item in items {
+        let put = PutRequest::builder()
+            .set_item(Some(item))
+            .build()
+            .map_err(ShopError::internal)?;
+        requests.push(WriteRequest::builder().put_request(put).build());
+    }
+    let table = shop.table().to_string();
+    let mut attempt = 0u32;
+    while !requests.is_empty() {
+        let out = shop
+            .client()
+            .batch_write_item()
+            .set_request_items(Some(HashMap::from([(table.clone(), requests)])))
+            .send()
+            .await
+            .map_err(|e| sdk("BatchWriteItem", e))?;
+        requests = out
+            .unprocessed_items
+            .and_then(|mut u| u.remove(&table))
+            .unwrap_or_default();
+        if !requests.is_empty() {
+            attempt += 1;
+            if attempt > 8 {
+                return Err(ShopError::internal(
+                    "BatchWriteItem kept leaving items unprocessed",
+                ));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25 << attempt.min(6))).await;
+        }
+    }
+    Ok(count)
 }

@@ -15,6 +15,7 @@
 //! # }
 //! ```
 
+pub mod capacity;
 pub mod generate;
 pub mod oracle;
 pub mod params;

@@ -100,7 +100,7 @@ pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, Ver
 
 /// The item with the table's key attributes in their declared types: `store::items::keys`
 /// renders every key as a string, which a table with an `N` or `B` key refuses.
-fn typed_keys(model: &Model, item: &Item) -> Item {
+pub(crate) fn typed_keys(model: &Model, item: &Item) -> Item {
     let mut item = item.clone();
     for key in std::iter::once(&model.table.partition_key).chain(model.table.sort_key.as_ref()) {
         let Some(AttributeValue::S(text)) = item.get(&key.name) else {
@@ -117,21 +117,21 @@ fn typed_keys(model: &Model, item: &Item) -> Item {
 }
 
 /// DynamoDB table names: 3 to 255 of `a-z A-Z 0-9 _ - .`.
-fn valid_table_name(name: &str) -> bool {
+pub(crate) fn valid_table_name(name: &str) -> bool {
     (3..=255).contains(&name.len())
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
-fn sanitize(name: &str) -> String {
+pub(crate) fn sanitize(name: &str) -> String {
     name.chars()
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
         .take(200)
         .collect()
 }
 
-fn message(e: &dyn ProvideErrorMetadata) -> String {
+pub(crate) fn message(e: &dyn ProvideErrorMetadata) -> String {
     format!(
         "{}: {}",
         e.code().unwrap_or("error"),
