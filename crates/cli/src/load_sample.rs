@@ -69,8 +69,16 @@ pub async fn run(args: LoadSampleArgs) -> anyhow::Result<ExitCode> {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    // On the embedded engine, relax fsync for the load (a crash loses only the load).
+    if let Some(engine) = dynamo.engine() {
+        engine.set_bulk_loading(true)?;
+    }
     let started = Instant::now();
-    let loaded = sample::load(&shop, &config, &|n| bar.set_position(n as u64)).await?;
+    let loaded = sample::load(&shop, &config, &|n| bar.set_position(n as u64)).await;
+    if let Some(engine) = dynamo.engine() {
+        engine.set_bulk_loading(false)?;
+    }
+    let loaded = loaded?;
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     println!(

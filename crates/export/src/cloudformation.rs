@@ -6,9 +6,7 @@
 
 use monotable_model::Model;
 
-use crate::create_table::{
-    attribute_definitions_json, index_json, key_schema_json, throughput_json,
-};
+use crate::create_table::table_properties;
 use crate::definition::{TableDefinition, table_definition};
 use crate::json::{Json, Object, get_att, pretty, reference};
 
@@ -31,37 +29,7 @@ pub(crate) fn table_name_parameter(definition: &TableDefinition) -> Json {
 
 /// The `AWS::DynamoDB::Table` resource.
 pub(crate) fn table_resource(definition: &TableDefinition) -> Json {
-    let mut properties = Object::new()
-        .with("TableName", reference(TABLE_NAME_PARAMETER))
-        .with(
-            "AttributeDefinitions",
-            attribute_definitions_json(definition),
-        )
-        .with("KeySchema", key_schema_json(&definition.key_schema))
-        .with("BillingMode", definition.billing.mode());
-    if let Some(throughput) = definition.billing.throughput() {
-        properties.insert("ProvisionedThroughput", throughput_json(throughput));
-    }
-    if !definition.global_secondary_indexes.is_empty() {
-        properties.insert(
-            "GlobalSecondaryIndexes",
-            definition
-                .global_secondary_indexes
-                .iter()
-                .map(index_json)
-                .collect::<Vec<_>>(),
-        );
-    }
-    if !definition.local_secondary_indexes.is_empty() {
-        properties.insert(
-            "LocalSecondaryIndexes",
-            definition
-                .local_secondary_indexes
-                .iter()
-                .map(index_json)
-                .collect::<Vec<_>>(),
-        );
-    }
+    let mut properties = table_properties(definition, reference(TABLE_NAME_PARAMETER));
     if let Some(attribute) = &definition.ttl_attribute {
         properties.insert(
             "TimeToLiveSpecification",

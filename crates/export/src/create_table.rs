@@ -74,8 +74,14 @@ pub(crate) fn index_json(index: &SecondaryIndex) -> Json {
 
 /// The CreateTable input of a table definition, as an ordered object.
 pub(crate) fn create_table_object(definition: &TableDefinition) -> Object {
+    table_properties(definition, definition.table_name.as_str().into())
+}
+
+/// The table's properties as CreateTable and CloudFormation share them, with `table_name` as the
+/// `TableName` value (a string, or a CloudFormation reference).
+pub(crate) fn table_properties(definition: &TableDefinition, table_name: Json) -> Object {
     let mut object = Object::new()
-        .with("TableName", definition.table_name.as_str())
+        .with("TableName", table_name)
         .with(
             "AttributeDefinitions",
             attribute_definitions_json(definition),

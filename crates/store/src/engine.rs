@@ -59,6 +59,25 @@ impl Engine {
         &self.db
     }
 
+    /// Trade durability for speed during a bulk load (SQLite `synchronous = OFF`, a 64 MB cache,
+    /// memory-mapped I/O) and back. A crash while it is on can lose the load; the data that was
+    /// there before stays intact. Only the embedded engine has this switch: it configures the
+    /// engine, while every item still goes through the SDK.
+    pub fn set_bulk_loading(&self, on: bool) -> Result<(), OpenError> {
+        let result = if on {
+            self.db.enable_bulk_loading()
+        } else {
+            self.db.disable_bulk_loading()
+        };
+        result.map_err(|e| OpenError::Engine {
+            path: self
+                .location
+                .database_file()
+                .unwrap_or_else(|| PathBuf::from(":memory:")),
+            message: e.to_string(),
+        })
+    }
+
     /// An SDK client whose requests this engine answers in-process.
     pub fn client(&self) -> aws_sdk_dynamodb::Client {
         crate::inprocess::client(self.clone())

@@ -23,7 +23,6 @@ use serde_json::Value;
 
 use crate::VerifyError;
 use crate::generate::Dataset;
-use crate::run::{sanitize, valid_table_name};
 
 pub use items::{item_json, value_json};
 pub use report::{CapacityCheck, CapacityReport};
@@ -72,15 +71,7 @@ pub async fn cross_check_data(
     seed: u64,
 ) -> Result<CapacityReport, VerifyError> {
     let table = model.table.name.clone();
-    let renamed;
-    let model = if valid_table_name(&table) {
-        model
-    } else {
-        let mut m = model.clone();
-        m.table.name = format!("verify-{}", sanitize(&table));
-        renamed = m;
-        &renamed
-    };
+    let model = &*crate::run::private_table(model);
     let dynamo = monotable_store::memory()?;
     let client = dynamo.client();
     monotable_store::table::ensure_table(client, model).await?;

@@ -37,17 +37,7 @@ struct Run {
 /// Loads `data` into a fresh in-memory table built from `model` and checks every pattern.
 pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, VerifyError> {
     let table = model.table.name.clone();
-    let renamed;
-    let model = if valid_table_name(&table) {
-        model
-    } else {
-        // The table is private to this run: a name DynamoDB refuses (the lint fixtures' `T`) is
-        // replaced rather than failing the whole run.
-        let mut m = model.clone();
-        m.table.name = format!("verify-{}", sanitize(&table));
-        renamed = m;
-        &renamed
-    };
+    let model = &*private_table(model);
     let dynamo = monotable_store::memory()?;
     let client = dynamo.client();
     monotable_store::table::ensure_table(client, model).await?;
@@ -117,6 +107,18 @@ pub(crate) fn typed_keys(model: &Model, item: &Item) -> Item {
 }
 
 /// DynamoDB table names: 3 to 255 of `a-z A-Z 0-9 _ - .`.
+/// The model with a table name DynamoDB accepts. The table is private to a run, so a name
+/// DynamoDB refuses (the lint fixtures' `T`) is replaced rather than failing the whole run.
+pub(crate) fn private_table(model: &Model) -> std::borrow::Cow<'_, Model> {
+    if valid_table_name(&model.table.name) {
+        std::borrow::Cow::Borrowed(model)
+    } else {
+        let mut m = model.clone();
+        m.table.name = format!("verify-{}", sanitize(&model.table.name));
+        std::borrow::Cow::Owned(m)
+    }
+}
+
 pub(crate) fn valid_table_name(name: &str) -> bool {
     (3..=255).contains(&name.len())
         && name
@@ -521,24 +523,6 @@ impl Ctx<'_> {
         run
     }
 
-    fn get_key(pattern: &Pattern, values: &Values) -> Result<Vec<(String, String)>, String> {
-        let lookup = |n: &str| values.get(n).cloned();
-        let mut key = Vec::new();
-        for cond in pattern.pk.iter().chain(pattern.sk.iter()) {
-            let Condition::Eq(t) = &cond.condition else {
-                return Err(format!("`{}` is not an equality", cond.attribute));
-            };
-            key.push((
-                cond.attribute.clone(),
-                t.render(&lookup).map_err(|e| e.to_string())?,
-            ));
-        }
-        if key.is_empty() {
-            return Err("the pattern has no key".to_string());
-        }
-        Ok(key)
-    }
-
     fn describe_key(key: &[(String, String)]) -> String {
         key.iter()
             .map(|(a, v)| format!("{a} = {v:?}"))
@@ -549,7 +533,7 @@ impl Ctx<'_> {
     fn choose_key(&self, pattern: &Pattern, target: Option<&Sample>) -> Values {
         let samples = &self.data.samples;
         let eval = |values: &Values| -> Option<Score> {
-            let key = Self::get_key(pattern, values).ok()?;
+            let key = get_key(pattern, values).ok()?;
             Some(match oracle::get(samples, &key) {
                 Some(s) if target.is_some_and(|t| std::ptr::eq(s, t)) => BEST,
                 Some(_) => 3,
@@ -565,7 +549,7 @@ impl Ctx<'_> {
             target: target.map(|t| oracle::ident(self.model, t)),
             ..Run::default()
         };
-        let key = match Self::get_key(pattern, &values) {
+        let key = match get_key(pattern, &values) {
             Ok(k) => k,
             Err(e) => {
                 run.request = format!("GetItem {}", pattern.name);
@@ -602,7 +586,7 @@ impl Ctx<'_> {
         };
         for target in chosen {
             let values = self.choose_key(pattern, target);
-            match Self::get_key(pattern, &values) {
+            match get_key(pattern, &values) {
                 Ok(k) if !keys.contains(&k) => keys.push(k),
                 Ok(_) => {}
                 Err(e) => {
@@ -739,6 +723,25 @@ impl Ctx<'_> {
 
 /// Compares the items returned with the expected ones as multisets (order is checked apart, by
 /// sort key, since items with equal index keys come back in no defined order).
+/// The key of a GetItem pattern rendered from `values`.
+pub(crate) fn get_key(pattern: &Pattern, values: &Values) -> Result<Vec<(String, String)>, String> {
+    let lookup = |n: &str| values.get(n).cloned();
+    let mut key = Vec::new();
+    for cond in pattern.pk.iter().chain(pattern.sk.iter()) {
+        let Condition::Eq(t) = &cond.condition else {
+            return Err(format!("`{}` is not an equality", cond.attribute));
+        };
+        key.push((
+            cond.attribute.clone(),
+            t.render(&lookup).map_err(|e| e.to_string())?,
+        ));
+    }
+    if key.is_empty() {
+        return Err("the pattern has no key".to_string());
+    }
+    Ok(key)
+}
+
 fn compare(expected: &[Ident], got: &[Ident]) -> Option<String> {
     let mut want = expected.to_vec();
     let mut have = got.to_vec();

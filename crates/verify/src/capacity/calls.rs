@@ -18,6 +18,7 @@ use crate::VerifyError;
 use crate::generate::Sample;
 use crate::oracle::{self, Bound, Shape};
 use crate::params::{self, BEST, Values};
+use crate::run::get_key;
 use crate::run::{message, typed_keys};
 
 impl Ctx<'_> {
@@ -653,25 +654,6 @@ fn typed(model: &Model, attribute: &str, text: String) -> AttributeValue {
         Some(KeyAttributeType::B) => AttributeValue::B(text.into_bytes().into()),
         _ => AttributeValue::S(text),
     }
-}
-
-/// The key of a GetItem pattern rendered from `values`.
-fn get_key(pattern: &Pattern, values: &Values) -> Result<Vec<(String, String)>, String> {
-    let lookup = |n: &str| values.get(n).cloned();
-    let mut key = Vec::new();
-    for cond in pattern.pk.iter().chain(pattern.sk.iter()) {
-        let Condition::Eq(t) = &cond.condition else {
-            return Err(format!("`{}` is not an equality", cond.attribute));
-        };
-        key.push((
-            cond.attribute.clone(),
-            t.render(&lookup).map_err(|e| e.to_string())?,
-        ));
-    }
-    if key.is_empty() {
-        return Err("the pattern has no key".to_string());
-    }
-    Ok(key)
 }
 
 /// The partition key value and sort key condition of a Query pattern rendered from `values`.
