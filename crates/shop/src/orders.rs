@@ -19,7 +19,7 @@ use crate::error::{ShopError, sdk};
 use crate::money;
 use crate::products::{self, Page, Product, ser_money};
 use crate::time_util::{self, Bound};
-use crate::users::failed_conditions;
+use crate::users::{backoff, failed_conditions, is_transaction_conflict};
 
 /// Most lines in one order. One TransactWriteItems holds at most 100 actions: the idempotency
 /// record, the order, and per line the item and its product's check or stock update.
@@ -38,7 +38,7 @@ pub const DAY_SHARDS: u32 = 8;
 pub const MAX_RANGE_DAYS: i64 = 366;
 /// The currency every price is in.
 pub const CURRENCY: &str = "USD";
-const RETRIES: usize = 3;
+const RETRIES: usize = 5;
 
 /// An order's status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -454,7 +454,7 @@ pub async fn create(
         }
     }
 
-    for _ in 0..RETRIES {
+    for attempt in 0..RETRIES {
         // Prices and availability come from the stored products, read concurrently.
         let mut reads = tokio::task::JoinSet::new();
         for (i, line) in request.items.iter().enumerate() {
@@ -586,6 +586,11 @@ pub async fn create(
                             format!("there is no product {}", line.product_id),
                         ));
                     }
+                    continue;
+                }
+                if is_transaction_conflict(&e) {
+                    // Another order on the same product won the race: read again and retry.
+                    backoff(attempt).await;
                     continue;
                 }
                 return Err(sdk("TransactWriteItems", e));
@@ -801,7 +806,11 @@ pub async fn change_status(
                         skip_restock.insert(line.product_id.clone());
                     }
                 }
-                // The order changed under us: the next round re-reads and answers with its state.
+                // The order changed under us (or another transaction held it): the next round
+                // re-reads and answers with its state.
+                if is_transaction_conflict(&e) {
+                    backoff(1).await;
+                }
                 continue;
             }
         }

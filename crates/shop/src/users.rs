@@ -224,6 +224,34 @@ pub(crate) fn failed_conditions<R>(
     )
 }
 
+/// Whether a transaction lost a race with another one on the same items (DynamoDB cancels it
+/// with `TransactionConflict`, or refuses it while another is in progress): worth a retry.
+pub(crate) fn is_transaction_conflict<R>(
+    e: &aws_sdk_dynamodb::error::SdkError<
+        aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError,
+        R,
+    >,
+) -> bool {
+    use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError as E;
+    match e.as_service_error() {
+        Some(E::TransactionCanceledException(tc)) => tc
+            .cancellation_reasons()
+            .iter()
+            .any(|r| r.code() == Some("TransactionConflict")),
+        Some(E::TransactionInProgressException(_)) => true,
+        _ => false,
+    }
+}
+
+/// A short pause before retrying a transaction that lost a race, longer each attempt.
+pub(crate) async fn backoff(attempt: usize) {
+    let millis = 5u64 << attempt.min(5);
+    tokio::time::sleep(std::time::Duration::from_millis(
+        millis + fastrand::u64(..=millis),
+    ))
+    .await;
+}
+
 /// Create or update the profile of `user_id`. Returns the user and whether it was created.
 /// Taking an email another user has is a 409 `email_taken`; changing the email moves the guard
 /// in the same transaction.
@@ -235,7 +263,7 @@ pub async fn put_user(
     validate_user_id(user_id)?;
     let (name, email, lower) = validate_input(input)?;
     let table = shop.table().to_string();
-    for _ in 0..RETRIES {
+    for attempt in 0..RETRIES {
         let now = time_util::format_ts(shop.now());
         match read(shop, user_id).await? {
             None => {
@@ -269,6 +297,7 @@ pub async fn put_user(
                     Err(e) => match failed_conditions(&e).as_deref() {
                         Some([_, true]) => return Err(email_taken(&email)),
                         Some([true, _]) => continue, // created meanwhile: update it instead
+                        _ if is_transaction_conflict(&e) => backoff(attempt).await,
                         _ => return Err(sdk("TransactWriteItems", e)),
                     },
                 }
@@ -315,6 +344,7 @@ pub async fn put_user(
                     Err(e) => match failed_conditions(&e).as_deref() {
                         Some([_, _, true]) => return Err(email_taken(&email)),
                         Some([true, ..]) => continue, // changed meanwhile: read again
+                        _ if is_transaction_conflict(&e) => backoff(attempt).await,
                         _ => return Err(sdk("TransactWriteItems", e)),
                     },
                 }
