@@ -217,7 +217,7 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
         ),
         (
             "listOrdersByStatus",
-            one("listOrdersByStatus", &[("status", "DELIVERED".into())]),
+            one("listOrdersByStatus", &[("status", "SHIPPED".into())]),
         ),
         (
             "listProductsByCategory",
@@ -228,10 +228,10 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
             one(
                 "listOrdersByDay",
                 &[
-                    ("day", "2026-06-15".into()),
+                    ("day", "2026-11-15".into()),
                     ("shard", "3".into()),
-                    ("from", "2026-06-15T00:00:00.000Z".into()),
-                    ("to", "2026-06-15T23:59:59.999Z#~".into()),
+                    ("from", "2026-11-15T00:00:00.000Z".into()),
+                    ("to", "2026-11-15T23:59:59.999Z#~".into()),
                 ],
             ),
         ),
