@@ -130,40 +130,44 @@ fn attribute_error(attribute: &str, problem: &'static str) -> ItemError {
     }
 }
 
-/// A string attribute.
-pub fn string(item: &Item, name: &str) -> Result<String, ItemError> {
+/// An attribute that may be absent (or NULL), read with `pick`; `what` names the expected type
+/// in the error when it has another.
+fn optional<T>(
+    item: &Item,
+    name: &str,
+    what: &'static str,
+    pick: impl Fn(&AttributeValue) -> Option<T>,
+) -> Result<Option<T>, ItemError> {
     match item.get(name) {
-        Some(AttributeValue::S(s)) => Ok(s.clone()),
-        Some(_) => Err(attribute_error(name, "not a string")),
-        None => Err(attribute_error(name, "missing")),
+        None | Some(AttributeValue::Null(_)) => Ok(None),
+        Some(value) => pick(value)
+            .map(Some)
+            .ok_or_else(|| attribute_error(name, what)),
     }
+}
+
+fn required<T>(name: &str, value: Result<Option<T>, ItemError>) -> Result<T, ItemError> {
+    value?.ok_or_else(|| attribute_error(name, "missing"))
 }
 
 /// A string attribute that may be absent.
 pub fn opt_string(item: &Item, name: &str) -> Result<Option<String>, ItemError> {
-    match item.get(name) {
-        None | Some(AttributeValue::Null(_)) => Ok(None),
-        Some(AttributeValue::S(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(attribute_error(name, "not a string")),
-    }
+    optional(item, name, "not a string", |v| v.as_s().ok().cloned())
+}
+
+/// A string attribute.
+pub fn string(item: &Item, name: &str) -> Result<String, ItemError> {
+    required(name, opt_string(item, name))
+}
+
+/// A number attribute that may be absent, as DynamoDB sent it: exact decimal text.
+pub fn opt_number(item: &Item, name: &str) -> Result<Option<String>, ItemError> {
+    optional(item, name, "not a number", |v| v.as_n().ok().cloned())
 }
 
 /// A number attribute as DynamoDB sent it: exact decimal text, never through a float.
 pub fn number(item: &Item, name: &str) -> Result<String, ItemError> {
-    match item.get(name) {
-        Some(AttributeValue::N(n)) => Ok(n.clone()),
-        Some(_) => Err(attribute_error(name, "not a number")),
-        None => Err(attribute_error(name, "missing")),
-    }
-}
-
-/// A number attribute that may be absent.
-pub fn opt_number(item: &Item, name: &str) -> Result<Option<String>, ItemError> {
-    match item.get(name) {
-        None | Some(AttributeValue::Null(_)) => Ok(None),
-        Some(AttributeValue::N(n)) => Ok(Some(n.clone())),
-        Some(_) => Err(attribute_error(name, "not a number")),
-    }
+    required(name, opt_number(item, name))
 }
 
 /// An integer attribute.
@@ -175,11 +179,10 @@ pub fn integer(item: &Item, name: &str) -> Result<i64, ItemError> {
 
 /// A boolean attribute.
 pub fn boolean(item: &Item, name: &str) -> Result<bool, ItemError> {
-    match item.get(name) {
-        Some(AttributeValue::Bool(b)) => Ok(*b),
-        Some(_) => Err(attribute_error(name, "not a boolean")),
-        None => Err(attribute_error(name, "missing")),
-    }
+    required(
+        name,
+        optional(item, name, "not a boolean", |v| v.as_bool().ok().copied()),
+    )
 }
 
 /// An item in DynamoDB's JSON form (`{"PK": {"S": "..."}, "price": {"N": "9.99"}}`), as the
@@ -218,4 +221,37 @@ pub fn s(value: impl Into<String>) -> AttributeValue {
 /// `AttributeValue::N` from anything that prints as a number.
 pub fn n(value: impl std::fmt::Display) -> AttributeValue {
     AttributeValue::N(value.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readers_name_the_attribute_and_keep_numbers_exact() {
+        let item = Item::from([
+            ("s".to_string(), s("x")),
+            (
+                "n".to_string(),
+                AttributeValue::N("12345678901234567890.12".into()),
+            ),
+            ("b".to_string(), AttributeValue::Bool(true)),
+            ("null".to_string(), AttributeValue::Null(true)),
+        ]);
+        assert_eq!(string(&item, "s").unwrap(), "x");
+        assert_eq!(number(&item, "n").unwrap(), "12345678901234567890.12");
+        assert!(boolean(&item, "b").unwrap());
+        assert_eq!(opt_string(&item, "null").unwrap(), None);
+        assert_eq!(opt_number(&item, "absent").unwrap(), None);
+        assert_eq!(
+            string(&item, "n").unwrap_err().to_string(),
+            "item attribute `n` is not a string"
+        );
+        assert_eq!(
+            number(&item, "absent").unwrap_err().to_string(),
+            "item attribute `absent` is missing"
+        );
+        assert!(boolean(&item, "s").is_err());
+        assert!(integer(&item, "n").is_err(), "a decimal is not an integer");
+    }
 }
