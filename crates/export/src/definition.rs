@@ -153,13 +153,11 @@ pub fn scalar_type(ty: KeyAttributeType) -> &'static str {
     }
 }
 
-/// The type of a key attribute: the table's own key attributes keep their declared type; index key
-/// attributes are strings (the validated model does not carry index key types).
+/// The declared type of a key attribute of the table or an index (`S` unless declared).
 fn key_type(model: &Model, name: &str) -> KeyAttributeType {
-    std::iter::once(&model.table.partition_key)
-        .chain(model.table.sort_key.as_ref())
-        .find(|k| k.name == name)
-        .map_or(KeyAttributeType::S, |k| k.ty)
+    model
+        .key_attribute_type(name)
+        .unwrap_or(KeyAttributeType::S)
 }
 
 /// The table the model describes. Billing `PROVISIONED` gets [`DEFAULT_PROVISIONED_UNITS`] on the

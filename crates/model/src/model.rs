@@ -54,6 +54,26 @@ impl Model {
         }
     }
 
+    /// The declared scalar type of a key attribute of the table or of any index; `None` when
+    /// `name` is no key attribute.
+    pub fn key_attribute_type(&self, name: &str) -> Option<KeyAttributeType> {
+        let table = std::iter::once(&self.table.partition_key)
+            .chain(self.table.sort_key.as_ref())
+            .find(|k| k.name == name)
+            .map(|k| k.ty);
+        table.or_else(|| {
+            self.indexes.iter().find_map(|i| {
+                if i.partition_key == name {
+                    Some(i.partition_key_type)
+                } else if i.sort_key.as_deref() == Some(name) {
+                    i.sort_key_type
+                } else {
+                    None
+                }
+            })
+        })
+    }
+
     /// Every key attribute name of the table and its indexes.
     pub fn key_attribute_names(&self) -> Vec<&str> {
         let mut names = vec![self.table.partition_key.name.as_str()];
@@ -103,8 +123,12 @@ pub struct Index {
     pub kind: IndexKind,
     /// Partition key attribute.
     pub partition_key: String,
+    /// Its scalar type (`S` unless declared).
+    pub partition_key_type: KeyAttributeType,
     /// Sort key attribute.
     pub sort_key: Option<String>,
+    /// Its scalar type (`S` unless declared).
+    pub sort_key_type: Option<KeyAttributeType>,
     /// Projection type.
     pub projection: ProjectionType,
     /// Projected non-key attributes for `INCLUDE`.

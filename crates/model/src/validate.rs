@@ -116,6 +116,30 @@ impl Validator {
             .iter()
             .map(|(name, idx)| self.index(name, idx, &table))
             .collect();
+        // One attribute, one type: CreateTable defines each key attribute once.
+        let mut types: Vec<(&str, KeyAttributeType)> = std::iter::once(&table.partition_key)
+            .chain(table.sort_key.as_ref())
+            .map(|k| (k.name.as_str(), k.ty))
+            .collect();
+        for index in &indexes {
+            let keys = std::iter::once((index.partition_key.as_str(), index.partition_key_type))
+                .chain(index.sort_key.as_deref().zip(index.sort_key_type));
+            for (name, ty) in keys {
+                match types.iter().find(|(n, _)| *n == name) {
+                    Some((_, first)) if *first != ty => self.err_help(
+                        IssueKind::Invalid,
+                        format!(
+                            "key attribute `{name}` of index `{}` is typed {ty:?} here and {first:?} elsewhere",
+                            index.name
+                        ),
+                        &index.span,
+                        "a key attribute has one type across the table and all its indexes",
+                    ),
+                    Some(_) => {}
+                    None => types.push((name, ty)),
+                }
+            }
+        }
         let mut model = Model {
             table,
             indexes,
@@ -205,11 +229,20 @@ impl Validator {
                 &first.span,
             );
         }
+        let declared = |k: &Sp<raw::RawKeyAttribute>| {
+            k.value.ty.as_ref().map_or(KeyAttributeType::S, |t| t.value)
+        };
+        let partition_key_type = match &i.partition_key {
+            Some(pk) => declared(pk),
+            None => table.partition_key.ty,
+        };
         Index {
             name: name.to_string(),
             kind,
             partition_key,
+            partition_key_type,
             sort_key: i.sort_key.as_ref().map(|k| k.value.name.value.clone()),
+            sort_key_type: i.sort_key.as_ref().map(declared),
             projection,
             include: i.include.iter().map(|s| s.value.clone()).collect(),
             sparse: i.sparse.as_ref().is_some_and(|s| s.value),

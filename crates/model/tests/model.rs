@@ -206,3 +206,43 @@ fn conditions_parse() {
     assert!(parse_condition("between(a)").is_err());
     assert!(parse_condition("begins_with(").is_err());
 }
+
+#[test]
+fn index_key_types_are_kept_and_must_agree() {
+    let source = |second: &str| {
+        format!(
+            r#"
+version = 1
+[table]
+name = "Scores"
+partition_key = {{ name = "PK", type = "S" }}
+sort_key = {{ name = "SK", type = "N" }}
+[indexes.A]
+partition_key = {{ name = "GPK", type = "S" }}
+sort_key = {{ name = "GSK", type = "N" }}
+[indexes.B]
+partition_key = {{ name = "GPK", type = "S" }}
+sort_key = {{ name = "GSK", type = "{second}" }}
+"#
+        )
+    };
+    let model = monotable_model::parse(&source("N")).expect("consistent types parse");
+    let a = model.index("A").unwrap();
+    assert_eq!(a.sort_key_type, Some(monotable_model::KeyAttributeType::N));
+    assert_eq!(
+        model.key_attribute_type("SK"),
+        Some(monotable_model::KeyAttributeType::N)
+    );
+    assert_eq!(
+        model.key_attribute_type("GPK"),
+        Some(monotable_model::KeyAttributeType::S)
+    );
+    assert_eq!(model.key_attribute_type("nope"), None);
+    let err = monotable_model::parse(&source("S")).expect_err("GSK is N in A and S in B");
+    assert!(
+        err.issues.iter().any(|i| i
+            .message
+            .contains("`GSK` of index `B` is typed S here and N elsewhere")),
+        "{err:?}"
+    );
+}

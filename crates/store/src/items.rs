@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_model::{Model, RenderError};
+use monotable_model::{KeyAttributeType, Model, RenderError};
 
 /// A DynamoDB item.
 pub type Item = HashMap<String, AttributeValue>;
@@ -37,6 +37,18 @@ pub enum ItemError {
     },
 }
 
+/// A rendered key value as the attribute's declared type: `N` for numeric keys, `B` (the
+/// rendered text's bytes) for binary ones, `S` otherwise.
+pub fn key_value(model: &Model, attribute: &str, rendered: String) -> AttributeValue {
+    match model.key_attribute_type(attribute) {
+        Some(KeyAttributeType::N) => AttributeValue::N(rendered),
+        Some(KeyAttributeType::B) => AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(
+            rendered.into_bytes(),
+        )),
+        _ => AttributeValue::S(rendered),
+    }
+}
+
 /// Every key attribute `entity` writes (table and indexes, sparse ones only when their condition
 /// holds), rendered from `values`, plus [`ENTITY_TYPE`].
 pub fn keys(
@@ -53,7 +65,10 @@ pub fn keys(
     })?;
     let mut item: Item = rendered
         .into_iter()
-        .map(|(name, value)| (name, AttributeValue::S(value)))
+        .map(|(name, value)| {
+            let value = key_value(model, &name, value);
+            (name, value)
+        })
         .collect();
     item.insert(
         ENTITY_TYPE.to_string(),
@@ -79,7 +94,10 @@ pub fn primary_key(
         })?;
     Ok(rendered
         .into_iter()
-        .map(|(name, value)| (name, AttributeValue::S(value)))
+        .map(|(name, value)| {
+            let value = key_value(model, &name, value);
+            (name, value)
+        })
         .collect())
 }
 

@@ -3,10 +3,9 @@
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
-use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_model::{Condition, KeyTemplate, Model, Operation, Pattern, RenderError};
 
-use crate::items::Item;
+use crate::items::{Item, key_value};
 
 /// Running a pattern failed.
 #[derive(Debug, thiserror::Error)]
@@ -126,7 +125,7 @@ pub async fn get(
         };
         key.insert(
             cond.attribute.clone(),
-            AttributeValue::S(render(p, template, values)?),
+            key_value(model, &cond.attribute, render(p, template, values)?),
         );
     }
     let out = client
@@ -167,7 +166,10 @@ pub async fn query(
         .table_name(&model.table.name)
         .set_index_name(p.index_name().map(str::to_string))
         .expression_attribute_names("#pk", &pk.attribute)
-        .expression_attribute_values(":pk", AttributeValue::S(render(p, pk_template, values)?))
+        .expression_attribute_values(
+            ":pk",
+            key_value(model, &pk.attribute, render(p, pk_template, values)?),
+        )
         .scan_index_forward(!p.descending)
         .consistent_read(p.consistent_read && p.index_name().is_none())
         .set_limit(
@@ -194,8 +196,8 @@ pub async fn query(
         };
         request = request.expression_attribute_names("#sk", &sk.attribute);
         for (i, value) in rendered.into_iter().enumerate() {
-            request =
-                request.expression_attribute_values(format!(":sk{i}"), AttributeValue::S(value));
+            let value = key_value(model, &sk.attribute, value);
+            request = request.expression_attribute_values(format!(":sk{i}"), value);
         }
         expression.push_str(" AND ");
         expression.push_str(clause);

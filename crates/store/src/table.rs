@@ -86,22 +86,19 @@ fn projection(model_projection: ProjectionType, include: &[String]) -> Projectio
     .build()
 }
 
-/// The attribute definitions: every key attribute of the table and its indexes, once. Index key
-/// attributes are strings unless they are the table's own key attributes.
+/// The attribute definitions: every key attribute of the table and its indexes, once, with its
+/// declared type.
 fn attribute_definitions(model: &Model) -> Vec<AttributeDefinition> {
-    let table_type = |name: &str| {
-        std::iter::once(&model.table.partition_key)
-            .chain(model.table.sort_key.as_ref())
-            .find(|k| k.name == name)
-            .map(|k| k.ty)
-    };
     model
         .key_attribute_names()
         .into_iter()
         .map(|name| {
+            let ty = model
+                .key_attribute_type(name)
+                .unwrap_or(KeyAttributeType::S);
             AttributeDefinition::builder()
                 .attribute_name(name)
-                .attribute_type(scalar(table_type(name).unwrap_or(KeyAttributeType::S)))
+                .attribute_type(scalar(ty))
                 .build()
                 .expect("name and type are set")
         })

@@ -126,3 +126,101 @@ async fn the_shop_table_is_created_once_and_patterns_run_from_the_model() {
     assert!(unrendered.unwrap_err().to_string().contains("productId"));
     let _: HashMap<String, AttributeValue> = got;
 }
+
+const SCORES: &str = r#"
+version = 1
+
+[table]
+name = "Scores"
+partition_key = { name = "PK", type = "S" }
+sort_key = { name = "SK", type = "N" }
+
+[indexes.ByScore]
+kind = "global"
+partition_key = { name = "GSI1PK", type = "S" }
+sort_key = { name = "GSI1SK", type = "N" }
+projection = "ALL"
+
+[entities.Score]
+attributes.gameId = { type = "string", required = true }
+attributes.round = { type = "integer", required = true }
+attributes.points = { type = "integer", required = true }
+keys.PK = "GAME#{gameId}"
+keys.SK = "{round}"
+keys.GSI1PK = "GAME#{gameId}"
+keys.GSI1SK = "{points}"
+
+[patterns.topScores]
+operation = "Query"
+index = "ByScore"
+key = { GSI1PK = "GAME#{gameId}", GSI1SK = "between({low}, {high})" }
+params.low = { type = "integer" }
+params.high = { type = "integer" }
+returns = ["Score"]
+descending = true
+paginate = true
+limit = 10
+
+[patterns.getRound]
+operation = "GetItem"
+key = { PK = "GAME#{gameId}", SK = "{round}" }
+returns = ["Score"]
+"#;
+
+#[tokio::test]
+async fn numeric_keys_are_written_and_queried_as_numbers() {
+    let model = monotable_model::parse(SCORES).expect("scores model parses");
+    assert_eq!(
+        model.key_attribute_type("GSI1SK"),
+        Some(monotable_model::KeyAttributeType::N)
+    );
+    let dynamo = monotable_store::memory().unwrap();
+    let client = dynamo.client();
+    table::ensure_table(client, &model).await.unwrap();
+    for (round, points) in [(1, 9), (2, 10), (3, 100), (4, 55)] {
+        let values = |name: &str| match name {
+            "gameId" => Some("g1".to_string()),
+            "round" => Some(round.to_string()),
+            "points" => Some(points.to_string()),
+            _ => None,
+        };
+        let item = items::keys(&model, "Score", &values).unwrap();
+        assert_eq!(item.get("SK"), Some(&AttributeValue::N(round.to_string())));
+        client
+            .put_item()
+            .table_name(&model.table.name)
+            .set_item(Some(item))
+            .send()
+            .await
+            .unwrap();
+    }
+    // As numbers, 100 > 55 > 10 > 9 (as strings 9 would sort first and 100 before 55).
+    let top = pattern::query(
+        client,
+        &model,
+        "topScores",
+        &|name| match name {
+            "gameId" => Some("g1".to_string()),
+            "low" => Some("9".to_string()),
+            "high" => Some("100".to_string()),
+            _ => None,
+        },
+        PageRequest::default(),
+    )
+    .await
+    .unwrap();
+    let points: Vec<String> = top
+        .items
+        .iter()
+        .map(|i| items::number(i, "GSI1SK").unwrap())
+        .collect();
+    assert_eq!(points, ["100", "55", "10", "9"]);
+    let round = pattern::get(client, &model, "getRound", &|name| match name {
+        "gameId" => Some("g1".to_string()),
+        "round" => Some("2".to_string()),
+        _ => None,
+    })
+    .await
+    .unwrap();
+    assert!(round.is_some());
+}
