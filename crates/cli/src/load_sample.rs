@@ -47,7 +47,7 @@ pub async fn run(args: LoadSampleArgs) -> anyhow::Result<ExitCode> {
     let shop = Shop::new(
         dynamo.client().clone(),
         model,
-        Auth::Hs256 { secret: Vec::new() },
+        Auth::hs256(Vec::new()),
         Vec::new(),
     );
     let config = SampleConfig {

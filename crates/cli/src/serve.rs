@@ -1,15 +1,18 @@
 //! `monotable serve`: the embedded engine as a DynamoDB endpoint and the shop's REST API, both on
-//! loopback, until Ctrl-C/SIGTERM.
+//! loopback and private to this machine's programs, until Ctrl-C/SIGTERM.
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
-use monotable_shop::Shop;
 use monotable_shop::auth::Auth;
+use monotable_shop::{Shop, ShopOptions};
+use monotable_store::serve::sigv4::Credentials;
+use monotable_store::serve::{EndpointOptions, Guard, Limits};
 use monotable_store::{DataLocation, Engine, ServeError, serve};
 
 use crate::connection::DataArgs;
@@ -19,7 +22,7 @@ pub struct ServeArgs {
     #[command(flatten)]
     data: DataArgs,
     /// Address to listen on. The default keeps both endpoints on this machine; anything else lets
-    /// whoever reaches it read and write the data (the DynamoDB endpoint checks no credentials).
+    /// whoever reaches it call them (use --auth for the DynamoDB endpoint then).
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST), value_name = "IP")]
     host: IpAddr,
     /// Port of the DynamoDB endpoint (0 picks a free one and prints it).
@@ -38,6 +41,55 @@ pub struct ServeArgs {
         value_name = "PORT"
     )]
     api_port: u16,
+    /// Require SigV4 signatures made with this access key and secret on the DynamoDB endpoint
+    /// (clients set AWS_ACCESS_KEY_ID=KEY and AWS_SECRET_ACCESS_KEY=SECRET).
+    #[arg(long, env = "MONOTABLE_DYNAMODB_AUTH", value_name = "KEY:SECRET", value_parser = parse_credentials)]
+    auth: Option<Credentials>,
+    /// Let web pages from this origin call both endpoints (CORS), e.g. http://localhost:5173.
+    /// Repeat for several. Pages from any other origin are refused.
+    #[arg(long = "cors-origin", value_name = "ORIGIN")]
+    cors_origins: Vec<String>,
+    /// Accept this host name in the Host header besides loopback names and addresses (for a
+    /// name that points at this machine). Repeat for several.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_hosts: Vec<String>,
+    /// Connections each listener serves at once; more wait until one closes.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    max_connections: u32,
+    /// Seconds a connection has to send a complete request head (also how long an idle
+    /// kept-alive connection stays open).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), value_name = "SECONDS")]
+    header_timeout: u64,
+    /// Longest token lifetime the shop accepts, in seconds (`exp` from now, or from `iat`).
+    #[arg(long, default_value_t = monotable_shop::auth::DEFAULT_MAX_LIFETIME_SECONDS, value_parser = clap::value_parser!(u64).range(60..=31_536_000), value_name = "SECONDS")]
+    max_token_lifetime: u64,
+    /// Longest date range `GET /orders?from&to` accepts, in days.
+    #[arg(long, default_value_t = monotable_shop::orders::MAX_RANGE_DAYS, value_parser = clap::value_parser!(i64).range(1..=3660), value_name = "DAYS")]
+    max_range_days: i64,
+}
+
+fn parse_credentials(text: &str) -> Result<Credentials, String> {
+    text.parse()
+}
+
+impl ServeArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            header_timeout: Duration::from_secs(self.header_timeout),
+            max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            ..Limits::default()
+        }
+    }
+
+    fn guard(&self, cors_methods: &'static str, refuse: serve::guard::Refuse) -> Guard {
+        Guard {
+            listen: self.host,
+            hosts: self.allow_hosts.clone(),
+            origins: self.cors_origins.clone(),
+            cors_methods,
+            refuse,
+        }
+    }
 }
 
 async fn bind(addr: SocketAddr, flag: &str) -> anyhow::Result<tokio::net::TcpListener> {
@@ -48,6 +100,29 @@ async fn bind(addr: SocketAddr, flag: &str) -> anyhow::Result<tokio::net::TcpLis
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// The shop over `engine`'s client, with the table created when missing.
+async fn shop(
+    args: &ServeArgs,
+    engine: &Engine,
+) -> anyhow::Result<(Shop, bool, crate::secret::Source)> {
+    let model = monotable_shop::model().context("the shop's model does not parse")?;
+    let client = engine.client();
+    let created = monotable_store::table::ensure_table(&client, &model).await?;
+    let location = engine.location().clone();
+    let (secret, source) = crate::secret::load(&location)?;
+    let auth = Auth::Hs256 {
+        secret: secret.clone(),
+        max_lifetime: args.max_token_lifetime,
+    };
+    let shop = Shop::new(client, model, auth, Shop::cursor_key_from_secret(&secret)).with_options(
+        ShopOptions {
+            max_range_days: args.max_range_days,
+            recreate_missing_table: true,
+        },
+    );
+    Ok((shop, created, source))
 }
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -64,80 +139,18 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let api = bind(SocketAddr::new(args.host, args.api_port), "--api-port").await?;
     let dynamodb_url = format!("http://{}", dynamodb.local_addr().context("bound address")?);
     let api_url = format!("http://{}", api.local_addr().context("bound address")?);
-
-    // The shop's table, from its model, when missing.
-    let model = monotable_shop::model().context("the shop's model does not parse")?;
-    let client = engine.client();
-    let created = monotable_store::table::ensure_table(&client, &model).await?;
-    let (secret, secret_source) = crate::secret::load(&location)?;
-    let shop = Shop::new(
-        client,
-        model,
-        Auth::Hs256 {
-            secret: secret.clone(),
-        },
-        Shop::cursor_key_from_secret(&secret),
-    );
+    let (shop, created, secret_source) = shop(&args, &engine).await?;
     let table = shop.table().to_string();
-    let router = monotable_shop::api::router(shop);
-
-    let data = match &location {
-        DataLocation::Memory => "memory (nothing is kept after exit)".to_string(),
-        DataLocation::Dir(dir) => std::path::absolute(dir)
-            .unwrap_or_else(|_| dir.clone())
-            .join(monotable_store::DATABASE_FILE)
-            .display()
-            .to_string(),
+    let banner = Banner {
+        location: &location,
+        dynamodb_url: &dynamodb_url,
+        api_url: &api_url,
+        table: &table,
+        created,
+        secret_source: &secret_source,
+        args: &args,
     };
-    let token_hint = match &secret_source {
-        crate::secret::Source::Env => {
-            "monotable token --user alice   (signed with MONOTABLE_JWT_SECRET)".to_string()
-        }
-        crate::secret::Source::File(path) => format!(
-            "monotable token --user alice [--admin]   (secret in {})",
-            path.display()
-        ),
-        crate::secret::Source::Ephemeral => {
-            "set MONOTABLE_JWT_SECRET to mint tokens for an in-memory serve".to_string()
-        }
-    };
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "monotable {} — embedded DynamoDB engine (dynoxide {})",
-        env!("CARGO_PKG_VERSION"),
-        monotable_store::ENGINE_VERSION
-    );
-    let _ = writeln!(out, "  data      {data}");
-    let _ = writeln!(out, "  dynamodb  {dynamodb_url}");
-    let _ = writeln!(
-        out,
-        "  connect   aws dynamodb list-tables --endpoint-url {dynamodb_url}"
-    );
-    let _ = writeln!(
-        out,
-        "            (any access key and region work; the engine does not check them)"
-    );
-    let _ = writeln!(
-        out,
-        "  shop      {api_url}   (table {table} {}; API at {api_url}/openapi.json)",
-        if created { "created" } else { "found" }
-    );
-    let _ = writeln!(out, "  token     {token_hint}");
-    if !args.host.is_loopback() {
-        let _ = writeln!(
-            out,
-            "  warning   listening on {} — anyone who reaches it can read and write this data",
-            args.host
-        );
-    }
-    let _ = writeln!(
-        out,
-        "ready in {} ms — Ctrl-C to stop",
-        started.elapsed().as_millis()
-    );
-    let _ = out.flush();
-    drop(out);
+    banner.print(started);
 
     // One signal stops both servers; each lets its running requests finish.
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -148,12 +161,116 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|s| *s).await;
     };
-    let api_server = axum::serve(api, router).with_graceful_shutdown(wait(stopped.clone()));
-    let dynamodb_server = serve::serve_dynamodb(dynamodb, &engine, wait(stopped));
+    let limits = args.limits();
+    let shop_guard = args.guard("GET, POST, PUT, PATCH", monotable_shop::api::refuse);
+    let router = monotable_shop::api::router(shop).layer(axum::middleware::from_fn_with_state(
+        Arc::new(shop_guard),
+        serve::guard::guard,
+    ));
+    let api_server = serve::serve_router(
+        api,
+        router,
+        &limits,
+        monotable_shop::api::parse_error_body,
+        wait(stopped.clone()),
+    );
+    let endpoint_guard = args.guard("GET, POST", serve::endpoint::refuse);
+    let options = EndpointOptions {
+        auth: args.auth.clone(),
+    };
+    let dynamodb_server = serve::serve_dynamodb(
+        dynamodb,
+        &engine,
+        options,
+        endpoint_guard,
+        &limits,
+        wait(stopped),
+    );
     let (api_result, dynamodb_result) = tokio::join!(api_server, dynamodb_server);
     api_result.context("the shop API failed")?;
     dynamodb_result?;
     drop(engine);
-    println!("stopped; data is in {data}");
+    println!("stopped; data is in {}", data_text(&location));
     Ok(ExitCode::SUCCESS)
+}
+
+fn data_text(location: &DataLocation) -> String {
+    match location {
+        DataLocation::Memory => "memory (nothing is kept after exit)".to_string(),
+        DataLocation::Dir(dir) => std::path::absolute(dir)
+            .unwrap_or_else(|_| dir.clone())
+            .join(monotable_store::DATABASE_FILE)
+            .display()
+            .to_string(),
+    }
+}
+
+/// What `serve` says once it is ready.
+struct Banner<'a> {
+    location: &'a DataLocation,
+    dynamodb_url: &'a str,
+    api_url: &'a str,
+    table: &'a str,
+    created: bool,
+    secret_source: &'a crate::secret::Source,
+    args: &'a ServeArgs,
+}
+
+impl Banner<'_> {
+    fn print(&self, started: Instant) {
+        let token_hint = match self.secret_source {
+            crate::secret::Source::Env => {
+                "monotable token --user alice   (signed with MONOTABLE_JWT_SECRET)".to_string()
+            }
+            crate::secret::Source::File(path) => format!(
+                "monotable token --user alice [--admin]   (secret in {})",
+                path.display()
+            ),
+            crate::secret::Source::Ephemeral => {
+                "set MONOTABLE_JWT_SECRET to mint tokens for an in-memory serve".to_string()
+            }
+        };
+        let (dynamodb_url, api_url) = (self.dynamodb_url, self.api_url);
+        let auth = match &self.args.auth {
+            Some(c) => format!(
+                "SigV4 required (access key {}; clients set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)",
+                c.access_key
+            ),
+            None => "none: any program on this machine can read and write every table (--auth KEY:SECRET requires SigV4); web pages are refused".to_string(),
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "monotable {} — embedded DynamoDB engine (dynoxide {})",
+            env!("CARGO_PKG_VERSION"),
+            monotable_store::ENGINE_VERSION
+        );
+        let _ = writeln!(out, "  data      {}", data_text(self.location));
+        let _ = writeln!(out, "  dynamodb  {dynamodb_url}");
+        let _ = writeln!(out, "  auth      {auth}");
+        let _ = writeln!(
+            out,
+            "  connect   aws dynamodb list-tables --endpoint-url {dynamodb_url}"
+        );
+        let _ = writeln!(
+            out,
+            "  shop      {api_url}   (table {} {}; API at {api_url}/openapi.json)",
+            self.table,
+            if self.created { "created" } else { "found" }
+        );
+        let _ = writeln!(out, "  token     {token_hint}");
+        if !self.args.host.is_loopback() {
+            let _ = writeln!(
+                out,
+                "  warning   listening on {} — anyone who reaches it can call both endpoints",
+                self.args.host
+            );
+        }
+        let _ = writeln!(
+            out,
+            "ready in {} ms — Ctrl-C to stop",
+            started.elapsed().as_millis()
+        );
+        let _ = out.flush();
+    }
 }

@@ -29,7 +29,7 @@ pub fn run(args: TokenArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let (secret, _) = crate::secret::load(&args.data.location())?;
-    let token = Auth::Hs256 { secret }.issue(&args.user, args.admin, args.ttl)?;
+    let token = Auth::hs256(secret).issue(&args.user, args.admin, args.ttl)?;
     println!("{token}");
     Ok(ExitCode::SUCCESS)
 }

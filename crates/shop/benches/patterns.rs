@@ -94,12 +94,7 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
     monotable_store::table::ensure_table(&client, &model)
         .await
         .expect("table");
-    let shop = Shop::new(
-        client.clone(),
-        model.clone(),
-        Auth::Hs256 { secret: vec![] },
-        vec![],
-    );
+    let shop = Shop::new(client.clone(), model.clone(), Auth::hs256(vec![]), vec![]);
     let config = SampleConfig {
         users: (orders / 20).clamp(10, 50_000),
         products: 500,

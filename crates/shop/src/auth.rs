@@ -13,6 +13,10 @@ use crate::error::ShopError;
 
 /// The group that makes a caller an admin.
 pub const ADMIN_GROUP: &str = "admin";
+/// Clock skew tolerated on `exp`, `nbf` and `iat`, in seconds.
+pub const LEEWAY_SECONDS: u64 = 30;
+/// Longest token lifetime accepted by default: 24 hours.
+pub const DEFAULT_MAX_LIFETIME_SECONDS: u64 = 24 * 3600;
 
 /// How callers are authenticated.
 #[derive(Clone)]
@@ -21,6 +25,9 @@ pub enum Auth {
     Hs256 {
         /// The shared secret.
         secret: Vec<u8>,
+        /// Tokens whose `exp` lies further ahead than this (in seconds, from now or from their
+        /// `iat`) are refused, whoever signed them.
+        max_lifetime: u64,
     },
     /// Trust the claims API Gateway's JWT authorizer verified and put in the request context.
     LambdaAuthorizer,
@@ -29,7 +36,12 @@ pub enum Auth {
 impl std::fmt::Debug for Auth {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Auth::Hs256 { .. } => f.write_str("Hs256 { secret: <hidden> }"),
+            Auth::Hs256 { max_lifetime, .. } => {
+                write!(
+                    f,
+                    "Hs256 {{ secret: <hidden>, max_lifetime: {max_lifetime} }}"
+                )
+            }
             Auth::LambdaAuthorizer => f.write_str("LambdaAuthorizer"),
         }
     }
@@ -57,27 +69,78 @@ struct Claims {
     exp: u64,
     #[serde(default)]
     iat: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nbf: Option<u64>,
     #[serde(default)]
     groups: Vec<String>,
 }
 
 impl Auth {
+    /// HS256 with `secret` and the default maximum lifetime.
+    pub fn hs256(secret: Vec<u8>) -> Auth {
+        Auth::Hs256 {
+            secret,
+            max_lifetime: DEFAULT_MAX_LIFETIME_SECONDS,
+        }
+    }
+}
+
+fn now_seconds() -> Result<u64, ShopError> {
+    Ok(std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_err(ShopError::internal)?
+        .as_secs())
+}
+
+/// Refuse a token that lives longer than `max_lifetime` (from now, or from its `iat`), or that
+/// claims to be issued in the future.
+fn check_lifetime(claims: &Claims, max_lifetime: u64, now: u64) -> Result<(), ShopError> {
+    if claims
+        .iat
+        .is_some_and(|iat| iat > now.saturating_add(LEEWAY_SECONDS))
+    {
+        return Err(ShopError::Unauthenticated(
+            "the token's `iat` lies in the future".into(),
+        ));
+    }
+    let limit = max_lifetime.saturating_add(LEEWAY_SECONDS);
+    let from_now = claims.exp > now.saturating_add(limit);
+    let from_iat = claims
+        .iat
+        .is_some_and(|iat| claims.exp.saturating_sub(iat) > limit);
+    if from_now || from_iat {
+        return Err(ShopError::Unauthenticated(format!(
+            "the token lives longer than this server accepts ({max_lifetime} s); get a shorter-lived one"
+        )));
+    }
+    Ok(())
+}
+
+impl Auth {
     /// Sign a token for `user_id` valid for `ttl_seconds` (HS256 only).
     pub fn issue(&self, user_id: &str, admin: bool, ttl_seconds: u64) -> Result<String, ShopError> {
-        let Auth::Hs256 { secret } = self else {
+        let Auth::Hs256 {
+            secret,
+            max_lifetime,
+        } = self
+        else {
             return Err(ShopError::internal(
                 "tokens are issued by your identity provider on Lambda",
             ));
         };
         crate::users::validate_user_id(user_id)?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_err(ShopError::internal)?
-            .as_secs();
+        if ttl_seconds > *max_lifetime {
+            return Err(ShopError::invalid(
+                "invalid_ttl",
+                format!("a token lives at most {max_lifetime} s"),
+            ));
+        }
+        let now = now_seconds()?;
         let claims = Claims {
             sub: user_id.to_string(),
             exp: now + ttl_seconds,
             iat: Some(now),
+            nbf: None,
             groups: if admin {
                 vec![ADMIN_GROUP.to_string()]
             } else {
@@ -94,19 +157,27 @@ impl Auth {
 
     /// Verify a bearer token.
     pub fn verify(&self, token: &str) -> Result<Caller, ShopError> {
-        let Auth::Hs256 { secret } = self else {
+        let Auth::Hs256 {
+            secret,
+            max_lifetime,
+        } = self
+        else {
             return Err(ShopError::Unauthenticated(
                 "no verified claims in the request context".into(),
             ));
         };
         let mut validation = Validation::new(Algorithm::HS256);
-        validation.leeway = 30;
+        validation.leeway = LEEWAY_SECONDS;
+        validation.validate_nbf = true;
         validation.set_required_spec_claims(&["exp", "sub"]);
         let data =
             jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(secret), &validation)
                 .map_err(|e| {
                 let why = match e.kind() {
                     jsonwebtoken::errors::ErrorKind::ExpiredSignature => "the token has expired",
+                    jsonwebtoken::errors::ErrorKind::ImmatureSignature => {
+                        "the token is not valid yet (`nbf` lies in the future)"
+                    }
                     jsonwebtoken::errors::ErrorKind::InvalidSignature => {
                         "the token's signature is wrong"
                     }
@@ -114,6 +185,7 @@ impl Auth {
                 };
                 ShopError::Unauthenticated(why.into())
             })?;
+        check_lifetime(&data.claims, *max_lifetime, now_seconds()?)?;
         caller(
             &data.claims.sub,
             data.claims.groups.iter().map(String::as_str),
@@ -213,9 +285,7 @@ mod tests {
 
     #[test]
     fn issued_tokens_verify_and_others_do_not() {
-        let auth = Auth::Hs256 {
-            secret: b"secret".to_vec(),
-        };
+        let auth = Auth::hs256(b"secret".to_vec());
         let token = auth.issue("alice", false, 60).unwrap();
         assert_eq!(
             auth.verify(&token).unwrap(),
@@ -229,35 +299,89 @@ mod tests {
                 .unwrap()
                 .admin
         );
-        let other = Auth::Hs256 {
-            secret: b"other".to_vec(),
-        };
+        let other = Auth::hs256(b"other".to_vec());
         assert_eq!(other.verify(&token).unwrap_err().code(), "unauthenticated");
         assert!(auth.verify("not.a.token").is_err());
     }
 
-    #[test]
-    fn expired_tokens_are_refused() {
-        let auth = Auth::Hs256 {
-            secret: b"secret".to_vec(),
-        };
-        let claims = Claims {
-            sub: "alice".into(),
-            exp: 1_000,
-            iat: None,
-            groups: vec![],
-        };
-        let token = jsonwebtoken::encode(
+    fn signed(claims: &Claims) -> String {
+        jsonwebtoken::encode(
             &Header::new(Algorithm::HS256),
-            &claims,
+            claims,
             &EncodingKey::from_secret(b"secret"),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    fn claims(exp: u64, iat: Option<u64>, nbf: Option<u64>) -> Claims {
+        Claims {
+            sub: "alice".into(),
+            exp,
+            iat,
+            nbf,
+            groups: vec![],
+        }
+    }
+
+    fn refusal(token: &str) -> String {
+        Auth::hs256(b"secret".to_vec())
+            .verify(token)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn expired_tokens_are_refused() {
+        assert!(refusal(&signed(&claims(1_000, None, None))).contains("expired"));
+    }
+
+    #[test]
+    fn tokens_not_valid_yet_are_refused() {
+        let now = now_seconds().unwrap();
+        let early = signed(&claims(now + 600, Some(now), Some(now + 300)));
         assert!(
-            auth.verify(&token)
-                .unwrap_err()
-                .to_string()
-                .contains("expired")
+            refusal(&early).contains("not valid yet"),
+            "{}",
+            refusal(&early)
+        );
+        let future_iat = signed(&claims(now + 600, Some(now + 300), None));
+        assert!(refusal(&future_iat).contains("`iat`"));
+        // Within the leeway, a slightly early nbf passes.
+        let skewed = signed(&claims(now + 600, Some(now), Some(now + 10)));
+        assert!(Auth::hs256(b"secret".to_vec()).verify(&skewed).is_ok());
+    }
+
+    #[test]
+    fn tokens_beyond_the_maximum_lifetime_are_refused() {
+        let now = now_seconds().unwrap();
+        for exp in [u64::MAX, 1 << 63, now + DEFAULT_MAX_LIFETIME_SECONDS + 3600] {
+            for iat in [None, Some(now)] {
+                let token = signed(&claims(exp, iat, None));
+                assert!(
+                    refusal(&token).contains("lives longer"),
+                    "exp {exp} iat {iat:?}"
+                );
+            }
+        }
+        // Issued long ago with a long lifetime, even if its exp is near: refused by exp - iat.
+        let old = signed(&claims(
+            now + 60,
+            Some(now - 2 * DEFAULT_MAX_LIFETIME_SECONDS),
+            None,
+        ));
+        assert!(refusal(&old).contains("lives longer"));
+        let auth = Auth::hs256(b"secret".to_vec());
+        assert!(
+            auth.issue("alice", false, DEFAULT_MAX_LIFETIME_SECONDS + 1)
+                .is_err()
+        );
+        assert!(
+            auth.verify(
+                &auth
+                    .issue("alice", false, DEFAULT_MAX_LIFETIME_SECONDS)
+                    .unwrap()
+            )
+            .is_ok()
         );
     }
 

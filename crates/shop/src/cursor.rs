@@ -1,35 +1,22 @@
-//! Opaque pagination cursors: the position of the next page, bound to the listing that made it
-//! and signed (HMAC-SHA256), so a tampered cursor or one from another listing (another user's
-//! orders, another category) is refused with a 400 instead of leaking data.
+//! Opaque pagination cursors: the position of the next page, encrypted and authenticated
+//! (AES-256-GCM, a random nonce per cursor) and bound to the listing that made it (its scope is
+//! the associated data). A client learns nothing from a cursor, not even the key it resumes at,
+//! and a tampered cursor or one from another listing (another user's orders, another category)
+//! is refused with a 400.
 
 use std::collections::BTreeMap;
 
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_lc_rs::aead::{AES_256_GCM, Aad, NONCE_LEN, Nonce, RandomizedNonceKey};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, KeyInit, Mac};
-use serde::{Deserialize, Serialize};
-use sha2::Sha256;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::error::ShopError;
-use monotable_store::items::Item;
+use monotable_store::items::{self, Item};
 
 /// The longest cursor accepted, in characters.
 pub const MAX_CURSOR_LEN: usize = 2048;
-
-#[derive(Serialize, Deserialize)]
-struct Body {
-    /// The listing this cursor belongs to (pattern and its parameters).
-    scope: String,
-    /// Position: string attributes of the last evaluated key, or the shop's own markers.
-    at: BTreeMap<String, String>,
-}
-
-fn mac(key: &[u8], payload: &[u8]) -> Result<Vec<u8>, ShopError> {
-    let mut mac = Hmac::<Sha256>::new_from_slice(key).map_err(ShopError::internal)?;
-    mac.update(payload);
-    Ok(mac.finalize().into_bytes().to_vec())
-}
 
 fn invalid() -> ShopError {
     ShopError::invalid(
@@ -38,76 +25,76 @@ fn invalid() -> ShopError {
     )
 }
 
-/// Sign `at` for `scope`.
-pub fn encode_position(
-    key: &[u8],
-    scope: &str,
-    at: BTreeMap<String, String>,
-) -> Result<String, ShopError> {
-    let body = serde_json::to_vec(&Body {
-        scope: scope.to_string(),
-        at,
-    })
-    .map_err(ShopError::internal)?;
-    let tag = mac(key, &body)?;
-    Ok(format!(
-        "{}.{}",
-        URL_SAFE_NO_PAD.encode(&body),
-        URL_SAFE_NO_PAD.encode(tag)
-    ))
+/// The AEAD key for `secret` (domain-separated from the secret's other uses).
+fn key(secret: &[u8]) -> Result<RandomizedNonceKey, ShopError> {
+    let mut hasher = Sha256::new();
+    hasher.update(b"monotable cursor encryption v2\0");
+    hasher.update(secret);
+    RandomizedNonceKey::new(&AES_256_GCM, &hasher.finalize())
+        .map_err(|_| ShopError::internal("cannot make the cursor key"))
 }
 
-/// Verify a cursor for `scope` and return its position.
-pub fn decode_position(
-    key: &[u8],
-    scope: &str,
-    cursor: &str,
-) -> Result<BTreeMap<String, String>, ShopError> {
+/// Seal `position` for `scope`.
+fn seal(secret: &[u8], scope: &str, position: &Value) -> Result<String, ShopError> {
+    let mut data = serde_json::to_vec(position).map_err(ShopError::internal)?;
+    let nonce = key(secret)?
+        .seal_in_place_append_tag(Aad::from(scope.as_bytes()), &mut data)
+        .map_err(|_| ShopError::internal("cannot seal a cursor"))?;
+    let mut out = nonce.as_ref().to_vec();
+    out.extend_from_slice(&data);
+    Ok(URL_SAFE_NO_PAD.encode(out))
+}
+
+/// Open a cursor made by [`seal`] for `scope`.
+fn open(secret: &[u8], scope: &str, cursor: &str) -> Result<Value, ShopError> {
     if cursor.len() > MAX_CURSOR_LEN {
         return Err(invalid());
     }
-    let (body, tag) = cursor.split_once('.').ok_or_else(invalid)?;
-    let body = URL_SAFE_NO_PAD.decode(body).map_err(|_| invalid())?;
-    let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| invalid())?;
-    let mut verifier = Hmac::<Sha256>::new_from_slice(key).map_err(ShopError::internal)?;
-    verifier.update(&body);
-    verifier.verify_slice(&tag).map_err(|_| invalid())?;
-    let body: Body = serde_json::from_slice(&body).map_err(|_| invalid())?;
-    if body.scope != scope {
+    let raw = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| invalid())?;
+    if raw.len() < NONCE_LEN {
         return Err(invalid());
     }
-    Ok(body.at)
+    let (nonce, sealed) = raw.split_at(NONCE_LEN);
+    let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| invalid())?;
+    let mut sealed = sealed.to_vec();
+    let plain = key(secret)?
+        .open_in_place(nonce, Aad::from(scope.as_bytes()), &mut sealed)
+        .map_err(|_| invalid())?;
+    serde_json::from_slice(plain).map_err(|_| invalid())
 }
 
-/// A cursor for DynamoDB's `LastEvaluatedKey` (the shop's keys are all strings).
-pub fn encode_key(key: &[u8], scope: &str, last: &Item) -> Result<String, ShopError> {
-    let mut at = BTreeMap::new();
-    for (name, value) in last {
-        match value {
-            AttributeValue::S(s) => {
-                at.insert(name.clone(), s.clone());
-            }
-            other => {
-                return Err(ShopError::internal(format!(
-                    "key attribute {name} is not a string: {other:?}"
-                )));
-            }
-        }
-    }
-    encode_position(key, scope, at)
+/// A cursor for a position of the shop's own (strings by name).
+pub fn encode_position(
+    secret: &[u8],
+    scope: &str,
+    at: BTreeMap<String, String>,
+) -> Result<String, ShopError> {
+    seal(secret, scope, &serde_json::json!(at))
 }
 
-/// The `ExclusiveStartKey` in a cursor.
-pub fn decode_key(key: &[u8], scope: &str, cursor: &str) -> Result<Item, ShopError> {
-    Ok(decode_position(key, scope, cursor)?
-        .into_iter()
-        .map(|(k, v)| (k, AttributeValue::S(v)))
-        .collect())
+/// The position in a cursor made by [`encode_position`] for `scope`.
+pub fn decode_position(
+    secret: &[u8],
+    scope: &str,
+    cursor: &str,
+) -> Result<BTreeMap<String, String>, ShopError> {
+    serde_json::from_value(open(secret, scope, cursor)?).map_err(|_| invalid())
+}
+
+/// A cursor for a query's resume key, its values in their DynamoDB types.
+pub fn encode_key(secret: &[u8], scope: &str, last: &Item) -> Result<String, ShopError> {
+    seal(secret, scope, &items::to_json(last))
+}
+
+/// The `ExclusiveStartKey` in a cursor made by [`encode_key`] for `scope`.
+pub fn decode_key(secret: &[u8], scope: &str, cursor: &str) -> Result<Item, ShopError> {
+    items::key_from_json(&open(secret, scope, cursor)?).ok_or_else(invalid)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aws_sdk_dynamodb::types::AttributeValue;
 
     const KEY: &[u8] = b"test-key";
 
@@ -115,6 +102,7 @@ mod tests {
         Item::from([
             ("PK".to_string(), AttributeValue::S("ORDER#1".into())),
             ("GSI1PK".to_string(), AttributeValue::S("USER#a".into())),
+            ("n".to_string(), AttributeValue::N("7".into())),
         ])
     }
 
@@ -122,6 +110,21 @@ mod tests {
     fn round_trips_within_its_scope() {
         let c = encode_key(KEY, "listUserOrders|a", &item()).unwrap();
         assert_eq!(decode_key(KEY, "listUserOrders|a", &c).unwrap(), item());
+        let at = BTreeMap::from([("after".to_string(), "x".to_string())]);
+        let p = encode_position(KEY, "s", at.clone()).unwrap();
+        assert_eq!(decode_position(KEY, "s", &p).unwrap(), at);
+    }
+
+    #[test]
+    fn cursors_reveal_nothing_of_the_key() {
+        let c = encode_key(KEY, "listUserOrders|a", &item()).unwrap();
+        let raw = URL_SAFE_NO_PAD.decode(&c).unwrap();
+        let text = String::from_utf8_lossy(&raw);
+        for secret in ["ORDER#1", "USER#a", "PK", "GSI1PK"] {
+            assert!(!text.contains(secret), "{secret} readable in {text:?}");
+        }
+        // Two cursors for the same position differ (a fresh nonce each).
+        assert_ne!(c, encode_key(KEY, "listUserOrders|a", &item()).unwrap());
     }
 
     #[test]
@@ -129,13 +132,19 @@ mod tests {
         let c = encode_key(KEY, "listUserOrders|a", &item()).unwrap();
         assert!(decode_key(KEY, "listUserOrders|b", &c).is_err());
         assert!(decode_key(b"other-key", "listUserOrders|a", &c).is_err());
-        let (body, tag) = c.split_once('.').unwrap();
-        let mut raw = URL_SAFE_NO_PAD.decode(body).unwrap();
+        let mut raw = URL_SAFE_NO_PAD.decode(&c).unwrap();
         let last = raw.len() - 3;
         raw[last] ^= 1;
-        let forged = format!("{}.{tag}", URL_SAFE_NO_PAD.encode(raw));
+        let forged = URL_SAFE_NO_PAD.encode(raw);
         assert!(decode_key(KEY, "listUserOrders|a", &forged).is_err());
-        for junk in ["", ".", "abc", "a.b", &"x".repeat(5000)] {
+        for junk in [
+            "",
+            ".",
+            "abc",
+            "a.b",
+            &"x".repeat(5000),
+            "AAAAAAAAAAAAAAAAAAAAAAAA",
+        ] {
             let err = decode_key(KEY, "listUserOrders|a", junk).unwrap_err();
             assert_eq!(err.code(), "invalid_cursor");
         }

@@ -34,10 +34,29 @@ pub enum ShopError {
         /// What conflicts.
         message: String,
     },
+    /// DynamoDB is unavailable for now: throttled, failing, the table missing, or retries ran
+    /// out against concurrent writers (503 with `Retry-After`).
+    #[error("{message}")]
+    Unavailable {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// What is unavailable, for people.
+        message: String,
+    },
+    /// The request body is larger than the API accepts (413).
+    #[error("{0}")]
+    TooLarge(String),
     /// DynamoDB or the shop failed (500); the message is logged, not shown.
     #[error("internal error: {0}")]
     Internal(String),
 }
+
+/// Seconds a client should wait before retrying a 503.
+pub const RETRY_AFTER_SECONDS: u32 = 1;
+
+/// Marks a response whose request found the shop's table missing, so the server can recreate it.
+#[derive(Debug, Clone, Copy)]
+pub struct TableMissing;
 
 impl ShopError {
     /// A 400 with `code`.
@@ -56,6 +75,14 @@ impl ShopError {
         }
     }
 
+    /// A 503: retries ran out against concurrent writers.
+    pub fn busy(message: impl Into<String>) -> ShopError {
+        ShopError::Unavailable {
+            code: "busy",
+            message: message.into(),
+        }
+    }
+
     /// A 500 from anything printable.
     pub fn internal(e: impl std::fmt::Display) -> ShopError {
         ShopError::Internal(e.to_string())
@@ -69,6 +96,8 @@ impl ShopError {
             ShopError::Forbidden(_) => StatusCode::FORBIDDEN,
             ShopError::NotFound(_) => StatusCode::NOT_FOUND,
             ShopError::Conflict { .. } => StatusCode::CONFLICT,
+            ShopError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ShopError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ShopError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -76,7 +105,10 @@ impl ShopError {
     /// The stable code in the error body.
     pub fn code(&self) -> &'static str {
         match self {
-            ShopError::Invalid { code, .. } | ShopError::Conflict { code, .. } => code,
+            ShopError::Invalid { code, .. }
+            | ShopError::Conflict { code, .. }
+            | ShopError::Unavailable { code, .. } => code,
+            ShopError::TooLarge(_) => "body_too_large",
             ShopError::Unauthenticated(_) => "unauthenticated",
             ShopError::Forbidden(_) => "forbidden",
             ShopError::NotFound(_) => "not_found",
@@ -93,25 +125,71 @@ impl From<monotable_store::items::ItemError> for ShopError {
 
 impl From<monotable_store::pattern::PatternError> for ShopError {
     fn from(e: monotable_store::pattern::PatternError) -> Self {
-        ShopError::internal(e)
+        use monotable_store::pattern::PatternError;
+        match &e {
+            PatternError::Call { code, status, .. } => {
+                from_dynamodb(code.as_deref(), *status, e.to_string())
+            }
+            _ => ShopError::internal(e),
+        }
     }
 }
 
-/// An SDK error as a 500, keeping DynamoDB's code and message for the log.
-pub(crate) fn sdk<E, R>(operation: &str, e: aws_sdk_dynamodb::error::SdkError<E, R>) -> ShopError
+/// What a DynamoDB error means to the caller: a missing table, throttling, DynamoDB failing or
+/// unreachable are 503s that say so; anything else is a 500 whose detail is logged.
+fn from_dynamodb(code: Option<&str>, status: Option<u16>, detail: String) -> ShopError {
+    match code {
+        Some("ResourceNotFoundException") => {
+            tracing::error!(%detail, "the shop's table is missing");
+            ShopError::Unavailable {
+                code: "table_missing",
+                message: "the shop's table does not exist (was it deleted?); retry shortly".into(),
+            }
+        }
+        Some(
+            "ProvisionedThroughputExceededException"
+            | "ThrottlingException"
+            | "RequestLimitExceeded",
+        ) => ShopError::Unavailable {
+            code: "throttled",
+            message: "DynamoDB is throttling requests; retry shortly".into(),
+        },
+        _ if status.is_none_or(|s| s >= 500) => {
+            tracing::error!(%detail, "DynamoDB failed or did not answer");
+            ShopError::Unavailable {
+                code: "unavailable",
+                message: "the database is unavailable; retry shortly".into(),
+            }
+        }
+        _ => ShopError::Internal(detail),
+    }
+}
+
+/// An SDK error as the caller should see it ([`from_dynamodb`]), keeping DynamoDB's code and
+/// message for the log.
+pub(crate) fn sdk<E>(
+    operation: &str,
+    e: aws_sdk_dynamodb::error::SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>,
+) -> ShopError
 where
     E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + 'static,
-    R: std::fmt::Debug,
 {
-    let detail = match e.as_service_error() {
-        Some(s) => format!(
-            "{}: {}",
-            s.code().unwrap_or("error"),
-            s.message().unwrap_or("no message")
+    let status = e.raw_response().map(|r| r.status().as_u16());
+    let (code, detail) = match e.as_service_error() {
+        Some(s) => (
+            s.code().map(str::to_string),
+            format!(
+                "{}: {}",
+                s.code().unwrap_or("error"),
+                s.message().unwrap_or("no message")
+            ),
         ),
-        None => aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string(),
+        None => (
+            None,
+            aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string(),
+        ),
     };
-    ShopError::Internal(format!("{operation}: {detail}"))
+    from_dynamodb(code.as_deref(), status, format!("{operation}: {detail}"))
 }
 
 /// The JSON error body.
@@ -139,12 +217,27 @@ impl IntoResponse for ShopError {
             }
             other => other.to_string(),
         };
-        let body = ErrorBody {
-            error: ErrorDetail {
-                code: self.code().to_string(),
-                message,
-            },
-        };
-        (self.status(), Json(body)).into_response()
+        let mut response = error_response(self.status(), self.code(), message);
+        if let ShopError::Unavailable { code, .. } = &self {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(RETRY_AFTER_SECONDS),
+            );
+            if *code == "table_missing" {
+                response.extensions_mut().insert(TableMissing);
+            }
+        }
+        response
     }
+}
+
+/// A response in the shop's error shape.
+pub fn error_response(status: StatusCode, code: &str, message: String) -> Response {
+    let body = ErrorBody {
+        error: ErrorDetail {
+            code: code.to_string(),
+            message,
+        },
+    };
+    (status, Json(body)).into_response()
 }

@@ -42,12 +42,35 @@ pub struct Shop {
 /// Where the shop reads the time: the system clock, or a fixed one in tests and sample data.
 pub type Clock = Arc<dyn Fn() -> time::OffsetDateTime + Send + Sync>;
 
+/// How a shop behaves where deployments differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShopOptions {
+    /// Longest date range `GET /orders?from&to` (without `status`) walks, in days.
+    pub max_range_days: i64,
+    /// Recreate the table from the model when a request finds it missing (local `serve`; on
+    /// AWS the table belongs to the deployment, so the default is to answer 503 only).
+    pub recreate_missing_table: bool,
+}
+
+impl Default for ShopOptions {
+    fn default() -> Self {
+        ShopOptions {
+            max_range_days: orders::MAX_RANGE_DAYS,
+            recreate_missing_table: false,
+        }
+    }
+}
+
+#[derive(Clone)]
 struct Inner {
     client: aws_sdk_dynamodb::Client,
     model: Model,
     auth: auth::Auth,
     cursor_key: Vec<u8>,
     clock: Clock,
+    options: ShopOptions,
+    /// Set while a recreation of the table runs, so concurrent requests start only one.
+    recreating: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Shop {
@@ -66,21 +89,56 @@ impl Shop {
                 auth,
                 cursor_key,
                 clock: Arc::new(time_util::now),
+                options: ShopOptions::default(),
+                recreating: Arc::default(),
             }),
         }
     }
 
     /// The same shop reading the time from `clock` (tests, sample data with past dates).
     pub fn with_clock(&self, clock: Clock) -> Shop {
+        let mut inner = (*self.inner).clone();
+        inner.clock = clock;
         Shop {
-            inner: Arc::new(Inner {
-                client: self.inner.client.clone(),
-                model: self.inner.model.clone(),
-                auth: self.inner.auth.clone(),
-                cursor_key: self.inner.cursor_key.clone(),
-                clock,
-            }),
+            inner: Arc::new(inner),
         }
+    }
+
+    /// The same shop with `options`.
+    pub fn with_options(&self, options: ShopOptions) -> Shop {
+        let mut inner = (*self.inner).clone();
+        inner.options = options;
+        Shop {
+            inner: Arc::new(inner),
+        }
+    }
+
+    /// How this shop behaves.
+    pub fn options(&self) -> &ShopOptions {
+        &self.inner.options
+    }
+
+    /// Recreate the table from the model in the background, once at a time, when the options
+    /// allow it; called when a request found it missing.
+    pub fn recreate_table_later(&self) {
+        use std::sync::atomic::Ordering;
+        if !self.inner.options.recreate_missing_table
+            || self.inner.recreating.swap(true, Ordering::SeqCst)
+        {
+            return;
+        }
+        let shop = self.clone();
+        tokio::spawn(async move {
+            match monotable_store::table::ensure_table(shop.client(), shop.model()).await {
+                Ok(true) => tracing::warn!(
+                    table = shop.table(),
+                    "the table was missing; recreated it (empty) from the model"
+                ),
+                Ok(false) => {}
+                Err(e) => tracing::error!(error = %e, "could not recreate the missing table"),
+            }
+            shop.inner.recreating.store(false, Ordering::SeqCst);
+        });
     }
 
     /// The current time, to the millisecond.

@@ -39,8 +39,8 @@ pub const MAX_IDEMPOTENCY_KEY: usize = 128;
 pub const IDEMPOTENCY_TTL_SECONDS: i64 = 24 * 3600;
 /// Write shards of the per-day index (GSI3); the model's `shard` cardinality.
 pub const DAY_SHARDS: u32 = 8;
-/// Longest date range `GET /orders?from&to` walks.
-pub const MAX_RANGE_DAYS: i64 = 366;
+/// Longest date range `GET /orders?from&to` walks by default: each day costs one query per shard.
+pub const MAX_RANGE_DAYS: i64 = 93;
 /// The currency every price is in.
 pub const CURRENCY: &str = "USD";
 const RETRIES: usize = 5;
@@ -602,8 +602,7 @@ pub async fn create(
             }
         }
     }
-    Err(ShopError::conflict(
-        "concurrent_update",
+    Err(ShopError::busy(
         "the products changed while the order was being placed; try again",
     ))
 }

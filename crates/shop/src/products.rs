@@ -4,7 +4,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use monotable_store::items::{self, Item, n, s};
-use monotable_store::pattern::{self, PageRequest};
+use monotable_store::pattern;
 
 use crate::Shop;
 use crate::cursor;
@@ -271,8 +271,7 @@ pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Produc
             Err(e) => return Err(sdk("PutItem", e)),
         }
     }
-    Err(ShopError::conflict(
-        "concurrent_update",
+    Err(ShopError::busy(
         "the product kept changing while it was being saved; try again",
     ))
 }
@@ -287,7 +286,8 @@ pub struct Page<T> {
     pub next_cursor: Option<String>,
 }
 
-/// Run a paginated query pattern and map its items.
+/// Run a paginated query pattern and map its items. A page holds `limit` items whenever that many
+/// remain, and carries a cursor only when more follow.
 pub(crate) async fn list<T>(
     shop: &Shop,
     pattern_name: &str,
@@ -300,15 +300,14 @@ pub(crate) async fn list<T>(
     let start = cursor_text
         .map(|c| cursor::decode_key(shop.cursor_key(), scope, c))
         .transpose()?;
-    let page = pattern::query(
+    let limit = usize::try_from(limit).map_err(ShopError::internal)?;
+    let page = pattern::query_page(
         shop.client(),
         shop.model(),
         pattern_name,
         values,
-        PageRequest {
-            limit: Some(limit),
-            start,
-        },
+        limit,
+        start,
     )
     .await?;
     let items = page.items.iter().map(map).collect::<Result<Vec<_>, _>>()?;
@@ -320,18 +319,26 @@ pub(crate) async fn list<T>(
     Ok(Page { items, next_cursor })
 }
 
-/// Products in `category`.
+/// Products in `category`: with `drafts`, published and unpublished alike (admins); without,
+/// only published ones, selected by the key (`GSI1SK` begins `PRODUCT#true#`), so a draft is
+/// never read for such a caller, let alone put in a cursor.
 pub async fn by_category(
     shop: &Shop,
     category: &str,
+    drafts: bool,
     limit: i32,
     cursor: Option<&str>,
 ) -> Result<Page<Product>, ShopError> {
     let category = validate_category(category)?;
-    let scope = format!("listProductsByCategory|{category}");
+    let pattern = if drafts {
+        "listProductsByCategory"
+    } else {
+        "listPublishedProductsByCategory"
+    };
+    let scope = format!("{pattern}|{category}");
     list(
         shop,
-        "listProductsByCategory",
+        pattern,
         &scope,
         &|name| (name == "category").then(|| category.clone()),
         limit,

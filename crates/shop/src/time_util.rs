@@ -7,13 +7,19 @@ use time::{Date, OffsetDateTime, UtcOffset};
 
 use crate::error::ShopError;
 
-/// Fixed-width UTC timestamp: `2026-12-02T18:47:16.123Z`.
+/// Fixed-width UTC timestamp: `2026-12-02T18:47:16.123Z`. A time whose UTC form falls outside
+/// years 0000..=9999 is clamped to the nearest end (every time the shop takes in is checked by
+/// [`parse_bound`] first, so this is a guard, not a path).
 pub fn format_ts(t: OffsetDateTime) -> String {
-    let t = t.to_offset(UtcOffset::UTC);
     let fmt =
         format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
-    t.format(&fmt)
-        .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".into())
+    match t.checked_to_offset(UtcOffset::UTC) {
+        Some(utc) => utc
+            .format(&fmt)
+            .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".into()),
+        None if t.year() > 0 => "9999-12-31T23:59:59.999Z".into(),
+        None => "0000-01-01T00:00:00.000Z".into(),
+    }
 }
 
 /// The UTC day of a timestamp: `2026-12-02`.
@@ -41,7 +47,9 @@ pub enum Bound {
 /// Parse `from`/`to`: a date (`2026-12-02`) or an RFC 3339 timestamp with any offset.
 pub fn parse_bound(field: &str, text: &str, bound: Bound) -> Result<OffsetDateTime, ShopError> {
     let date_fmt = format_description!("[year]-[month]-[day]");
-    if let Ok(date) = Date::parse(text, &date_fmt) {
+    if let Ok(date) = Date::parse(text, &date_fmt)
+        && (0..=9999).contains(&date.year())
+    {
         let t = match bound {
             Bound::Start => date.midnight(),
             Bound::End => date
@@ -51,12 +59,14 @@ pub fn parse_bound(field: &str, text: &str, bound: Bound) -> Result<OffsetDateTi
         return Ok(t.assume_utc());
     }
     OffsetDateTime::parse(text, &Rfc3339)
-        .map(|t| t.to_offset(UtcOffset::UTC))
-        .map_err(|_| {
+        .ok()
+        .and_then(|t| t.checked_to_offset(UtcOffset::UTC))
+        .filter(|t| (0..=9999).contains(&t.year()))
+        .ok_or_else(|| {
             ShopError::invalid(
                 "invalid_date",
                 format!(
-                    "`{field}` must be a date (2026-12-02) or an RFC 3339 timestamp (2026-12-02T10:00:00Z), got {text:?}"
+                    "`{field}` must be a date (2026-12-02) or an RFC 3339 timestamp (2026-12-02T10:00:00Z) within years 0000 to 9999 in UTC, got {text:?}"
                 ),
             )
         })
@@ -81,5 +91,21 @@ mod tests {
         assert_eq!(format_ts(to), "2026-03-01T23:59:59.999Z");
         assert!(parse_bound("from", "yesterday", Bound::Start).is_err());
         assert!(parse_bound("from", "2026-02-30", Bound::Start).is_err());
+    }
+
+    #[test]
+    fn bounds_whose_utc_form_leaves_the_calendar_are_refused_not_a_panic() {
+        // Regression: `to=9999-12-31T23:00:00-02:00` panicked converting to UTC.
+        for text in [
+            "9999-12-31T23:00:00-02:00",
+            "0000-01-01T00:30:00+01:00",
+            "9999-12-31T23:59:59.999-23:59",
+            "-0001-01-01",
+        ] {
+            let err = parse_bound("to", text, Bound::End).unwrap_err();
+            assert_eq!(err.code(), "invalid_date", "{text}");
+        }
+        let edge = parse_bound("to", "9999-12-31T23:59:59.999Z", Bound::End).unwrap();
+        assert_eq!(format_ts(edge), "9999-12-31T23:59:59.999Z");
     }
 }

@@ -351,8 +351,7 @@ pub async fn put_user(
             }
         }
     }
-    Err(ShopError::conflict(
-        "concurrent_update",
+    Err(ShopError::busy(
         "the profile kept changing while it was being saved; try again",
     ))
 }

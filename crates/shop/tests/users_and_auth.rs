@@ -143,11 +143,9 @@ async fn every_denial() {
         )
         .await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
-    let forged = monotable_shop::auth::Auth::Hs256 {
-        secret: b"other".to_vec(),
-    }
-    .issue("alice", true, 600)
-    .unwrap();
+    let forged = monotable_shop::auth::Auth::hs256(b"other".to_vec())
+        .issue("alice", true, 600)
+        .unwrap();
     let r = t.call("GET", "/users/alice", Some(&forged), None).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     let expired = jsonwebtoken::encode(

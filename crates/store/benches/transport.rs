@@ -192,7 +192,7 @@ fn main() {
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(async move {
-            serve::serve_dynamodb(listener, &engine, async {
+            serve::serve_dynamodb_defaults(listener, &engine, async {
                 let _ = stopped.await;
             })
             .await

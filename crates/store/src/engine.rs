@@ -1,19 +1,45 @@
-//! The embedded engine: a dynoxide database in memory or in a data directory.
+//! The embedded engine: a dynoxide database in memory or in a data directory, held by one process
+//! at a time, watched for its file being deleted or replaced, and made durable by group commit.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use dynoxide::Database;
 
 use crate::config::DataLocation;
+use crate::durability::{Durability, NotDurable};
 use crate::error::OpenError;
+
+/// The lock file inside a data directory. The process that holds an exclusive OS lock on it owns
+/// the directory; the file names that process.
+pub const LOCK_FILE: &str = "monotable.lock";
 
 /// The embedded DynamoDB-compatible engine. Cloning is cheap and shares the database.
 #[derive(Clone)]
 pub struct Engine {
     db: Database,
     location: DataLocation,
+    disk: Option<Arc<Disk>>,
+}
+
+/// What a file-backed engine keeps beside the database: the directory lock, the identity of its
+/// files, and the group-commit flusher.
+struct Disk {
+    /// Held (exclusively locked) for the engine's lifetime; released when the file closes.
+    _lock: fs::File,
+    files: Vec<FileIdentity>,
+    durability: Durability,
+    /// Set once a file went missing or was replaced: every later request is refused.
+    lost: AtomicBool,
+}
+
+/// A file and the (device, inode) it had when the engine opened it.
+struct FileIdentity {
+    path: PathBuf,
+    id: Option<(u64, u64)>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -24,20 +50,46 @@ impl std::fmt::Debug for Engine {
     }
 }
 
+/// Why the engine refuses a request.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum Unavailable {
+    /// The database file was deleted or replaced while this process had it open.
+    #[error(
+        "the database file {} was deleted or replaced while monotable was running; \
+         nothing more is accepted, because it would be lost on restart. Restart monotable",
+        path.display()
+    )]
+    FileLost {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The disk did not confirm a write.
+    #[error("{0}")]
+    NotDurable(String),
+}
+
 impl Engine {
-    /// Open the engine at `location`: create the data directory if needed, check that it can be
-    /// written, and open (or create) its database file.
+    /// Open the engine at `location`: create the data directory if needed, take its lock, check
+    /// that it and the database file can be written, and open (or create) the database.
     pub fn open(location: &DataLocation) -> Result<Engine, OpenError> {
-        let db = match location {
-            DataLocation::Memory => Database::memory().map_err(|e| OpenError::Engine {
-                path: PathBuf::from(":memory:"),
-                message: e.to_string(),
-            })?,
-            DataLocation::Dir(dir) => open_dir(dir)?,
+        let (db, disk) = match location {
+            DataLocation::Memory => {
+                let db = Database::memory().map_err(|e| OpenError::Engine {
+                    path: PathBuf::from(":memory:"),
+                    message: e.to_string(),
+                })?;
+                (db, None)
+            }
+            DataLocation::Dir(dir) => {
+                let (db, disk) = open_dir(dir)?;
+                (db, Some(Arc::new(disk)))
+            }
         };
         Ok(Engine {
             db,
             location: location.clone(),
+            disk,
         })
     }
 
@@ -82,22 +134,163 @@ impl Engine {
     pub fn client(&self) -> aws_sdk_dynamodb::Client {
         crate::inprocess::client(self.clone())
     }
+
+    /// Refuse service when the database file went missing or was replaced under this process.
+    /// In memory there is nothing to check.
+    pub(crate) fn check_files(&self) -> Result<(), Unavailable> {
+        let Some(disk) = &self.disk else {
+            return Ok(());
+        };
+        let lost = |path: &Path| Unavailable::FileLost {
+            path: path.to_path_buf(),
+        };
+        if disk.lost.load(Ordering::Relaxed) {
+            return Err(lost(&disk.files[0].path));
+        }
+        for file in &disk.files {
+            if file.id.is_some() && identity(&file.path) != file.id {
+                disk.lost.store(true, Ordering::Relaxed);
+                tracing::error!(file = %file.path.display(), "database file deleted or replaced; refusing every request");
+                return Err(lost(&file.path));
+            }
+        }
+        Ok(())
+    }
+
+    /// The durability ticket of a request that just ran: writes take a new one, reads wait for
+    /// the writes before them. `None` when there is nothing to wait for.
+    pub(crate) fn ticket(&self, wrote: bool) -> Option<u64> {
+        let disk = self.disk.as_ref()?;
+        let ticket = if wrote {
+            disk.durability.wrote()
+        } else {
+            disk.durability.read()
+        };
+        (!disk.durability.is_durable(ticket)).then_some(ticket)
+    }
+
+    /// Wait until `ticket` is on disk.
+    pub(crate) async fn durable(&self, ticket: u64) -> Result<(), Unavailable> {
+        match &self.disk {
+            Some(disk) => disk
+                .durability
+                .wait(ticket)
+                .await
+                .map_err(|NotDurable(why)| Unavailable::NotDurable(why)),
+            None => Ok(()),
+        }
+    }
 }
 
-fn open_dir(dir: &Path) -> Result<Database, OpenError> {
+fn open_dir(dir: &Path) -> Result<(Database, Disk), OpenError> {
     fs::create_dir_all(dir).map_err(|source| OpenError::CreateDir {
         path: dir.to_path_buf(),
         source,
     })?;
     check_writable(dir)?;
+    let lock = lock_dir(dir)?;
     let file = dir.join(crate::config::DATABASE_FILE);
+    check_database_writable(&file)?;
     let path = file.to_str().ok_or_else(|| OpenError::NonUtf8Path {
         path: dir.to_path_buf(),
     })?;
-    Database::new(path).map_err(|e| OpenError::Engine {
+    let engine_error = |e: dynoxide::DynoxideError| OpenError::Engine {
         path: file.clone(),
         message: e.to_string(),
-    })
+    };
+    let db = Database::new(path).map_err(engine_error)?;
+    // Commits reach the log without waiting for the disk; the flusher makes them durable.
+    db.disable_bulk_loading().map_err(engine_error)?;
+    let wal = dir.join(format!("{}-wal", crate::config::DATABASE_FILE));
+    let durability = Durability::start(wal.clone()).map_err(|source| OpenError::NotWritable {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let files = [file, wal]
+        .into_iter()
+        .map(|path| FileIdentity {
+            id: identity(&path),
+            path,
+        })
+        .collect();
+    let disk = Disk {
+        _lock: lock,
+        files,
+        durability,
+        lost: AtomicBool::new(false),
+    };
+    Ok((db, disk))
+}
+
+/// (device, inode) of a file, `None` when it does not exist (or off Unix).
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// Take the directory's lock, or name the process that holds it.
+fn lock_dir(dir: &Path) -> Result<fs::File, OpenError> {
+    let path = dir.join(LOCK_FILE);
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|source| OpenError::NotWritable {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(fs::TryLockError::WouldBlock) => {
+            let holder = fs::read_to_string(&path).unwrap_or_default();
+            return Err(OpenError::Locked {
+                path: dir.to_path_buf(),
+                holder: describe_holder(&holder),
+            });
+        }
+        Err(fs::TryLockError::Error(source)) => {
+            return Err(OpenError::NotWritable {
+                path: dir.to_path_buf(),
+                source,
+            });
+        }
+    }
+    let me = format!(
+        "pid {}\ncommand {}\n",
+        std::process::id(),
+        std::env::args().collect::<Vec<_>>().join(" ")
+    );
+    file.set_len(0)
+        .and_then(|()| file.write_all(me.as_bytes()))
+        .map_err(|source| OpenError::NotWritable {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    Ok(file)
+}
+
+/// "pid 123 (monotable serve --data-dir x)" from the lock file's text.
+fn describe_holder(text: &str) -> String {
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name).map(str::trim))
+            .filter(|v| !v.is_empty())
+    };
+    match (field("pid "), field("command ")) {
+        (Some(pid), Some(cmd)) => format!("pid {pid} ({cmd})"),
+        (Some(pid), None) => format!("pid {pid}"),
+        _ => "another process".to_string(),
+    }
 }
 
 /// Write and remove a probe file, so an unwritable directory is named before SQLite reports it
@@ -115,6 +308,36 @@ fn check_writable(dir: &Path) -> Result<(), OpenError> {
         path: dir.to_path_buf(),
         source,
     })
+}
+
+/// An existing database file must be writable: marked read-only, or refused for writing, it would
+/// open, say "ready", and then fail every write.
+fn check_database_writable(file: &Path) -> Result<(), OpenError> {
+    let metadata = match fs::metadata(file) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => {
+            return Err(OpenError::NotWritable {
+                path: file.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let refused = |source| OpenError::ReadOnlyDatabase {
+        path: file.to_path_buf(),
+        source,
+    };
+    if metadata.permissions().readonly() {
+        return Err(refused(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is marked read-only",
+        )));
+    }
+    fs::OpenOptions::new()
+        .write(true)
+        .open(file)
+        .map(drop)
+        .map_err(refused)
 }
 
 #[cfg(test)]
@@ -138,5 +361,58 @@ mod tests {
         let engine = Engine::open(&DataLocation::Dir(dir.clone())).unwrap();
         assert!(dir.join(crate::config::DATABASE_FILE).exists());
         assert_eq!(engine.location(), &DataLocation::Dir(dir));
+    }
+
+    #[test]
+    fn a_second_opener_of_a_directory_is_refused_and_told_who_holds_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let location = DataLocation::Dir(tmp.path().join("data"));
+        let first = Engine::open(&location).unwrap();
+        let err = Engine::open(&location).unwrap_err();
+        assert!(matches!(err, OpenError::Locked { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("pid {}", std::process::id())),
+            "{text}"
+        );
+        drop(first);
+        Engine::open(&location).expect("the lock is released with the engine");
+    }
+
+    #[test]
+    fn a_read_only_database_file_is_refused_at_open() {
+        let tmp = tempfile::tempdir().unwrap();
+        let location = DataLocation::Dir(tmp.path().join("data"));
+        drop(Engine::open(&location).unwrap());
+        let file = location.database_file().unwrap();
+        let mut perms = fs::metadata(&file).unwrap().permissions();
+        perms.set_readonly(true);
+        fs::set_permissions(&file, perms).unwrap();
+        let err = Engine::open(&location).unwrap_err();
+        assert!(matches!(err, OpenError::ReadOnlyDatabase { .. }), "{err:?}");
+        assert!(err.to_string().contains("read-only"), "{err}");
+    }
+
+    #[test]
+    fn a_deleted_database_file_is_noticed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let location = DataLocation::Dir(tmp.path().join("data"));
+        let engine = Engine::open(&location).unwrap();
+        engine.check_files().unwrap();
+        fs::remove_file(location.database_file().unwrap()).unwrap();
+        let err = engine.check_files().unwrap_err();
+        assert!(err.to_string().contains("deleted or replaced"), "{err}");
+        // Even if a file reappears at the path, the engine stays refused.
+        fs::write(location.database_file().unwrap(), b"").unwrap();
+        assert!(engine.check_files().is_err());
+    }
+
+    #[test]
+    fn holders_are_described_from_the_lock_file() {
+        assert_eq!(
+            describe_holder("pid 42\ncommand monotable serve\n"),
+            "pid 42 (monotable serve)"
+        );
+        assert_eq!(describe_holder(""), "another process");
     }
 }

@@ -30,6 +30,25 @@ pub enum OpenError {
         /// The directory.
         path: PathBuf,
     },
+    /// Another process holds the data directory.
+    #[error(
+        "data directory {} is in use by {holder}; stop it, or connect to it with --endpoint",
+        path.display()
+    )]
+    Locked {
+        /// The directory.
+        path: PathBuf,
+        /// The process holding it, as its lock file names it.
+        holder: String,
+    },
+    /// The database file exists but cannot be written.
+    #[error("database file {} cannot be written: {source}", path.display())]
+    ReadOnlyDatabase {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     /// The engine refused the database file (corrupt, written by a newer version, locked).
     #[error("cannot open the embedded database {}: {message}", path.display())]
     Engine {

@@ -17,10 +17,8 @@ use aws_smithy_runtime_api::client::http::{
 use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, HttpResponse};
 use aws_smithy_runtime_api::http::StatusCode;
 use aws_smithy_types::body::SdkBody;
-use dynoxide::DynoxideError;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 
+use crate::dispatch::{self, Answer};
 use crate::engine::Engine;
 
 /// The region the embedded client claims. The engine ignores it; the SDK needs one to sign.
@@ -30,12 +28,42 @@ pub const EMBEDDED_REGION: &str = "us-east-1";
 /// connector answers first. `.invalid` is reserved (RFC 2606), so it can never reach a network.
 pub const EMBEDDED_ENDPOINT: &str = "http://embedded.monotable.invalid";
 
-const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 const CONTENT_TYPE: &str = "application/x-amz-json-1.0";
 
 /// An SDK client whose every request `engine` answers in this process.
 pub fn client(engine: Engine) -> aws_sdk_dynamodb::Client {
-    let connector = SharedHttpConnector::new(InProcessConnector { engine });
+    build(InProcessConnector {
+        engine,
+        #[cfg(feature = "faults")]
+        faults: None,
+    })
+}
+
+/// An SDK client over `engine` whose requests first meet `faults` (tests only), retrying quickly
+/// so that tests that exhaust the SDK's retries stay fast.
+#[cfg(feature = "faults")]
+pub fn client_with_faults(
+    engine: Engine,
+    faults: std::sync::Arc<crate::faults::Faults>,
+) -> aws_sdk_dynamodb::Client {
+    let client = build(InProcessConnector {
+        engine,
+        faults: Some(faults),
+    });
+    let config = client
+        .config()
+        .to_builder()
+        .retry_config(
+            aws_sdk_dynamodb::config::retry::RetryConfig::standard()
+                .with_initial_backoff(std::time::Duration::from_millis(2))
+                .with_max_backoff(std::time::Duration::from_millis(20)),
+        )
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+fn build(connector: InProcessConnector) -> aws_sdk_dynamodb::Client {
+    let connector = SharedHttpConnector::new(connector);
     // No credentials and no signing: the engine checks neither, and SigV4 would be the largest
     // cost of an in-process call (docs/benchmarks.md). Stalled-stream protection watches network
     // bodies; there are none here.
@@ -54,108 +82,51 @@ pub fn client(engine: Engine) -> aws_sdk_dynamodb::Client {
 #[derive(Debug, Clone)]
 struct InProcessConnector {
     engine: Engine,
+    #[cfg(feature = "faults")]
+    faults: Option<std::sync::Arc<crate::faults::Faults>>,
 }
 
 impl HttpConnector for InProcessConnector {
     fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
         // The engine is synchronous (SQLite behind a mutex) and answers in microseconds for the
         // requests this project makes; it runs on the calling task, as in dynoxide's own server.
-        HttpConnectorFuture::ready(Ok(answer(&self.engine, &request)))
-    }
-}
-
-/// Answer one SDK request as the engine's HTTP server would.
-fn answer(engine: &Engine, request: &HttpRequest) -> HttpResponse {
-    let Some(operation) = request
-        .headers()
-        .get("x-amz-target")
-        .and_then(|t| t.strip_prefix(TARGET_PREFIX))
-    else {
-        return bare_error(400, "com.amazon.coral.service#UnknownOperationException");
-    };
-    let Some(body) = request.body().bytes() else {
-        // The DynamoDB client never streams a request body; say so rather than guess.
-        return error_response(&DynoxideError::SerializationException(
-            "the in-process connector needs an in-memory request body".into(),
-        ));
-    };
-    match dispatch(engine, operation, body) {
-        Some(Ok(json)) => response(200, json),
-        Some(Err(e)) => error_response(&e),
-        None => bare_error(400, "com.amazon.coral.service#UnknownOperationException"),
-    }
-}
-
-fn run<Req, Resp>(
-    body: &[u8],
-    op: impl FnOnce(Req) -> dynoxide::Result<Resp>,
-) -> dynoxide::Result<Vec<u8>>
-where
-    Req: DeserializeOwned,
-    Resp: Serialize,
-{
-    let request: Req = serde_json::from_slice(body)
-        .map_err(|e| DynoxideError::SerializationException(e.to_string()))?;
-    let response = op(request)?;
-    serde_json::to_vec(&response).map_err(|e| DynoxideError::InternalServerError(e.to_string()))
-}
-
-/// Run `operation`; `None` for an operation the engine does not implement.
-fn dispatch(engine: &Engine, operation: &str, body: &[u8]) -> Option<dynoxide::Result<Vec<u8>>> {
-    let db = engine.database();
-    macro_rules! ops {
-        ($($name:literal => $method:ident),* $(,)?) => {
-            match operation {
-                $($name => Some(run(body, |r| db.$method(r))),)*
-                _ => None,
-            }
+        // Only the wait for the disk is asynchronous (group commit, `durability`).
+        let target = request.headers().get("x-amz-target").map(str::to_string);
+        let Some(body) = request.body().bytes() else {
+            // The DynamoDB client never streams a request body; say so rather than guess.
+            let answer = Answer::error(
+                400,
+                "com.amazon.coral.service#SerializationException",
+                "the in-process connector needs an in-memory request body",
+            );
+            return HttpConnectorFuture::ready(Ok(response(answer)));
         };
+        #[cfg(feature = "faults")]
+        if let Some(faults) = &self.faults {
+            let (engine, faults, body) = (self.engine.clone(), faults.clone(), body.to_vec());
+            return HttpConnectorFuture::new(async move {
+                let answer = faults.run(&engine, target.as_deref(), &body).await;
+                Ok(response(dispatch::settle(&engine, answer).await))
+            });
+        }
+        let answer = dispatch::run(&self.engine, target.as_deref(), body);
+        if answer.ticket.is_none() {
+            return HttpConnectorFuture::ready(Ok(response(answer)));
+        }
+        let engine = self.engine.clone();
+        HttpConnectorFuture::new(
+            async move { Ok(response(dispatch::settle(&engine, answer).await)) },
+        )
     }
-    ops! {
-        "GetItem" => get_item,
-        "PutItem" => put_item,
-        "UpdateItem" => update_item,
-        "DeleteItem" => delete_item,
-        "Query" => query,
-        "Scan" => scan,
-        "BatchGetItem" => batch_get_item,
-        "BatchWriteItem" => batch_write_item,
-        "TransactWriteItems" => transact_write_items,
-        "TransactGetItems" => transact_get_items,
-        "CreateTable" => create_table,
-        "DeleteTable" => delete_table,
-        "DescribeTable" => describe_table,
-        "ListTables" => list_tables,
-        "UpdateTable" => update_table,
-        "UpdateTimeToLive" => update_time_to_live,
-        "DescribeTimeToLive" => describe_time_to_live,
-        "ExecuteStatement" => execute_statement,
-        "ExecuteTransaction" => execute_transaction,
-        "BatchExecuteStatement" => batch_execute_statement,
-        "TagResource" => tag_resource,
-        "UntagResource" => untag_resource,
-        "ListTagsOfResource" => list_tags_of_resource,
-    }
-}
-
-fn error_response(error: &DynoxideError) -> HttpResponse {
-    response(error.status_code(), error.to_json().into_bytes())
-}
-
-fn bare_error(status: u16, error_type: &str) -> HttpResponse {
-    response(
-        status,
-        format!(r#"{{"__type":"{error_type}"}}"#).into_bytes(),
-    )
 }
 
 static REQUEST_IDS: AtomicU64 = AtomicU64::new(1);
 
-fn response(status: u16, body: Vec<u8>) -> HttpResponse {
-    let status: StatusCode = http::StatusCode::from_u16(status)
+fn response(answer: Answer) -> HttpResponse {
+    let status: StatusCode = http::StatusCode::from_u16(answer.status)
         .unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR)
         .into();
-    let mut response = HttpResponse::new(status, SdkBody::from(body));
+    let mut response = HttpResponse::new(status, SdkBody::from(answer.body));
     let headers = response.headers_mut();
     headers.insert("content-type", CONTENT_TYPE);
     headers.insert(
@@ -166,66 +137,4 @@ fn response(status: u16, body: Vec<u8>) -> HttpResponse {
         ),
     );
     response
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn request(target: Option<&str>, body: &str) -> HttpRequest {
-        let mut request = HttpRequest::new(SdkBody::from(body.to_string()));
-        if let Some(target) = target {
-            request
-                .headers_mut()
-                .insert("x-amz-target", target.to_string());
-        }
-        request
-    }
-
-    fn body_of(response: &HttpResponse) -> String {
-        String::from_utf8(response.body().bytes().unwrap().to_vec()).unwrap()
-    }
-
-    #[test]
-    fn missing_or_foreign_target_is_an_unknown_operation() {
-        let engine = Engine::memory().unwrap();
-        for target in [
-            None,
-            Some("DynamoDB_20120810.Frobnicate"),
-            Some("S3.GetObject"),
-        ] {
-            let response = answer(&engine, &request(target, "{}"));
-            assert_eq!(response.status().as_u16(), 400);
-            assert!(body_of(&response).contains("UnknownOperationException"));
-        }
-    }
-
-    #[test]
-    fn malformed_body_is_a_serialization_exception() {
-        let engine = Engine::memory().unwrap();
-        let response = answer(
-            &engine,
-            &request(Some("DynamoDB_20120810.GetItem"), "{not json"),
-        );
-        assert_eq!(response.status().as_u16(), 400);
-        assert!(body_of(&response).contains("SerializationException"));
-    }
-
-    #[test]
-    fn engine_errors_keep_their_dynamodb_type() {
-        let engine = Engine::memory().unwrap();
-        let response = answer(
-            &engine,
-            &request(
-                Some("DynamoDB_20120810.GetItem"),
-                r#"{"TableName":"Missing","Key":{"PK":{"S":"x"}}}"#,
-            ),
-        );
-        assert_eq!(response.status().as_u16(), 400);
-        assert!(
-            body_of(&response).contains("#ResourceNotFoundException"),
-            "{}",
-            body_of(&response)
-        );
-    }
 }

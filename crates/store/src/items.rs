@@ -231,6 +231,28 @@ fn value_json(value: &AttributeValue) -> serde_json::Value {
     }
 }
 
+/// A key in DynamoDB's JSON form back as an item: `S`, `N` and `B` (base64) values, the types a
+/// key attribute can have. `None` for anything else.
+pub fn key_from_json(value: &serde_json::Value) -> Option<Item> {
+    value
+        .as_object()?
+        .iter()
+        .map(|(name, typed)| {
+            let (ty, v) = typed.as_object()?.iter().next()?;
+            let v = v.as_str()?;
+            let value = match ty.as_str() {
+                "S" => AttributeValue::S(v.to_string()),
+                "N" => AttributeValue::N(v.to_string()),
+                "B" => AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(
+                    aws_smithy_types::base64::decode(v).ok()?,
+                )),
+                _ => return None,
+            };
+            Some((name.clone(), value))
+        })
+        .collect()
+}
+
 /// `AttributeValue::S`.
 pub fn s(value: impl Into<String>) -> AttributeValue {
     AttributeValue::S(value.into())
@@ -271,5 +293,23 @@ mod tests {
         );
         assert!(boolean(&item, "s").is_err());
         assert!(integer(&item, "n").is_err(), "a decimal is not an integer");
+    }
+
+    #[test]
+    fn keys_round_trip_through_json_in_their_types() {
+        let key = Item::from([
+            ("PK".to_string(), s("ORDER#1")),
+            ("n".to_string(), n(42)),
+            (
+                "b".to_string(),
+                AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(vec![0, 255, 7])),
+            ),
+        ]);
+        assert_eq!(key_from_json(&to_json(&key)), Some(key));
+        assert_eq!(
+            key_from_json(&serde_json::json!({"x": {"BOOL": true}})),
+            None
+        );
+        assert_eq!(key_from_json(&serde_json::json!([1])), None);
     }
 }

@@ -14,8 +14,12 @@
 
 pub mod client;
 pub mod config;
+pub mod dispatch;
+mod durability;
 pub mod engine;
 pub mod error;
+#[cfg(feature = "faults")]
+pub mod faults;
 pub mod inprocess;
 pub mod items;
 pub mod pattern;

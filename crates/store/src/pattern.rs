@@ -2,7 +2,8 @@
 //! templates, so no caller writes a key string by hand.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use monotable_model::{Condition, KeyTemplate, Model, Operation, Pattern, RenderError};
 
 use crate::items::{Item, key_value};
@@ -35,6 +36,14 @@ pub enum PatternError {
         /// Why.
         source: RenderError,
     },
+    /// An item the query returned lacks one of the key attributes that resume it.
+    #[error("access pattern `{pattern}`: a returned item has no `{attribute}`")]
+    MissingKeyAttribute {
+        /// The pattern.
+        pattern: String,
+        /// The missing key attribute.
+        attribute: String,
+    },
     /// DynamoDB refused the call.
     #[error("access pattern `{pattern}`: {operation} failed: {message}")]
     Call {
@@ -44,6 +53,10 @@ pub enum PatternError {
         operation: &'static str,
         /// DynamoDB's code and message.
         message: String,
+        /// DynamoDB's error code (`ResourceNotFoundException`), when it answered with one.
+        code: Option<String>,
+        /// The HTTP status of the answer; `None` when none arrived (timeout, connection).
+        status: Option<u16>,
     },
 }
 
@@ -84,19 +97,28 @@ fn render(
         })
 }
 
-fn call_error(
+fn call_error<E: ProvideErrorMetadata + std::error::Error + 'static>(
     pattern: &Pattern,
     operation: &'static str,
-    e: &dyn ProvideErrorMetadata,
+    e: &SdkError<E, HttpResponse>,
 ) -> PatternError {
+    let message = match e.as_service_error() {
+        Some(s) => format!(
+            "{}: {}",
+            s.code().unwrap_or("error"),
+            s.message().unwrap_or("no message")
+        ),
+        None => DisplayErrorContext(e).to_string(),
+    };
     PatternError::Call {
         pattern: pattern.name.clone(),
         operation,
-        message: format!(
-            "{}: {}",
-            e.code().unwrap_or("error"),
-            e.message().unwrap_or("no message")
-        ),
+        message,
+        code: e
+            .as_service_error()
+            .and_then(|s| s.code())
+            .map(str::to_string),
+        status: e.raw_response().map(|r| r.status().as_u16()),
     }
 }
 
@@ -210,5 +232,67 @@ pub async fn query(
     Ok(Page {
         items: out.items.unwrap_or_default(),
         last_evaluated_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+    })
+}
+
+/// The `ExclusiveStartKey` that resumes a query of `pattern` right after `item`: the table's key
+/// attributes and, for an index query, the index's.
+pub fn resume_key(model: &Model, pattern: &Pattern, item: &Item) -> Result<Item, PatternError> {
+    let mut names: Vec<&str> = Vec::new();
+    for index in std::iter::once(None).chain(pattern.index_name().map(Some)) {
+        if let Some((pk, sk)) = model.key_schema(index) {
+            names.push(pk);
+            names.extend(sk);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| match item.get(name) {
+            Some(value) => Ok((name.to_string(), value.clone())),
+            None => Err(PatternError::MissingKeyAttribute {
+                pattern: pattern.name.clone(),
+                attribute: name.to_string(),
+            }),
+        })
+        .collect()
+}
+
+/// A page of exactly `limit` items when that many remain, and a resume key only when at least
+/// one more item exists, so no caller ever gets an empty page that claims more follow. It reads
+/// `limit + 1` items, and keeps reading when DynamoDB stops early (its 1 MB page cap).
+pub async fn query_page(
+    client: &Client,
+    model: &Model,
+    name: &str,
+    values: &(dyn Fn(&str) -> Option<String> + Sync),
+    limit: usize,
+    start: Option<Item>,
+) -> Result<Page, PatternError> {
+    let p = pattern(model, name)?;
+    let want = limit.saturating_add(1);
+    let mut items: Vec<Item> = Vec::new();
+    let mut next = start;
+    loop {
+        let missing = want - items.len();
+        let request = PageRequest {
+            limit: Some(i32::try_from(missing).unwrap_or(i32::MAX)),
+            start: next.take(),
+        };
+        let page = query(client, model, name, values, request).await?;
+        items.extend(page.items);
+        next = page.last_evaluated_key;
+        if items.len() >= want || next.is_none() {
+            break;
+        }
+    }
+    let more = items.len() > limit;
+    items.truncate(limit);
+    let last_evaluated_key = match (more, items.last()) {
+        (true, Some(last)) => Some(resume_key(model, p, last)?),
+        _ => None,
+    };
+    Ok(Page {
+        items,
+        last_evaluated_key,
     })
 }

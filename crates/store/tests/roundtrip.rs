@@ -303,7 +303,7 @@ async fn serve_in_background(
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        serve::serve_dynamodb(listener, &engine, async {
+        serve::serve_dynamodb_defaults(listener, &engine, async {
             let _ = stopped.await;
         })
         .await

@@ -14,16 +14,23 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use utoipa::OpenApi;
 
+use axum::http::StatusCode;
+use axum::response::Response;
+
 use crate::Shop;
 use crate::auth::Caller;
-use crate::error::ShopError;
+use crate::error::{ErrorBody, ErrorDetail, ShopError, TableMissing, error_response};
 
 /// Page size bounds of every listing.
 pub const MAX_LIMIT: i32 = 100;
 /// Page size when `limit` is not given.
 pub const DEFAULT_LIMIT: i32 = 20;
+/// Largest request body (axum's default limit).
+pub const MAX_BODY: usize = 2 * 1024 * 1024;
 
-/// The shop's Router: the same on `monotable serve` and on Lambda.
+/// The shop's Router: the same on `monotable serve` and on Lambda. A handler that panics answers
+/// 500 in the error shape (and the panic is logged); a wrong method is a 405 in the error shape;
+/// a request that finds the table missing starts its recreation when the shop's options allow.
 pub fn router(shop: Shop) -> Router {
     Router::new()
         .route("/users", get(users::find_by_email))
@@ -47,11 +54,74 @@ pub fn router(shop: Shop) -> Router {
         )
         .route("/openapi.json", get(openapi_json))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            shop.clone(),
+            recreate_missing_table,
+        ))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
         .with_state(shop)
 }
 
 async fn not_found() -> ShopError {
     ShopError::NotFound("no such route; the API is described at /openapi.json".into())
+}
+
+async fn method_not_allowed() -> Response {
+    error_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this route does not take that method; the API is described at /openapi.json".into(),
+    )
+}
+
+/// A handler panicked: log it, answer 500 in the error shape.
+fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let what = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("a panic without a message");
+    tracing::error!(panic = what, "a request handler panicked");
+    error_response(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal",
+        "internal error; the server log has the details".into(),
+    )
+}
+
+async fn recreate_missing_table(
+    axum::extract::State(shop): axum::extract::State<Shop>,
+    request: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let response = next.run(request).await;
+    if response.extensions().get::<TableMissing>().is_some() {
+        shop.recreate_table_later();
+    }
+    response
+}
+
+/// A refusal in the shop's error shape, for the local server's guard.
+pub fn refuse(status: StatusCode, code: &'static str, message: String) -> Response {
+    error_response(status, code, message)
+}
+
+/// The body hyper's own answers to unreadable requests get on the shop's listener.
+pub fn parse_error_body(status: u16) -> (&'static str, Vec<u8>) {
+    let (code, message) = match status {
+        414 => ("uri_too_long", "the request URI is too long"),
+        431 => ("headers_too_large", "the request headers are too large"),
+        _ => ("bad_request", "the request could not be read as HTTP/1.1"),
+    };
+    let body = ErrorBody {
+        error: ErrorDetail {
+            code: code.into(),
+            message: message.into(),
+        },
+    };
+    let json = serde_json::to_vec(&body).unwrap_or_default();
+    ("application/json", json)
 }
 
 async fn openapi_json() -> Json<utoipa::openapi::OpenApi> {
@@ -115,6 +185,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
 }
 
 fn json_error(rejection: JsonRejection) -> ShopError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ShopError::TooLarge(format!(
+            "the body is larger than the {MAX_BODY} bytes the API accepts"
+        ));
+    }
     let message = match &rejection {
         JsonRejection::MissingJsonContentType(_) => {
             "the body must be JSON with `Content-Type: application/json`".to_string()

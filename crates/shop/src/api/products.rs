@@ -100,11 +100,10 @@ pub async fn list(
     let cursor = query.cursor.as_deref();
     match (&query.category, query.published) {
         (Some(category), None) => {
-            let mut page = products::by_category(&shop, category, limit, cursor).await?;
-            if !caller.is_some_and(|c| c.admin) {
-                page.items.retain(|p| p.published);
-            }
-            Ok(Json(page))
+            let admin = caller.is_some_and(|c| c.admin);
+            Ok(Json(
+                products::by_category(&shop, category, admin, limit, cursor).await?,
+            ))
         }
         (None, Some(true)) => Ok(Json(products::published(&shop, limit, cursor).await?)),
         _ => Err(ShopError::invalid(

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use monotable_store::items::{self, Item};
 use monotable_store::pattern::{self, PageRequest};
 
-use super::{DAY_SHARDS, MAX_RANGE_DAYS, Order, Status, order_from_item};
+use super::{DAY_SHARDS, Order, Status, order_from_item};
 use crate::Shop;
 use crate::cursor;
 use crate::error::ShopError;
@@ -96,7 +96,8 @@ pub async fn by_status(
 
 /// Orders created within `from..=to` across all statuses, newest first. Each day is written to
 /// [`DAY_SHARDS`] partitions so no day is a hot partition; a page queries the shards of each day,
-/// newest day first, and merges them by sort key. At most [`MAX_RANGE_DAYS`] days.
+/// newest day first, and merges them by sort key. At most [`crate::ShopOptions::max_range_days`]
+/// days ([`super::MAX_RANGE_DAYS`] by default).
 pub async fn by_date(
     shop: &Shop,
     from: &str,
@@ -110,10 +111,11 @@ pub async fn by_date(
         return Err(ShopError::invalid("invalid_range", "`from` is after `to`"));
     }
     let days = (to_t.date() - from_t.date()).whole_days() + 1;
-    if days > MAX_RANGE_DAYS {
+    let max_days = shop.options().max_range_days;
+    if days > max_days {
         return Err(ShopError::invalid(
             "range_too_long",
-            format!("a date range spans at most {MAX_RANGE_DAYS} days; this one spans {days}"),
+            format!("a date range spans at most {max_days} days; this one spans {days}"),
         ));
     }
     let (lower, upper) = range(Some(from), Some(to))?;

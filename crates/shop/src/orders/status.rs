@@ -149,8 +149,7 @@ pub async fn change_status(
             }
         }
     }
-    Err(ShopError::conflict(
-        "concurrent_update",
-        format!("order {order_id} kept changing; read it and try again"),
-    ))
+    Err(ShopError::busy(format!(
+        "order {order_id} kept changing; read it and try again"
+    )))
 }

@@ -47,9 +47,7 @@ impl TestShop {
         monotable_store::table::ensure_table(dynamo.client(), &model)
             .await
             .expect("table");
-        let auth = Auth::Hs256 {
-            secret: b"test-secret".to_vec(),
-        };
+        let auth = Auth::hs256(b"test-secret".to_vec());
         let clock: Arc<Mutex<Option<OffsetDateTime>>> = Arc::new(Mutex::new(None));
         let c = clock.clone();
         let shop = Shop::new(dynamo.client().clone(), model, auth, b"cursor-key".to_vec())

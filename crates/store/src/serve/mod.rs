@@ -1,14 +1,27 @@
-//! The DynamoDB-compatible HTTP endpoint over the embedded engine, for the AWS CLI, boto3, NoSQL
-//! Workbench and other `monotable` processes.
+//! Serving over HTTP: the DynamoDB-compatible endpoint over the embedded engine ([`endpoint`]),
+//! the server both of `monotable serve`'s listeners run on ([`serve_router`]), what keeps them
+//! private to this machine ([`guard`]), and the stop signal.
+
+pub mod endpoint;
+pub mod guard;
+mod http;
+mod shaped;
+pub mod sigv4;
 
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
 use crate::engine::Engine;
 use crate::error::ServeError;
+
+pub use endpoint::EndpointOptions;
+pub use guard::Guard;
+pub use http::{Limits, serve_router};
+pub use shaped::ErrorBody;
 
 /// Bind `addr`, naming the port when another process holds it.
 pub async fn bind(addr: SocketAddr) -> Result<TcpListener, ServeError> {
@@ -21,17 +34,64 @@ pub async fn bind(addr: SocketAddr) -> Result<TcpListener, ServeError> {
     })
 }
 
-/// Serve the DynamoDB JSON API for `engine` on `listener` until `shutdown` resolves. On shutdown
-/// it stops accepting, lets running requests finish and returns; every write it acknowledged is
-/// already committed to the engine's file (SQLite WAL, synchronous commits).
+/// Serve the DynamoDB JSON API for `engine` on `listener` until `shutdown` resolves, behind
+/// `guard` and within `limits`. On shutdown it stops accepting, lets running requests finish and
+/// returns; every write it acknowledged is on disk.
 pub async fn serve_dynamodb(
+    listener: TcpListener,
+    engine: &Engine,
+    options: EndpointOptions,
+    guard: Guard,
+    limits: &Limits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let router = endpoint::router(engine.clone(), options).layer(
+        axum::middleware::from_fn_with_state(Arc::new(guard), guard::guard),
+    );
+    serve_router(
+        listener,
+        router,
+        limits,
+        endpoint::parse_error_body,
+        shutdown,
+    )
+    .await
+}
+
+/// [`serve_dynamodb`] with every default: loopback callers only, no signature check, default
+/// limits. For tests, benchmarks and tools.
+pub async fn serve_dynamodb_defaults(
     listener: TcpListener,
     engine: &Engine,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    dynoxide::server::serve_with_shutdown(listener, engine.database().clone(), shutdown)
-        .await
-        .map_err(ServeError::Server)
+    let listen = listener
+        .local_addr()
+        .map(|a| a.ip())
+        .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
+    let guard = endpoint_guard(listen, Vec::new(), Vec::new());
+    let options = EndpointOptions::default();
+    serve_dynamodb(
+        listener,
+        engine,
+        options,
+        guard,
+        &Limits::default(),
+        shutdown,
+    )
+    .await
+}
+
+/// The guard of the DynamoDB endpoint listening on `listen`: loopback names, `hosts` and
+/// `origins` as the user gave them, refusals in DynamoDB's error shape.
+pub fn endpoint_guard(listen: std::net::IpAddr, hosts: Vec<String>, origins: Vec<String>) -> Guard {
+    Guard {
+        listen,
+        hosts,
+        origins,
+        cors_methods: "GET, POST",
+        refuse: endpoint::refuse,
+    }
 }
 
 /// Ctrl-C and SIGTERM, listened for from the moment this is made: a signal that arrives before

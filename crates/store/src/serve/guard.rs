@@ -1,0 +1,256 @@
+//! What keeps a listener on loopback private to this machine's own programs: web pages in a
+//! browser on the same machine are refused (a foreign `Origin`, a cross-site fetch), DNS
+//! rebinding is refused (a `Host` that is not a loopback name, the listen address or a name the
+//! user allowed), and over-long URIs and header blocks are refused, each in the listener's error
+//! shape. Origins the user lists (`--cors-origin`) get CORS answers.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::Response;
+
+/// Renders a refusal in the listener's error shape: (status, stable code, message).
+pub type Refuse = fn(StatusCode, &'static str, String) -> Response;
+
+/// Longest request URI accepted (bytes).
+pub const MAX_URI: usize = 8 * 1024;
+/// Largest header block accepted (bytes of names and values).
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+/// Most headers accepted.
+pub const MAX_HEADERS: usize = 100;
+
+/// Who may talk to a listener.
+#[derive(Debug, Clone)]
+pub struct Guard {
+    /// The address the listener is bound to.
+    pub listen: IpAddr,
+    /// Host names accepted besides loopback names and IP literals (`--allow-host`).
+    pub hosts: Vec<String>,
+    /// Web origins that may call it (`--cors-origin`), e.g. `http://localhost:5173`.
+    pub origins: Vec<String>,
+    /// Methods a CORS preflight may ask for.
+    pub cors_methods: &'static str,
+    /// The listener's error shape.
+    pub refuse: Refuse,
+}
+
+impl Guard {
+    /// Whether `host` (a `Host` header value) names this listener: a loopback name or address,
+    /// the listen address (any IP literal when listening on every address), or an allowed name.
+    /// A DNS name an attacker controls never passes, which is what defeats DNS rebinding.
+    pub fn host_allowed(&self, host: &str) -> bool {
+        let name = strip_port(host).trim_end_matches('.').to_ascii_lowercase();
+        if name == "localhost" || name.ends_with(".localhost") {
+            return true;
+        }
+        let literal = name.trim_start_matches('[').trim_end_matches(']');
+        if let Ok(ip) = literal.parse::<IpAddr>() {
+            return ip.is_loopback() || ip == self.listen || self.listen.is_unspecified();
+        }
+        self.hosts.iter().any(|h| h.eq_ignore_ascii_case(&name))
+    }
+
+    /// Whether a page from `origin` may call this listener: one listed with `--cors-origin`, or
+    /// the listener's own origin (`http://` + the `Host` the request was sent to).
+    pub fn origin_allowed(&self, origin: &str, host: &str) -> bool {
+        let origin = origin.trim_end_matches('/');
+        self.origins
+            .iter()
+            .any(|o| o.trim_end_matches('/').eq_ignore_ascii_case(origin))
+            || origin.eq_ignore_ascii_case(&format!("http://{host}"))
+    }
+}
+
+/// Host part of a `Host` header value (`[::1]:8000` → `[::1]`, `localhost:3000` → `localhost`).
+fn strip_port(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host
+            .split_once(']')
+            .map_or(host, |(h, _)| &host[..=h.len()]);
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
+    }
+}
+
+fn text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Why a request is refused, if it is.
+fn refusal(guard: &Guard, request: &Request) -> Option<(StatusCode, &'static str, String)> {
+    if request.uri().to_string().len() > MAX_URI {
+        return Some((
+            StatusCode::URI_TOO_LONG,
+            "uri_too_long",
+            format!("the request URI is longer than {MAX_URI} bytes"),
+        ));
+    }
+    let headers = request.headers();
+    let header_bytes: usize = headers
+        .iter()
+        .map(|(n, v)| n.as_str().len() + v.len())
+        .sum();
+    if headers.len() > MAX_HEADERS || header_bytes > MAX_HEADER_BYTES {
+        return Some((
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers_too_large",
+            format!(
+                "at most {MAX_HEADERS} headers of {MAX_HEADER_BYTES} bytes in all are accepted"
+            ),
+        ));
+    }
+    let Some(host) =
+        text(headers, header::HOST).or_else(|| request.uri().authority().map(|a| a.as_str()))
+    else {
+        return Some((
+            StatusCode::BAD_REQUEST,
+            "missing_host",
+            "the request has no Host header".into(),
+        ));
+    };
+    if !guard.host_allowed(host) {
+        return Some((
+            StatusCode::FORBIDDEN,
+            "forbidden_host",
+            format!(
+                "Host `{host}` does not name this server; it answers to loopback names and addresses (start it with --allow-host NAME to add one)"
+            ),
+        ));
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("null");
+        if !guard.origin_allowed(origin, host) {
+            return Some((
+                StatusCode::FORBIDDEN,
+                "forbidden_origin",
+                format!(
+                    "web pages from `{origin}` may not call this server (start it with --cors-origin {origin} to allow them)"
+                ),
+            ));
+        }
+    } else if cross_site(headers) && !matches!(*request.method(), Method::GET | Method::HEAD) {
+        return Some((
+            StatusCode::FORBIDDEN,
+            "forbidden_origin",
+            "cross-site requests from web pages may not call this server".into(),
+        ));
+    }
+    None
+}
+
+fn cross_site(headers: &HeaderMap) -> bool {
+    matches!(
+        text(headers, header::HeaderName::from_static("sec-fetch-site")),
+        Some("cross-site" | "same-site")
+    )
+}
+
+/// The middleware: refuse what [`Guard`] does not allow; answer CORS preflights and tag the
+/// answers of allowed cross-origin requests.
+pub async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    if let Some((status, code, message)) = refusal(&guard, &request) {
+        return (guard.refuse)(status, code, message);
+    }
+    let origin = request.headers().get(header::ORIGIN).cloned();
+    let preflight = request.method() == Method::OPTIONS
+        && request
+            .headers()
+            .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+    let mut response = if preflight {
+        preflight_response(&guard, request.headers())
+    } else {
+        next.run(request).await
+    };
+    if let Some(origin) = origin {
+        let headers = response.headers_mut();
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        headers.insert(header::VARY, HeaderValue::from_static("Origin"));
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static("*"),
+        );
+    }
+    response
+}
+
+fn preflight_response(guard: &Guard, request: &HeaderMap) -> Response {
+    let mut response = Response::new(axum::body::Body::empty());
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static(guard.cors_methods),
+    );
+    if let Some(asked) = request.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
+        headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, asked.clone());
+    }
+    headers.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("600"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::Ipv4Addr;
+
+    fn guard(listen: IpAddr) -> Guard {
+        Guard {
+            listen,
+            hosts: vec!["devbox.lan".into()],
+            origins: vec!["http://localhost:5173".into()],
+            cors_methods: "GET, POST",
+            refuse: |status, _, _| {
+                let mut r = Response::new(axum::body::Body::empty());
+                *r.status_mut() = status;
+                r
+            },
+        }
+    }
+
+    #[test]
+    fn hosts_are_loopback_names_the_listen_address_or_allowed_names() {
+        let g = guard(IpAddr::V4(Ipv4Addr::LOCALHOST));
+        for ok in [
+            "localhost",
+            "localhost:8000",
+            "LOCALHOST.",
+            "api.localhost:3000",
+            "127.0.0.1:8000",
+            "127.0.0.2",
+            "[::1]:8000",
+            "devbox.lan:8000",
+        ] {
+            assert!(g.host_allowed(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:8000",
+            "localhost.evil.example",
+            "192.168.1.5:8000",
+            "",
+            "[::2]",
+        ] {
+            assert!(!g.host_allowed(bad), "{bad}");
+        }
+        let everywhere = guard(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+        assert!(everywhere.host_allowed("192.168.1.5:8000"));
+        assert!(!everywhere.host_allowed("rebind.evil.example:8000"));
+    }
+
+    #[test]
+    fn origins_are_listed_ones_or_the_listeners_own() {
+        let g = guard(IpAddr::V4(Ipv4Addr::LOCALHOST));
+        assert!(g.origin_allowed("http://localhost:5173", "127.0.0.1:8000"));
+        assert!(g.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000"));
+        assert!(!g.origin_allowed("https://evil.example", "127.0.0.1:8000"));
+        assert!(!g.origin_allowed("null", "127.0.0.1:8000"));
+        assert!(!g.origin_allowed("http://127.0.0.1:3000", "127.0.0.1:8000"));
+    }
+}
