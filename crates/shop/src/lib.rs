@@ -14,9 +14,11 @@ pub mod lambda;
 pub mod money;
 pub mod orders;
 pub mod products;
+pub mod rules;
 pub mod sample;
 pub mod time_util;
 pub mod users;
+pub mod whole;
 
 use std::sync::Arc;
 

@@ -17,6 +17,7 @@ use crate::auth::Caller;
 use crate::error::{ShopError, sdk};
 use crate::money;
 use crate::products::{self, Product, ser_money};
+use crate::rules;
 use crate::time_util;
 use crate::users::{backoff, failed_conditions, is_transaction_conflict};
 
@@ -31,10 +32,6 @@ pub use status::change_status;
 pub const MAX_LINES: usize = 49;
 // The limit is the largest that fits: checked when compiling.
 const _: () = assert!(1 + 1 + 2 * MAX_LINES <= 100 && 1 + 1 + 2 * (MAX_LINES + 1) > 100);
-/// Most units of one product in one line.
-pub const MAX_QUANTITY: i64 = 1000;
-/// Longest `Idempotency-Key`.
-pub const MAX_IDEMPOTENCY_KEY: usize = 128;
 /// How long an idempotency record is kept (it expires through the table's TTL).
 pub const IDEMPOTENCY_TTL_SECONDS: i64 = 24 * 3600;
 /// Write shards of the per-day index (GSI3); the model's `shard` cardinality.
@@ -159,9 +156,10 @@ pub struct Order {
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewLine {
-    /// A published product.
+    /// A published product (a product that does not exist or is not published is a 409).
     pub product_id: String,
-    /// 1 to 1000.
+    /// 1 to 1000 units.
+    #[serde(deserialize_with = "crate::whole::integer")]
     pub quantity: i64,
 }
 
@@ -169,7 +167,7 @@ pub struct NewLine {
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewOrder {
-    /// 1 to 49 lines, each product at most once.
+    /// 1 to 49 lines; each product in at most one line (a product twice is a 400).
     pub items: Vec<NewLine>,
 }
 
@@ -180,28 +178,22 @@ pub struct StatusChange {
     /// The new status.
     pub status: Status,
     /// Fail with 409 unless the order is at this version.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::optional")]
     pub expected_version: Option<i64>,
 }
 
-/// Order ids are ULIDs.
+/// Order ids are ULIDs: 26 characters of upper-case Crockford base32.
 pub fn validate_order_id(id: &str) -> Result<(), ShopError> {
-    if ulid::Ulid::from_string(id).is_ok() {
-        Ok(())
-    } else {
-        Err(ShopError::invalid(
-            "invalid_order_id",
-            format!("order ids are 26-character ULIDs; got {id:?}"),
-        ))
-    }
+    rules::ORDER_ID.check(id).map(drop)
 }
 
 fn validate_new_order(order: &NewOrder) -> Result<(), ShopError> {
-    if order.items.is_empty() || order.items.len() > MAX_LINES {
+    let (fewest, most) = rules::ORDER_LINES;
+    if !(fewest..=most).contains(&order.items.len()) {
         return Err(ShopError::invalid(
             "too_many_items",
             format!(
-                "an order has 1 to {MAX_LINES} lines (one DynamoDB transaction holds 100 actions); got {}",
+                "an order has {fewest} to {most} lines (one DynamoDB transaction holds 100 actions); got {}",
                 order.items.len()
             ),
         ));
@@ -209,15 +201,7 @@ fn validate_new_order(order: &NewOrder) -> Result<(), ShopError> {
     let mut seen = HashSet::new();
     for line in &order.items {
         products::validate_product_id(&line.product_id)?;
-        if !(1..=MAX_QUANTITY).contains(&line.quantity) {
-            return Err(ShopError::invalid(
-                "invalid_quantity",
-                format!(
-                    "`quantity` must be 1 to {MAX_QUANTITY}; got {}",
-                    line.quantity
-                ),
-            ));
-        }
+        rules::QUANTITY.check(line.quantity)?;
         if !seen.insert(line.product_id.as_str()) {
             return Err(ShopError::invalid(
                 "duplicate_product",
@@ -232,18 +216,7 @@ fn validate_new_order(order: &NewOrder) -> Result<(), ShopError> {
 }
 
 fn validate_idempotency_key(key: &str) -> Result<(), ShopError> {
-    if key.is_empty()
-        || key.len() > MAX_IDEMPOTENCY_KEY
-        || !key.bytes().all(|b| b.is_ascii_graphic())
-    {
-        return Err(ShopError::invalid(
-            "invalid_idempotency_key",
-            format!(
-                "`Idempotency-Key` must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"
-            ),
-        ));
-    }
-    Ok(())
+    rules::IDEMPOTENCY_KEY.check(key).map(drop)
 }
 
 /// Shard of an order in the per-day index: FNV-1a of its id, modulo [`DAY_SHARDS`].
@@ -474,12 +447,9 @@ pub async fn create(
         }
         let mut stocked = Vec::with_capacity(found.len());
         for (line, product) in request.items.iter().zip(&found) {
-            let product = product.as_ref().ok_or_else(|| {
-                ShopError::invalid(
-                    "unknown_product",
-                    format!("there is no product {}", line.product_id),
-                )
-            })?;
+            let product = product
+                .as_ref()
+                .ok_or_else(|| unknown_product(&line.product_id))?;
             check_available(product, line.quantity)?;
             stocked.push(product.clone());
         }
@@ -586,10 +556,7 @@ pub async fn create(
                     if let Some(current) = products::get(shop, &line.product_id).await? {
                         check_available(&current, line.quantity)?;
                     } else {
-                        return Err(ShopError::invalid(
-                            "unknown_product",
-                            format!("there is no product {}", line.product_id),
-                        ));
+                        return Err(unknown_product(&line.product_id));
                     }
                     continue;
                 }
@@ -605,6 +572,15 @@ pub async fn create(
     Err(ShopError::busy(
         "the products changed while the order was being placed; try again",
     ))
+}
+
+/// An order names a product that does not exist (or no longer does): a 409, like a product that
+/// is not published, since either depends on the catalogue's state, not on the request's form.
+fn unknown_product(product_id: &str) -> ShopError {
+    ShopError::conflict(
+        "unknown_product",
+        format!("there is no product {product_id}"),
+    )
 }
 
 fn check_available(p: &Product, quantity: i64) -> Result<(), ShopError> {

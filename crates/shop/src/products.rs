@@ -10,14 +10,9 @@ use crate::Shop;
 use crate::cursor;
 use crate::error::{ShopError, sdk};
 use crate::money;
+use crate::rules;
 use crate::time_util;
 
-/// Longest product name.
-pub const MAX_NAME: usize = 200;
-/// Longest category.
-pub const MAX_CATEGORY: usize = 64;
-/// Largest stock level.
-pub const MAX_STOCK: i64 = 1_000_000_000;
 const RETRIES: usize = 5;
 
 /// A product.
@@ -55,16 +50,16 @@ pub(crate) fn ser_money<S: serde::Serializer>(v: &Decimal, ser: S) -> Result<S::
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewProduct {
-    /// 1 to 200 characters.
+    /// 1 to 200 characters, not all white space; stored trimmed.
     pub name: String,
-    /// 1 to 64 characters, no `#`.
+    /// 1 to 64 characters without `#`, not all white space; stored trimmed.
     pub category: String,
-    /// Decimal string greater than 0 with at most two places, e.g. "19.99".
+    /// Decimal string greater than 0 and at most 1000000000, at most two decimals, e.g. "19.99".
     pub price: String,
-    /// Published products can be ordered.
+    /// Published products can be ordered and are listed publicly.
     pub published: bool,
-    /// Units in stock (0 to 1e9); omit to not track stock.
-    #[serde(default)]
+    /// Units in stock (0 to 1000000000); omit to not track stock.
+    #[serde(default, deserialize_with = "crate::whole::optional")]
     pub stock: Option<i64>,
 }
 
@@ -81,45 +76,26 @@ pub struct ProductPatch {
     /// Publish or withdraw.
     pub published: Option<bool>,
     /// New stock level.
+    #[serde(default, deserialize_with = "crate::whole::optional")]
     pub stock: Option<i64>,
 }
 
 fn validate_name(name: &str) -> Result<String, ShopError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
-        return Err(ShopError::invalid(
-            "invalid_name",
-            format!("`name` must be 1 to {MAX_NAME} printable characters"),
-        ));
-    }
-    Ok(name.to_string())
+    Ok(rules::NAME.check(name)?.trim().to_string())
 }
 
-/// Categories: 1 to 64 printable characters without `#`.
+/// Categories: 1 to 64 characters without `#` or control characters, not all white space;
+/// trimmed.
 pub fn validate_category(category: &str) -> Result<String, ShopError> {
-    let c = category.trim();
-    if c.is_empty()
-        || c.chars().count() > MAX_CATEGORY
-        || c.contains('#')
-        || c.chars().any(char::is_control)
-    {
-        return Err(ShopError::invalid(
-            "invalid_category",
-            format!("`category` must be 1 to {MAX_CATEGORY} printable characters without `#`"),
-        ));
-    }
-    Ok(c.to_string())
+    Ok(rules::CATEGORY.check(category)?.trim().to_string())
 }
 
 fn validate_stock(stock: i64) -> Result<i64, ShopError> {
-    if (0..=MAX_STOCK).contains(&stock) {
-        Ok(stock)
-    } else {
-        Err(ShopError::invalid(
-            "invalid_stock",
-            format!("`stock` must be between 0 and {MAX_STOCK}"),
-        ))
-    }
+    rules::STOCK.check(stock)
+}
+
+fn validate_price(price: &str) -> Result<Decimal, ShopError> {
+    money::parse_price("price", rules::PRICE.check(price)?)
 }
 
 /// A new ULID whose time part is the shop's clock, so ids sort by creation time.
@@ -130,16 +106,9 @@ pub fn new_id(shop: &Shop) -> String {
     ulid::Ulid::from_datetime(time).to_string()
 }
 
-/// Product ids are ULIDs: 26 characters of Crockford base32.
+/// Product ids are ULIDs: 26 characters of upper-case Crockford base32.
 pub fn validate_product_id(id: &str) -> Result<(), ShopError> {
-    if ulid::Ulid::from_string(id).is_ok() {
-        Ok(())
-    } else {
-        Err(ShopError::invalid(
-            "invalid_product_id",
-            format!("product ids are 26-character ULIDs; got {id:?}"),
-        ))
-    }
+    rules::PRODUCT_ID.check(id).map(drop)
 }
 
 pub(crate) fn from_item(item: &Item) -> Result<Product, ShopError> {
@@ -192,7 +161,7 @@ pub async fn create(shop: &Shop, input: &NewProduct) -> Result<Product, ShopErro
         product_id: new_id(shop),
         name: validate_name(&input.name)?,
         category: validate_category(&input.category)?,
-        price: money::parse_price("price", &input.price)?,
+        price: validate_price(&input.price)?,
         published: input.published,
         stock: input.stock.map(validate_stock).transpose()?,
         created_at: now.clone(),
@@ -231,11 +200,7 @@ pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Produc
         .as_deref()
         .map(validate_category)
         .transpose()?;
-    let price = patch
-        .price
-        .as_deref()
-        .map(|p| money::parse_price("price", p))
-        .transpose()?;
+    let price = patch.price.as_deref().map(validate_price).transpose()?;
     let stock = patch.stock.map(validate_stock).transpose()?;
     for _ in 0..RETRIES {
         let Some(old) = get(shop, id).await? else {

@@ -298,9 +298,10 @@ async fn write_batch(shop: &Shop, items: Vec<Item>) -> Result<usize, ShopError> 
         if !requests.is_empty() {
             attempt += 1;
             if attempt > 8 {
-                return Err(ShopError::internal(
-                    "BatchWriteItem kept leaving items unprocessed",
-                ));
+                return Err(ShopError::Unavailable {
+                    code: "throttled",
+                    message: "BatchWriteItem kept leaving items unprocessed".into(),
+                });
             }
             tokio::time::sleep(std::time::Duration::from_millis(25 << attempt.min(6))).await;
         }

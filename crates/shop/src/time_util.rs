@@ -44,32 +44,48 @@ pub enum Bound {
     End,
 }
 
-/// Parse `from`/`to`: a date (`2026-12-02`) or an RFC 3339 timestamp with any offset.
+/// The earliest time a key can hold: `0000-01-01T00:00:00.000Z`.
+fn earliest() -> OffsetDateTime {
+    time::macros::date!(0000 - 01 - 01).midnight().assume_utc()
+}
+
+/// The latest time a key can hold: `9999-12-31T23:59:59.999Z`.
+fn latest() -> OffsetDateTime {
+    time::macros::datetime!(9999 - 12 - 31 23:59:59.999).assume_utc()
+}
+
+/// Parse `from`/`to`: a date (`2026-12-02`) or an RFC 3339 timestamp with any offset, of the form
+/// [`crate::rules::DATE_BOUND`] states. A bound whose UTC form falls outside years 0000 to 9999
+/// is clamped to the nearest end (keys hold four-digit years; no order lies beyond them).
 pub fn parse_bound(field: &str, text: &str, bound: Bound) -> Result<OffsetDateTime, ShopError> {
+    let invalid = || {
+        ShopError::invalid(
+            "invalid_date",
+            format!(
+                "`{field}` must be {}; got {text:?}",
+                crate::rules::DATE_BOUND.what
+            ),
+        )
+    };
+    crate::rules::DATE_BOUND.check(text)?;
     let date_fmt = format_description!("[year]-[month]-[day]");
-    if let Ok(date) = Date::parse(text, &date_fmt)
-        && (0..=9999).contains(&date.year())
-    {
+    if let Ok(date) = Date::parse(text, &date_fmt) {
         let t = match bound {
             Bound::Start => date.midnight(),
             Bound::End => date
                 .with_hms_milli(23, 59, 59, 999)
-                .map_err(|_| ShopError::invalid("invalid_date", format!("bad `{field}`")))?,
+                .map_err(|_| invalid())?,
         };
         return Ok(t.assume_utc());
     }
-    OffsetDateTime::parse(text, &Rfc3339)
-        .ok()
-        .and_then(|t| t.checked_to_offset(UtcOffset::UTC))
-        .filter(|t| (0..=9999).contains(&t.year()))
-        .ok_or_else(|| {
-            ShopError::invalid(
-                "invalid_date",
-                format!(
-                    "`{field}` must be a date (2026-12-02) or an RFC 3339 timestamp (2026-12-02T10:00:00Z) within years 0000 to 9999 in UTC, got {text:?}"
-                ),
-            )
-        })
+    let t = OffsetDateTime::parse(text, &Rfc3339).map_err(|_| invalid())?;
+    Ok(match t.checked_to_offset(UtcOffset::UTC) {
+        Some(utc) if utc < earliest() => earliest(),
+        Some(utc) if utc > latest() => latest(),
+        Some(utc) => utc,
+        None if t.offset().is_negative() => latest(),
+        None => earliest(),
+    })
 }
 
 #[cfg(test)]
@@ -94,16 +110,28 @@ mod tests {
     }
 
     #[test]
-    fn bounds_whose_utc_form_leaves_the_calendar_are_refused_not_a_panic() {
+    fn bounds_whose_utc_form_leaves_the_calendar_are_clamped_not_a_panic() {
         // Regression: `to=9999-12-31T23:00:00-02:00` panicked converting to UTC.
-        for text in [
-            "9999-12-31T23:00:00-02:00",
-            "0000-01-01T00:30:00+01:00",
-            "9999-12-31T23:59:59.999-23:59",
-            "-0001-01-01",
+        for (text, want) in [
+            ("9999-12-31T23:00:00-02:00", "9999-12-31T23:59:59.999Z"),
+            (
+                "9999-12-31T23:59:59.999999999-23:59",
+                "9999-12-31T23:59:59.999Z",
+            ),
+            ("0000-01-01T00:30:00+01:00", "0000-01-01T00:00:00.000Z"),
+            ("0000-01-01T00:00:00+23:59", "0000-01-01T00:00:00.000Z"),
         ] {
-            let err = parse_bound("to", text, Bound::End).unwrap_err();
-            assert_eq!(err.code(), "invalid_date", "{text}");
+            let t = parse_bound("to", text, Bound::End).unwrap();
+            assert_eq!(format_ts(t), want, "{text}");
+        }
+        for bad in [
+            "-0001-01-01",
+            "+10000-01-01",
+            "2026-02-30",
+            "2026-02-29T10:00:00Z",
+        ] {
+            let err = parse_bound("to", bad, Bound::End).unwrap_err();
+            assert_eq!(err.code(), "invalid_date", "{bad}");
         }
         let edge = parse_bound("to", "9999-12-31T23:59:59.999Z", Bound::End).unwrap();
         assert_eq!(format_ts(edge), "9999-12-31T23:59:59.999Z");

@@ -11,14 +11,9 @@ use monotable_store::pattern;
 
 use crate::Shop;
 use crate::error::{ShopError, sdk};
+use crate::rules;
 use crate::time_util;
 
-/// Longest user id accepted.
-pub const MAX_USER_ID: usize = 128;
-/// Longest name accepted.
-pub const MAX_NAME: usize = 200;
-/// Longest email accepted (RFC 5321's path limit).
-pub const MAX_EMAIL: usize = 254;
 /// How many times a write that lost a race is retried before answering 409.
 const RETRIES: usize = 3;
 
@@ -44,57 +39,22 @@ pub struct User {
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UserInput {
-    /// 1 to 200 characters.
+    /// 1 to 200 characters, not all white space; stored trimmed.
     pub name: String,
-    /// A valid address, at most 254 characters.
+    /// An address like name@example.com: one `@`, a dot in the domain, no spaces, at most 254
+    /// characters. Unique case-insensitively.
     pub email: String,
 }
 
 /// User ids: 1 to 128 of `A-Z a-z 0-9 . _ - : @` (no `#`, the key separator).
 pub fn validate_user_id(id: &str) -> Result<(), ShopError> {
-    let ok = !id.is_empty()
-        && id.len() <= MAX_USER_ID
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | ':' | '@'));
-    if ok {
-        Ok(())
-    } else {
-        Err(ShopError::invalid(
-            "invalid_user_id",
-            format!(
-                "user ids are 1 to {MAX_USER_ID} characters of letters, digits and . _ - : @; got {id:?}"
-            ),
-        ))
-    }
+    rules::USER_ID.check(id).map(drop)
 }
 
+/// The name (trimmed), the email as given and the email lower-cased: the uniqueness key.
 fn validate_input(input: &UserInput) -> Result<(String, String, String), ShopError> {
-    let name = input.name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
-        return Err(ShopError::invalid(
-            "invalid_name",
-            format!("`name` must be 1 to {MAX_NAME} printable characters"),
-        ));
-    }
-    let email = input.email.trim();
-    let valid_email = email.len() <= MAX_EMAIL
-        && email.split('@').count() == 2
-        && email.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty()
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-        })
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
-    if !valid_email {
-        return Err(ShopError::invalid(
-            "invalid_email",
-            format!(
-                "`email` must be an address like name@example.com, at most {MAX_EMAIL} characters"
-            ),
-        ));
-    }
+    let name = rules::NAME.check(&input.name)?.trim();
+    let email = rules::EMAIL.check(&input.email)?;
     Ok((name.to_string(), email.to_string(), email.to_lowercase()))
 }
 
@@ -170,13 +130,7 @@ pub async fn get(shop: &Shop, user_id: &str) -> Result<Option<User>, ShopError> 
 
 /// The user whose email is `email` (case-insensitive), through the guard item.
 pub async fn find_by_email(shop: &Shop, email: &str) -> Result<Option<User>, ShopError> {
-    let lower = email.trim().to_lowercase();
-    if lower.is_empty() || lower.len() > MAX_EMAIL {
-        return Err(ShopError::invalid(
-            "invalid_email",
-            "`email` must be 1 to 254 characters",
-        ));
-    }
+    let lower = rules::EMAIL.check(email)?.to_lowercase();
     let guard = pattern::get(shop.client(), shop.model(), "getUserIdByEmail", &|name| {
         (name == "emailLower").then(|| lower.clone())
     })

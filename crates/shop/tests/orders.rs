@@ -75,7 +75,7 @@ async fn bad_orders_are_4xx_and_write_nothing() {
         ),
         (
             vec![("01J00000000000000000000000", 1)],
-            StatusCode::BAD_REQUEST,
+            StatusCode::CONFLICT,
             "unknown_product",
         ),
         (
@@ -109,7 +109,9 @@ async fn bad_orders_are_4xx_and_write_nothing() {
         .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     // Only the one good order exists, and only its unit of stock was taken.
-    let (orders, _) = t.all_pages("/users/alice/orders", Some(&alice), 20).await;
+    let (orders, _) = t
+        .all_pages_expecting("/users/alice/orders", Some(&alice), 20, 1)
+        .await;
     assert_eq!(orders.len(), 1);
     let product = t.call("GET", &format!("/products/{p}"), None, None).await;
     assert_eq!(product.body["stock"], 1);
@@ -164,7 +166,9 @@ async fn idempotency_key_replays_and_refuses_another_body() {
         .await;
     assert_eq!(bobs.status, StatusCode::CREATED);
     assert_ne!(bobs.body["orderId"], first.body["orderId"]);
-    let (orders, _) = t.all_pages("/users/alice/orders", Some(&alice), 20).await;
+    let (orders, _) = t
+        .all_pages_expecting("/users/alice/orders", Some(&alice), 20, 1)
+        .await;
     assert_eq!(orders.len(), 1, "the replay created nothing");
     let product = t.call("GET", &format!("/products/{p}"), None, None).await;
     assert_eq!(product.body["stock"], 6, "stock taken once per order");
@@ -402,7 +406,9 @@ async fn listings_newest_first_by_user_status_and_date_range() {
     expected.reverse(); // newest first
 
     // AP2: a user's orders newest first, across pages.
-    let (mine, pages) = t.all_pages("/users/alice/orders", Some(&alice), 4).await;
+    let (mine, pages) = t
+        .all_pages_expecting("/users/alice/orders", Some(&alice), 4, 18)
+        .await;
     let want: Vec<&str> = expected
         .iter()
         .filter(|e| e.2 == "alice")
@@ -417,7 +423,7 @@ async fn listings_newest_first_by_user_status_and_date_range() {
 
     // AP6: by date range across statuses, newest first, inclusive whole days, across pages.
     let (range, _) = t
-        .all_pages("/orders?from=2026-03-02&to=2026-03-06", Some(&admin), 4)
+        .all_pages_expecting("/orders?from=2026-03-02&to=2026-03-06", Some(&admin), 4, 20)
         .await;
     let want: Vec<&str> = expected
         .iter()
@@ -449,7 +455,9 @@ async fn listings_newest_first_by_user_status_and_date_range() {
         Some(json!({"status": "PAID"})),
     )
     .await;
-    let (pending, _) = t.all_pages("/orders?status=PENDING", Some(&admin), 7).await;
+    let (pending, _) = t
+        .all_pages_expecting("/orders?status=PENDING", Some(&admin), 7, 29)
+        .await;
     assert_eq!(pending.len(), 29);
     let created: Vec<&str> = pending
         .iter()
@@ -465,7 +473,7 @@ async fn listings_newest_first_by_user_status_and_date_range() {
         .await;
     assert_eq!(early.len(), 5);
     let (paid_list, _) = t
-        .all_pages("/orders?status=PAID&to=2026-12-31", Some(&admin), 10)
+        .all_pages_expecting("/orders?status=PAID&to=2026-12-31", Some(&admin), 10, 1)
         .await;
     assert_eq!(paid_list.len(), 1);
 

@@ -80,19 +80,23 @@ async fn patches_move_the_product_between_listings() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert_eq!(r.body["version"], 2);
     assert_eq!(r.body["price"], "25.50");
-    let home = t
-        .call("GET", "/products?category=home", Some(&admin), None)
+    let (home, _) = t
+        .all_pages_expecting("/products?category=home", Some(&admin), 20, 0)
         .await;
-    assert!(home.body["items"].as_array().unwrap().is_empty());
-    let garden = t
-        .call("GET", "/products?category=garden", Some(&admin), None)
+    assert!(home.is_empty());
+    let (garden, _) = t
+        .all_pages_expecting("/products?category=garden", Some(&admin), 20, 1)
         .await;
-    assert_eq!(garden.body["items"][0]["productId"], id.as_str());
+    assert_eq!(garden[0]["productId"], id.as_str());
     // Drafts are not public, in any listing.
-    let public = t.call("GET", "/products?category=garden", None, None).await;
-    assert!(public.body["items"].as_array().unwrap().is_empty());
-    let published = t.call("GET", "/products?published=true", None, None).await;
-    assert!(published.body["items"].as_array().unwrap().is_empty());
+    let (public, _) = t
+        .all_pages_expecting("/products?category=garden", None, 20, 0)
+        .await;
+    assert!(public.is_empty());
+    let (published, _) = t
+        .all_pages_expecting("/products?published=true", None, 20, 0)
+        .await;
+    assert!(published.is_empty());
     let r = t
         .call(
             "PATCH",
@@ -102,8 +106,14 @@ async fn patches_move_the_product_between_listings() {
         )
         .await;
     assert_eq!(r.status, StatusCode::OK);
-    let published = t.call("GET", "/products?published=true", None, None).await;
-    assert_eq!(published.body["items"][0]["productId"], id.as_str());
+    let (published, _) = t
+        .all_pages_expecting("/products?published=true", None, 20, 1)
+        .await;
+    assert_eq!(published[0]["productId"], id.as_str());
+    let (public, _) = t
+        .all_pages_expecting("/products?category=garden", None, 20, 1)
+        .await;
+    assert_eq!(public[0]["productId"], id.as_str());
     let r = t
         .call(
             "PATCH",
@@ -126,7 +136,9 @@ async fn listings_paginate_and_cursors_cannot_be_forged_or_reused_elsewhere() {
         );
     }
     t.product("Pen", "office", "1", true, None).await;
-    let (items, pages) = t.all_pages("/products?category=books", None, 3).await;
+    let (items, pages) = t
+        .all_pages_expecting("/products?category=books", None, 3, 7)
+        .await;
     assert_eq!(pages, 3);
     let mut got: Vec<String> = items
         .iter()
@@ -135,7 +147,9 @@ async fn listings_paginate_and_cursors_cannot_be_forged_or_reused_elsewhere() {
     got.sort();
     ids.sort();
     assert_eq!(got, ids, "every book exactly once");
-    let (published, _) = t.all_pages("/products?published=true", None, 2).await;
+    let (published, _) = t
+        .all_pages_expecting("/products?published=true", None, 2, 8)
+        .await;
     assert_eq!(published.len(), 8);
 
     let first = t
@@ -177,4 +191,95 @@ async fn listings_paginate_and_cursors_cannot_be_forged_or_reused_elsewhere() {
         let r = t.call("GET", &format!("/products?{bad}"), None, None).await;
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{bad}: {}", r.body);
     }
+}
+
+#[tokio::test]
+async fn drafts_never_leave_the_server_through_a_public_listing_or_its_cursor() {
+    // Regression: drafts were dropped after the query, so a public page could be empty while
+    // its cursor (readable base64) carried the draft's id.
+    let t = TestShop::new().await;
+    let mut published = Vec::new();
+    let mut drafts = Vec::new();
+    for i in 0..9 {
+        let id = t
+            .product(&format!("Item {i}"), "mixed", "3", i % 3 == 0, None)
+            .await;
+        if i % 3 == 0 {
+            published.push(id);
+        } else {
+            drafts.push(id);
+        }
+    }
+    let (public, pages) = t
+        .all_pages_expecting("/products?category=mixed", None, 1, 3)
+        .await;
+    let ids: Vec<&str> = public
+        .iter()
+        .map(|p| p["productId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    assert!(
+        ids.iter().all(|id| published.iter().any(|p| p == id)),
+        "{ids:?}"
+    );
+    assert_eq!(pages, 3, "one item a page, no empty pages");
+    // Every public page's cursor is opaque: no id, no key, no time in it.
+    let mut cursor: Option<String> = None;
+    loop {
+        let url = match &cursor {
+            Some(c) => format!("/products?category=mixed&limit=1&cursor={c}"),
+            None => "/products?category=mixed&limit=1".to_string(),
+        };
+        let r = t.call("GET", &url, None, None).await;
+        assert_eq!(r.body["items"].as_array().unwrap().len(), 1, "{}", r.body);
+        let Some(c) = r.body["nextCursor"].as_str() else {
+            break;
+        };
+        use base64::Engine as _;
+        let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(c)
+            .unwrap();
+        let text = String::from_utf8_lossy(&raw);
+        for id in drafts.iter().chain(&published) {
+            assert!(!text.contains(id.as_str()), "cursor reveals {id}");
+        }
+        assert!(!text.contains("PRODUCT#"), "cursor reveals a key");
+        cursor = Some(c.to_string());
+    }
+    // An admin sees all nine, drafts included.
+    let (all, _) = t
+        .all_pages_expecting("/products?category=mixed", Some(&t.admin()), 2, 9)
+        .await;
+    assert_eq!(all.len(), 9);
+}
+
+#[tokio::test]
+async fn no_listing_ends_with_an_empty_page_that_claims_more() {
+    let t = TestShop::new().await;
+    for i in 0..6 {
+        t.product(&format!("B{i}"), "six", "1", true, None).await;
+    }
+    for limit in [1, 2, 3, 6] {
+        let (items, pages) = t
+            .all_pages_expecting("/products?category=six", None, limit, 6)
+            .await;
+        assert_eq!(items.len(), 6);
+        assert_eq!(
+            pages,
+            6 / limit,
+            "limit {limit}: exactly full pages, no trailing empty one"
+        );
+        let (items, pages) = t
+            .all_pages_expecting("/products?published=true", None, limit, 6)
+            .await;
+        assert_eq!(
+            (items.len(), pages),
+            (6, 6 / limit),
+            "published, limit {limit}"
+        );
+    }
+    let seven = t
+        .call("GET", "/products?category=six&limit=7", None, None)
+        .await;
+    assert!(seven.body["nextCursor"].is_null(), "{}", seven.body);
 }

@@ -84,6 +84,11 @@ impl Faults {
         }
     }
 
+    /// Replace the rules (a test sets its data up first, then arms the faults).
+    pub fn set(&self, rules: Vec<Rule>) {
+        self.lock().rules = rules.into_iter().map(|r| (r, 0)).collect();
+    }
+
     /// How many faults have struck so far.
     pub fn injected(&self) -> u64 {
         self.lock().injected

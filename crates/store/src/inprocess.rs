@@ -54,12 +54,19 @@ pub fn client_with_faults(
         .config()
         .to_builder()
         .retry_config(
-            aws_sdk_dynamodb::config::retry::RetryConfig::standard()
+            retry_config()
                 .with_initial_backoff(std::time::Duration::from_millis(2))
                 .with_max_backoff(std::time::Duration::from_millis(20)),
         )
         .build();
     aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+/// The SDK's standard retries, minus reconnecting after a transient error: there is no
+/// connection to close in-process (the SDK would log that it found none to mark).
+fn retry_config() -> aws_sdk_dynamodb::config::retry::RetryConfig {
+    aws_sdk_dynamodb::config::retry::RetryConfig::standard()
+        .with_reconnect_mode(aws_sdk_dynamodb::config::retry::ReconnectMode::ReuseAllConnections)
 }
 
 fn build(connector: InProcessConnector) -> aws_sdk_dynamodb::Client {
@@ -71,6 +78,7 @@ fn build(connector: InProcessConnector) -> aws_sdk_dynamodb::Client {
         .behavior_version(BehaviorVersion::latest())
         .region(Region::new(EMBEDDED_REGION))
         .allow_no_auth()
+        .retry_config(retry_config())
         .stalled_stream_protection(StalledStreamProtectionConfig::disabled())
         .endpoint_url(EMBEDDED_ENDPOINT)
         .http_client(http_client_fn(move |_, _| connector.clone()))

@@ -118,3 +118,59 @@ impl Drop for Served {
         let _ = self.child.wait();
     }
 }
+
+/// One HTTP/1.1 request to `base` (`http://127.0.0.1:PORT`) with `Connection: close`; the status
+/// and the body as JSON (`Null` when it is not JSON). `Err` when the server cannot be reached or
+/// closes without answering.
+pub fn http(
+    base: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> std::io::Result<(u16, serde_json::Value)> {
+    use std::io::{Read, Write};
+    let addr = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if let Some(b) = body {
+        request.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            b.len()
+        ));
+    }
+    request.push_str("\r\n");
+    request.push_str(body.unwrap_or(""));
+    stream.write_all(request.as_bytes())?;
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer)?;
+    let text = String::from_utf8_lossy(&answer);
+    let status = text
+        .get(9..12)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| std::io::Error::other(format!("no HTTP answer: {text:?}")))?;
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    Ok((
+        status,
+        serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
+    ))
+}
+
+/// A bearer token from `monotable token` for the data directory `data` under `cwd`.
+pub fn token(cwd: &Path, user: &str, admin: bool) -> String {
+    let mut args = vec!["token", "--data-dir", "data", "--user", user];
+    if admin {
+        args.push("--admin");
+    }
+    let out = run(&args, cwd);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}

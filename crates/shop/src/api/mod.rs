@@ -21,8 +21,6 @@ use crate::Shop;
 use crate::auth::Caller;
 use crate::error::{ErrorBody, ErrorDetail, ShopError, TableMissing, error_response};
 
-/// Page size bounds of every listing.
-pub const MAX_LIMIT: i32 = 100;
 /// Page size when `limit` is not given.
 pub const DEFAULT_LIMIT: i32 = 20;
 /// Largest request body (axum's default limit).
@@ -76,7 +74,7 @@ async fn method_not_allowed() -> Response {
 }
 
 /// A handler panicked: log it, answer 500 in the error shape.
-fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+pub(crate) fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
     let what = panic
         .downcast_ref::<String>()
         .map(String::as_str)
@@ -100,6 +98,39 @@ async fn recreate_missing_table(
         shop.recreate_table_later();
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    #[tokio::test]
+    async fn a_panicking_handler_answers_500_in_the_error_shape() {
+        async fn boom() -> &'static str {
+            let empty: Vec<u8> = Vec::new();
+            let _ = empty[usize::from(empty.is_empty())];
+            "unreachable"
+        }
+        let router = axum::Router::new().route("/boom", get(boom)).layer(
+            tower_http::catch_panic::CatchPanicLayer::custom(super::panicked),
+        );
+        let response = router
+            .oneshot(
+                axum::http::Request::get("/boom")
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 500);
+        let bytes = http_body_util::BodyExt::collect(response.into_body())
+            .await
+            .unwrap()
+            .to_bytes();
+        let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(body["error"]["code"], "internal");
+    }
 }
 
 /// A refusal in the shop's error shape, for the local server's guard.
@@ -147,10 +178,88 @@ async fn openapi_json() -> Json<utoipa::openapi::OpenApi> {
         crate::orders::StatusChange, crate::orders::Status,
         crate::error::ErrorBody, crate::error::ErrorDetail,
     )),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &Rules, &CommonResponses),
     security(("bearer" = [])),
 )]
 pub struct ApiDoc;
+
+/// States the input rules ([`crate::rules`]) on every property and parameter they govern.
+struct Rules;
+
+impl utoipa::Modify for Rules {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        crate::rules::apply(openapi);
+    }
+}
+
+/// The answers every operation can give: 400 (every route checks its parameters), 413 for a
+/// body over the limit, 414 and 431 for a request line or header block over the server's limit,
+/// and 503 when DynamoDB is throttling, failing or busy.
+struct CommonResponses;
+
+impl utoipa::Modify for CommonResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{Ref, RefOr, ResponseBuilder, content::ContentBuilder};
+        let error = |description: &str| {
+            RefOr::T(
+                ResponseBuilder::new()
+                    .description(description)
+                    .content(
+                        "application/json",
+                        ContentBuilder::new()
+                            .schema(Some(Ref::from_schema_name("ErrorBody")))
+                            .build(),
+                    )
+                    .build(),
+            )
+        };
+        let unavailable = || {
+            let mut response =
+                error("DynamoDB is throttling, failing or busy; retry after `Retry-After` seconds");
+            if let RefOr::T(r) = &mut response {
+                r.headers.insert(
+                    "Retry-After".into(),
+                    utoipa::openapi::header::HeaderBuilder::new()
+                        .schema(
+                            utoipa::openapi::ObjectBuilder::new()
+                                .schema_type(utoipa::openapi::schema::Type::Integer),
+                        )
+                        .description(Some("Seconds to wait before retrying"))
+                        .build(),
+                );
+            }
+            response
+        };
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.patch,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                let responses = &mut operation.responses.responses;
+                responses
+                    .entry("400".into())
+                    .or_insert_with(|| error("A parameter or the body breaks a rule stated here"));
+                if operation.request_body.is_some() {
+                    responses
+                        .entry("413".into())
+                        .or_insert_with(|| error("The body is larger than 2 MiB"));
+                }
+                responses
+                    .entry("414".into())
+                    .or_insert_with(|| error("The URI is longer than 64 KiB"));
+                responses
+                    .entry("431".into())
+                    .or_insert_with(|| error("The request head is over 80 KiB or 100 headers"));
+                responses.entry("503".into()).or_insert_with(unavailable);
+            }
+        }
+    }
+}
 
 struct BearerAuth;
 
@@ -265,23 +374,25 @@ impl FromRequestParts<Shop> for MaybeCaller {
 /// `limit` and `cursor` of a listing.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct PageParams {
     /// Items per page, 1 to 100 (default 20).
-    pub limit: Option<i32>,
-    /// `nextCursor` of the previous page.
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page, unchanged.
     pub cursor: Option<String>,
 }
 
 /// The page size asked for, checked.
-pub fn limit(limit: Option<i32>) -> Result<i32, ShopError> {
+pub fn limit(limit: Option<i64>) -> Result<i32, ShopError> {
     match limit {
         None => Ok(DEFAULT_LIMIT),
-        Some(l) if (1..=MAX_LIMIT).contains(&l) => Ok(l),
-        Some(l) => Err(ShopError::invalid(
-            "invalid_limit",
-            format!("`limit` must be 1 to {MAX_LIMIT}; got {l}"),
-        )),
+        Some(l) => i32::try_from(crate::rules::LIMIT.check(l)?).map_err(ShopError::internal),
     }
+}
+
+/// The cursor given, checked for its form (its content is checked when it is opened).
+pub fn cursor(cursor: Option<&str>) -> Result<Option<&str>, ShopError> {
+    cursor.map(|c| crate::rules::CURSOR.check(c)).transpose()
 }
 
 /// Admins only.

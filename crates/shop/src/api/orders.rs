@@ -81,7 +81,13 @@ pub async fn list_for_user(
     }
     let limit = limit(page.limit)?;
     Ok(Json(
-        orders::for_user(&shop, &user_id, limit, page.cursor.as_deref()).await?,
+        orders::for_user(
+            &shop,
+            &user_id,
+            limit,
+            super::cursor(page.cursor.as_deref())?,
+        )
+        .await?,
     ))
 }
 
@@ -130,19 +136,20 @@ pub async fn change_status(
 #[serde(deny_unknown_fields)]
 pub struct OrdersQuery {
     /// Orders in this status.
-    pub status: Option<String>,
+    pub status: Option<orders::Status>,
     /// Inclusive start: a date (2026-12-01) or an RFC 3339 timestamp.
     pub from: Option<String>,
     /// Inclusive end: a date (the whole day) or an RFC 3339 timestamp.
     pub to: Option<String>,
     /// Items per page, 1 to 100 (default 20).
-    pub limit: Option<i32>,
+    pub limit: Option<i64>,
     /// `nextCursor` of the previous page.
     pub cursor: Option<String>,
 }
 
 /// Orders by status (optionally within dates), or by date range across statuses; newest first
-/// (admin). A date range without status spans at most 366 days.
+/// (admin). Give `status` (with optional `from`/`to`), or both `from` and `to`; `from` must not be
+/// after `to`, and a range without `status` spans at most 93 days (the server's setting).
 #[utoipa::path(get, path = "/orders", tag = "orders", params(OrdersQuery),
     responses(
         (status = 200, description = "A page of orders", body = Page<Order>),
@@ -157,15 +164,19 @@ pub async fn list(
 ) -> Result<Json<Page<Order>>, ShopError> {
     require_admin(&caller)?;
     let limit = limit(q.limit)?;
-    let cursor = q.cursor.as_deref();
+    let cursor = super::cursor(q.cursor.as_deref())?;
     match (&q.status, &q.from, &q.to) {
-        (Some(status), from, to) => {
-            let status = orders::Status::parse(status)?;
-            Ok(Json(
-                orders::by_status(&shop, status, from.as_deref(), to.as_deref(), limit, cursor)
-                    .await?,
-            ))
-        }
+        (Some(status), from, to) => Ok(Json(
+            orders::by_status(
+                &shop,
+                *status,
+                from.as_deref(),
+                to.as_deref(),
+                limit,
+                cursor,
+            )
+            .await?,
+        )),
         (None, Some(from), Some(to)) => {
             Ok(Json(orders::by_date(&shop, from, to, limit, cursor).await?))
         }

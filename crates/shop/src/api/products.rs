@@ -75,17 +75,18 @@ pub async fn patch(
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
-    /// Products in this category (drafts only for admins).
+    /// Products in this category (drafts too, for admins).
     pub category: Option<String>,
-    /// `true`: every published product.
+    /// `true`: every published product (`false` is refused: drafts are listed by category).
     pub published: Option<bool>,
     /// Items per page, 1 to 100 (default 20).
-    pub limit: Option<i32>,
+    pub limit: Option<i64>,
     /// `nextCursor` of the previous page.
     pub cursor: Option<String>,
 }
 
-/// List products by category, or every published product.
+/// List products by category, or every published product: give exactly one of `category` and
+/// `published=true`. Drafts are listed for admins only.
 #[utoipa::path(get, path = "/products", tag = "products", security(()), params(ListQuery),
     responses(
         (status = 200, description = "A page of products", body = Page<Product>),
@@ -97,7 +98,7 @@ pub async fn list(
     Params(query): Params<ListQuery>,
 ) -> Result<Json<Page<Product>>, ShopError> {
     let limit = limit(query.limit)?;
-    let cursor = query.cursor.as_deref();
+    let cursor = super::cursor(query.cursor.as_deref())?;
     match (&query.category, query.published) {
         (Some(category), None) => {
             let admin = caller.is_some_and(|c| c.admin);

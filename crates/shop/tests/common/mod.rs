@@ -1,5 +1,7 @@
 //! A shop for tests: the Router over a fresh table (in-memory engine, or the endpoint in
-//! `MONOTABLE_TEST_ENDPOINT` with a table name of its own), tokens, and a JSON client.
+//! `MONOTABLE_TEST_ENDPOINT` with a table name of its own, deleted when the test ends), tokens,
+//! a JSON client, and listings read until an index has caught up (real DynamoDB updates
+//! global secondary indexes after the write is acknowledged).
 
 #![allow(dead_code)]
 
@@ -17,6 +19,33 @@ pub struct TestShop {
     pub shop: Shop,
     pub router: axum::Router,
     pub clock: Arc<Mutex<Option<OffsetDateTime>>>,
+    /// On an external endpoint: the table to delete when the test ends.
+    external: Option<String>,
+}
+
+/// How long a listing may take to show a write on an external endpoint.
+const INDEX_LAG_DEADLINE: std::time::Duration = std::time::Duration::from_secs(15);
+
+impl Drop for TestShop {
+    fn drop(&mut self) {
+        let Some(table) = self.external.take() else {
+            return;
+        };
+        let client = self.shop.client().clone();
+        // Drop may run inside the test's runtime: delete from a thread with its own.
+        let _ = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async {
+                if let Err(e) = client.delete_table().table_name(&table).send().await {
+                    eprintln!("could not delete test table {table}: {e:?}");
+                }
+            });
+        })
+        .join();
+    }
 }
 
 pub struct Reply {
@@ -32,12 +61,25 @@ impl Reply {
 }
 
 impl TestShop {
+    /// A shop over the in-memory engine whose requests first meet `faults`.
+    pub async fn with_faults(faults: Arc<monotable_store::faults::Faults>) -> TestShop {
+        let model = monotable_shop::model().expect("shop model");
+        let engine = monotable_store::Engine::memory().expect("engine");
+        monotable_store::table::ensure_table(&engine.client(), &model)
+            .await
+            .expect("table");
+        let client = monotable_store::inprocess::client_with_faults(engine, faults);
+        TestShop::over(client, model, None)
+    }
+
     pub async fn new() -> TestShop {
         let mut model = monotable_shop::model().expect("shop model");
+        let mut external = None;
         let dynamo = match std::env::var("MONOTABLE_TEST_ENDPOINT") {
             Ok(url) if !url.trim().is_empty() => {
                 let nanos = OffsetDateTime::now_utc().unix_timestamp_nanos();
                 model.table.name = format!("ShopTest-{}-{nanos}", std::process::id());
+                external = Some(model.table.name.clone());
                 monotable_store::connect(&monotable_store::Backend::Endpoint(url))
                     .await
                     .expect("endpoint")
@@ -47,20 +89,35 @@ impl TestShop {
         monotable_store::table::ensure_table(dynamo.client(), &model)
             .await
             .expect("table");
+        TestShop::over(dynamo.client().clone(), model, external)
+    }
+
+    fn over(
+        client: aws_sdk_dynamodb::Client,
+        model: monotable_model::Model,
+        external: Option<String>,
+    ) -> TestShop {
         let auth = Auth::hs256(b"test-secret".to_vec());
         let clock: Arc<Mutex<Option<OffsetDateTime>>> = Arc::new(Mutex::new(None));
         let c = clock.clone();
-        let shop = Shop::new(dynamo.client().clone(), model, auth, b"cursor-key".to_vec())
-            .with_clock(Arc::new(move || {
+        let shop = Shop::new(client, model, auth, b"cursor-key".to_vec()).with_clock(Arc::new(
+            move || {
                 c.lock()
                     .unwrap()
                     .unwrap_or_else(monotable_shop::time_util::now)
-            }));
+            },
+        ));
         TestShop {
             router: monotable_shop::api::router(shop.clone()),
             shop,
             clock,
+            external,
         }
+    }
+
+    /// Whether the table is on an external endpoint (whose indexes lag writes).
+    pub fn is_external(&self) -> bool {
+        self.external.is_some()
     }
 
     /// Fix the clock (orders created now get this time).
@@ -178,6 +235,29 @@ impl TestShop {
             Some(json!({"items": items})),
         )
         .await
+    }
+
+    /// Every page of a listing once it holds `expected` items: read again until it does (an
+    /// index on real DynamoDB catches up after the write), up to a deadline. The caller's
+    /// assertions then judge what it holds.
+    pub async fn all_pages_expecting(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        limit: usize,
+        expected: usize,
+    ) -> (Vec<Value>, usize) {
+        let deadline = std::time::Instant::now() + INDEX_LAG_DEADLINE;
+        loop {
+            let (items, pages) = self.all_pages(path, token, limit).await;
+            if items.len() == expected
+                || !self.is_external()
+                || std::time::Instant::now() > deadline
+            {
+                return (items, pages);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
     }
 
     /// Every page of a listing.

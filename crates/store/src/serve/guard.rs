@@ -1,8 +1,9 @@
 //! What keeps a listener on loopback private to this machine's own programs: web pages in a
-//! browser on the same machine are refused (a foreign `Origin`, a cross-site fetch), DNS
+//! browser on the same machine are refused (a foreign `Origin`, a cross-site fetch) and DNS
 //! rebinding is refused (a `Host` that is not a loopback name, the listen address or a name the
-//! user allowed), and over-long URIs and header blocks are refused, each in the listener's error
-//! shape. Origins the user lists (`--cors-origin`) get CORS answers.
+//! user allowed), each in the listener's error shape. Origins the user lists (`--cors-origin`)
+//! get CORS answers. (Over-long URIs and header blocks never reach here: the server refuses them,
+//! see [`super::http`].)
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -14,13 +15,6 @@ use axum::response::Response;
 
 /// Renders a refusal in the listener's error shape: (status, stable code, message).
 pub type Refuse = fn(StatusCode, &'static str, String) -> Response;
-
-/// Longest request URI accepted (bytes).
-pub const MAX_URI: usize = 8 * 1024;
-/// Largest header block accepted (bytes of names and values).
-pub const MAX_HEADER_BYTES: usize = 32 * 1024;
-/// Most headers accepted.
-pub const MAX_HEADERS: usize = 100;
 
 /// Who may talk to a listener.
 #[derive(Debug, Clone)]
@@ -83,27 +77,7 @@ fn text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
 
 /// Why a request is refused, if it is.
 fn refusal(guard: &Guard, request: &Request) -> Option<(StatusCode, &'static str, String)> {
-    if request.uri().to_string().len() > MAX_URI {
-        return Some((
-            StatusCode::URI_TOO_LONG,
-            "uri_too_long",
-            format!("the request URI is longer than {MAX_URI} bytes"),
-        ));
-    }
     let headers = request.headers();
-    let header_bytes: usize = headers
-        .iter()
-        .map(|(n, v)| n.as_str().len() + v.len())
-        .sum();
-    if headers.len() > MAX_HEADERS || header_bytes > MAX_HEADER_BYTES {
-        return Some((
-            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            "headers_too_large",
-            format!(
-                "at most {MAX_HEADERS} headers of {MAX_HEADER_BYTES} bytes in all are accepted"
-            ),
-        ));
-    }
     let Some(host) =
         text(headers, header::HOST).or_else(|| request.uri().authority().map(|a| a.as_str()))
     else {

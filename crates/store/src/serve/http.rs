@@ -17,6 +17,12 @@ use tokio::sync::Semaphore;
 use super::shaped::{ErrorBody, ShapedErrors};
 use crate::error::ServeError;
 
+/// The largest request head (request line and headers) read, in bytes: beyond it the answer is
+/// 431 (a URI over 64 KiB that fits is a 414).
+pub const MAX_HEAD_BYTES: usize = 80 * 1024;
+/// The most headers a request may carry: beyond it the answer is 431.
+pub const MAX_HEADERS: usize = 100;
+
 /// The limits every listener of `serve` enforces. docs/serve.md lists them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
@@ -61,6 +67,8 @@ pub async fn serve_router(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
+        .max_buf_size(MAX_HEAD_BYTES)
+        .max_headers(MAX_HEADERS)
         .keep_alive(true);
     tokio::pin!(shutdown);
     loop {
