@@ -15,7 +15,8 @@ pub struct TokenArgs {
     /// Put the user in the `admin` group.
     #[arg(long)]
     admin: bool,
-    /// Lifetime in seconds.
+    /// Lifetime in seconds. `serve` refuses tokens that live longer than its
+    /// --max-token-lifetime (24 hours unless raised).
     #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     ttl: u64,
     #[command(flatten)]
@@ -29,7 +30,11 @@ pub fn run(args: TokenArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let (secret, _) = crate::secret::load(&args.data.location())?;
-    let token = Auth::hs256(secret).issue(&args.user, args.admin, args.ttl)?;
+    let auth = Auth::Hs256 {
+        secret,
+        max_lifetime: args.ttl,
+    };
+    let token = auth.issue(&args.user, args.admin, args.ttl)?;
     println!("{token}");
     Ok(ExitCode::SUCCESS)
 }

@@ -7,7 +7,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{Served, run};
+use common::{Served, token};
 
 fn schemathesis(api: &str, token: &str) -> std::process::Output {
     let scripts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts");
@@ -25,21 +25,12 @@ fn schemathesis(api: &str, token: &str) -> std::process::Output {
 fn the_openapi_document_promises_what_the_server_does() {
     let dir = tempfile::tempdir().unwrap();
     let served = Served::start(&["--data-dir", "data"], dir.path());
-    for args in [&["--user", "root", "--admin"][..], &["--user", "alice"][..]] {
-        let mut all = vec!["token", "--data-dir", "data"];
-        all.extend_from_slice(args);
-        let out = run(&all, dir.path());
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
-        let output = schemathesis(&served.api, &token);
+    for (user, admin) in [("root", true), ("alice", false)] {
+        let output = schemathesis(&served.api, &token(dir.path(), user, admin));
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
             output.status.success(),
-            "schemathesis with {args:?} failed:\n{stdout}\n{}",
+            "schemathesis as {user} failed:\n{stdout}\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
         assert!(stdout.contains("passed"), "{stdout}");

@@ -11,10 +11,8 @@ fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-#[test]
-fn a_second_serve_on_the_same_data_is_refused_and_told_who_holds_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let first = Served::start(&["--data-dir", "data"], dir.path());
+/// `monotable serve --data-dir data` in `dir`, expected to refuse to start; its stderr.
+fn serve_refused(dir: &std::path::Path) -> String {
     let out = run(
         &[
             "serve",
@@ -25,10 +23,18 @@ fn a_second_serve_on_the_same_data_is_refused_and_told_who_holds_it() {
             "--api-port",
             "0",
         ],
-        dir.path(),
+        dir,
     );
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("ready in"));
+    stderr(&out)
+}
+
+#[test]
+fn a_second_serve_on_the_same_data_is_refused_and_told_who_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = Served::start(&["--data-dir", "data"], dir.path());
+    let err = serve_refused(dir.path());
     assert!(err.contains("is in use by pid"), "{err}");
     assert!(err.contains(&first.child.id().to_string()), "{err}");
     assert!(err.contains("monotable serve"), "{err}");
@@ -50,22 +56,8 @@ fn a_read_only_database_file_is_refused_before_ready() {
     let mut perms = std::fs::metadata(&file).unwrap().permissions();
     perms.set_readonly(true);
     std::fs::set_permissions(&file, perms).unwrap();
-    let out = run(
-        &[
-            "serve",
-            "--data-dir",
-            "data",
-            "--dynamodb-port",
-            "0",
-            "--api-port",
-            "0",
-        ],
-        dir.path(),
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = serve_refused(dir.path());
     assert!(err.contains("cannot be written"), "{err}");
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("ready in"));
 }
 
 #[test]

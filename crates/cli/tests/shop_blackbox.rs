@@ -6,31 +6,20 @@ mod common;
 
 use std::process::Command;
 
-use common::{Served, run};
+use common::{Served, run, token};
 
 #[test]
 fn a_contract_only_client_exercises_every_route() {
     let dir = tempfile::tempdir().unwrap();
     let served = Served::start(&["--data-dir", "data"], dir.path());
-    let token = |args: &[&str]| {
-        let mut all = vec!["token", "--data-dir", "data"];
-        all.extend_from_slice(args);
-        let out = run(&all, dir.path());
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap().trim().to_string()
-    };
     let script =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blackbox/shop_contract.py");
     let output = Command::new("python3")
         .arg(script)
         .env("SHOP_URL", &served.api)
-        .env("ADMIN_TOKEN", token(&["--user", "root", "--admin"]))
-        .env("ALICE_TOKEN", token(&["--user", "alice"]))
-        .env("BOB_TOKEN", token(&["--user", "bob"]))
+        .env("ADMIN_TOKEN", token(dir.path(), "root", true))
+        .env("ALICE_TOKEN", token(dir.path(), "alice", false))
+        .env("BOB_TOKEN", token(dir.path(), "bob", false))
         .output()
         .expect("python3 runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
