@@ -265,7 +265,8 @@ pub(crate) async fn list<T>(
     let start = cursor_text
         .map(|c| cursor::decode_key(shop.cursor_key(), scope, c))
         .transpose()?;
-    let limit = usize::try_from(limit).map_err(ShopError::internal)?;
+    let limit =
+        usize::try_from(rules::LIMIT.check(i64::from(limit))?).map_err(ShopError::internal)?;
     let page = pattern::query_page(
         shop.client(),
         shop.model(),

@@ -108,3 +108,19 @@ async fn a_table_deleted_under_the_shop_is_a_503_then_recreated() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test]
+async fn library_listings_check_their_own_limits() {
+    // Regression: `orders::by_date` with limit 0 indexed `collected[limit - 1]` and panicked.
+    let t = TestShop::new().await;
+    for limit in [0, -1, 101, i32::MAX] {
+        let err = monotable_shop::orders::by_date(&t.shop, "2026-01-01", "2026-01-02", limit, None)
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), "invalid_limit", "{limit}");
+        let err = monotable_shop::orders::for_user(&t.shop, "alice", limit, None)
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), "invalid_limit", "{limit}");
+    }
+}

@@ -105,6 +105,8 @@ pub async fn by_date(
     limit: i32,
     cursor_text: Option<&str>,
 ) -> Result<Page<Order>, ShopError> {
+    let limit = usize::try_from(crate::rules::LIMIT.check(i64::from(limit))?)
+        .map_err(ShopError::internal)?;
     let from_t = time_util::parse_bound("from", from, Bound::Start)?;
     let to_t = time_util::parse_bound("to", to, Bound::End)?;
     if from_t > to_t {
@@ -133,7 +135,7 @@ pub async fn by_date(
         ),
         None => None,
     };
-    let want = usize::try_from(limit).unwrap_or(1) + 1;
+    let want = limit + 1;
     let top = after.clone().unwrap_or_else(|| upper.clone());
     let start_day = match &after {
         Some(a) => a
@@ -165,7 +167,7 @@ pub async fn by_date(
                         _ => None,
                     },
                     PageRequest {
-                        limit: Some(want as i32),
+                        limit: i32::try_from(want).ok(),
                         start: None,
                     },
                 )
@@ -188,7 +190,6 @@ pub async fn by_date(
             None => break,
         };
     }
-    let limit = want - 1;
     let next_cursor = if collected.len() > limit {
         let at = BTreeMap::from([("after".to_string(), collected[limit - 1].0.clone())]);
         Some(cursor::encode_position(shop.cursor_key(), &scope, at)?)
