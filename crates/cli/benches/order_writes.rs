@@ -3,7 +3,9 @@
 //! order is one TransactWriteItems that must be on disk before its 201.
 //!
 //! `cargo bench -p monotable-cli --bench order_writes`; `MONOTABLE_BIN=path` measures another
-//! build of the binary (the same flags), `BENCH_SECONDS` sets each level's length (default 5).
+//! build of the binary (the same flags), `BENCH_SECONDS` sets each level's length (default 5),
+//! `BENCH_IN_MEMORY=1` runs the same load on the in-memory engine (the ceiling without a disk),
+//! `BENCH_CLIENTS=16` (comma-separated) picks the levels.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -69,9 +71,16 @@ fn binary() -> String {
     std::env::var("MONOTABLE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_monotable").to_string())
 }
 
+const SECRET: &str = "order-writes-bench-secret";
+
+fn in_memory() -> bool {
+    std::env::var("BENCH_IN_MEMORY").is_ok_and(|v| v == "1")
+}
+
 fn token(dir: &std::path::Path, user: &str, admin: bool) -> String {
     let mut cmd = Command::new(binary());
     cmd.args(["token", "--data-dir", "data", "--user", user])
+        .env("MONOTABLE_JWT_SECRET", SECRET)
         .current_dir(dir);
     if admin {
         cmd.arg("--admin");
@@ -85,16 +94,16 @@ fn token(dir: &std::path::Path, user: &str, admin: bool) -> String {
 
 /// Start serve on a fresh data directory; the child and the shop's URL.
 fn serve(dir: &std::path::Path) -> (std::process::Child, String) {
+    let data: &[&str] = if in_memory() {
+        &["--in-memory"]
+    } else {
+        &["--data-dir", "data"]
+    };
     let mut child = Command::new(binary())
-        .args([
-            "serve",
-            "--data-dir",
-            "data",
-            "--dynamodb-port",
-            "0",
-            "--api-port",
-            "0",
-        ])
+        .arg("serve")
+        .args(data)
+        .args(["--dynamodb-port", "0", "--api-port", "0"])
+        .env("MONOTABLE_JWT_SECRET", SECRET)
         .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -175,10 +184,19 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
-    println!("binary: {}", binary());
+    println!(
+        "binary: {}; engine: {}",
+        binary(),
+        if in_memory() { "in memory" } else { "file" }
+    );
     println!("| clients | orders | orders/s | p50 ms | p99 ms |");
     println!("|---:|---:|---:|---:|---:|");
-    for clients in [1usize, 4, 16] {
+    let levels: Vec<usize> = std::env::var("BENCH_CLIENTS")
+        .unwrap_or_else(|_| "1,4,16".into())
+        .split(',')
+        .filter_map(|n| n.trim().parse().ok())
+        .collect();
+    for clients in levels {
         // A fresh data directory per level, so each starts from the same database size.
         let dir = tempfile::tempdir().expect("tempdir");
         let (mut child, api) = serve(dir.path());

@@ -13,6 +13,24 @@ use crate::engine::{Engine, Unavailable};
 /// The prefix of every DynamoDB operation in `x-amz-target`.
 pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 
+/// The `ClientRequestToken` the in-process client's SDK fills in when the caller gives none.
+///
+/// The SDK gives every transaction a fresh token so that a retry after a lost response is not
+/// applied twice. In-process no response is lost, and the engine keeps every token's response
+/// for ten minutes and scans that cache on each transaction, so the in-process client fills in
+/// this fixed token instead and [`run`] drops it ([`Origin::InProcess`]): tokens a caller sets
+/// itself keep their meaning.
+pub const AUTO_TOKEN: &str = "monotable-in-process-auto-token";
+
+/// Where a request came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The in-process connector: [`AUTO_TOKEN`] stands for "no token".
+    InProcess,
+    /// The HTTP endpoint: the request is taken as sent.
+    Http,
+}
+
 /// What the engine answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
@@ -73,14 +91,14 @@ impl Answer {
 }
 
 /// Run one request. `target` is the whole `x-amz-target` header.
-pub fn run(engine: &Engine, target: Option<&str>, body: &[u8]) -> Answer {
+pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -> Answer {
     let Some(operation) = target.and_then(|t| t.strip_prefix(TARGET_PREFIX)) else {
         return Answer::unknown_operation();
     };
     if let Err(why) = engine.check_files() {
         return Answer::unavailable(&why);
     }
-    let Some(result) = call(engine, operation, body) else {
+    let Some(result) = call(engine, origin, operation, body) else {
         return Answer::unknown_operation();
     };
     let mut answer = match result {
@@ -134,9 +152,40 @@ where
     serde_json::to_vec(&response).map_err(|e| DynoxideError::InternalServerError(e.to_string()))
 }
 
+/// `token` unless it is the in-process client's stand-in for none.
+fn own_token(origin: Origin, token: Option<String>) -> Option<String> {
+    token.filter(|t| origin == Origin::Http || t != AUTO_TOKEN)
+}
+
 /// Run `operation`; `None` for an operation the engine does not implement.
-fn call(engine: &Engine, operation: &str, body: &[u8]) -> Option<dynoxide::Result<Vec<u8>>> {
+fn call(
+    engine: &Engine,
+    origin: Origin,
+    operation: &str,
+    body: &[u8],
+) -> Option<dynoxide::Result<Vec<u8>>> {
     let db = engine.database();
+    match operation {
+        "TransactWriteItems" => {
+            return Some(typed(
+                body,
+                |mut r: dynoxide::actions::transact_write_items::TransactWriteItemsRequest| {
+                    r.client_request_token = own_token(origin, r.client_request_token.take());
+                    db.transact_write_items(r)
+                },
+            ));
+        }
+        "ExecuteTransaction" => {
+            return Some(typed(
+                body,
+                |mut r: dynoxide::actions::execute_transaction::ExecuteTransactionRequest| {
+                    r.client_request_token = own_token(origin, r.client_request_token.take());
+                    db.execute_transaction(r)
+                },
+            ));
+        }
+        _ => {}
+    }
     macro_rules! ops {
         ($($name:literal => $method:ident),* $(,)?) => {
             match operation {
@@ -154,7 +203,6 @@ fn call(engine: &Engine, operation: &str, body: &[u8]) -> Option<dynoxide::Resul
         "Scan" => scan,
         "BatchGetItem" => batch_get_item,
         "BatchWriteItem" => batch_write_item,
-        "TransactWriteItems" => transact_write_items,
         "TransactGetItems" => transact_get_items,
         "CreateTable" => create_table,
         "DeleteTable" => delete_table,
@@ -164,7 +212,6 @@ fn call(engine: &Engine, operation: &str, body: &[u8]) -> Option<dynoxide::Resul
         "UpdateTimeToLive" => update_time_to_live,
         "DescribeTimeToLive" => describe_time_to_live,
         "ExecuteStatement" => execute_statement,
-        "ExecuteTransaction" => execute_transaction,
         "BatchExecuteStatement" => batch_execute_statement,
         "TagResource" => tag_resource,
         "UntagResource" => untag_resource,
@@ -188,7 +235,7 @@ mod tests {
             Some("DynamoDB_20120810.Frobnicate"),
             Some("S3.GetObject"),
         ] {
-            let answer = run(&engine, target, b"{}");
+            let answer = run(&engine, Origin::Http, target, b"{}");
             assert_eq!(answer.status, 400);
             assert!(text(&answer).contains("UnknownOperationException"));
         }
@@ -197,7 +244,12 @@ mod tests {
     #[test]
     fn malformed_body_is_a_serialization_exception() {
         let engine = Engine::memory().unwrap();
-        let answer = run(&engine, Some("DynamoDB_20120810.GetItem"), b"{not json");
+        let answer = run(
+            &engine,
+            Origin::Http,
+            Some("DynamoDB_20120810.GetItem"),
+            b"{not json",
+        );
         assert_eq!(answer.status, 400);
         assert!(text(&answer).contains("SerializationException"));
     }
@@ -207,6 +259,7 @@ mod tests {
         let engine = Engine::memory().unwrap();
         let answer = run(
             &engine,
+            Origin::Http,
             Some("DynamoDB_20120810.GetItem"),
             br#"{"TableName":"Missing","Key":{"PK":{"S":"x"}}}"#,
         );
@@ -218,12 +271,85 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_in_process_stand_in_token_is_dropped_and_real_tokens_kept() {
+        assert_eq!(own_token(Origin::InProcess, Some(AUTO_TOKEN.into())), None);
+        assert_eq!(
+            own_token(Origin::InProcess, Some("mine".into())),
+            Some("mine".into())
+        );
+        assert_eq!(
+            own_token(Origin::Http, Some(AUTO_TOKEN.into())),
+            Some(AUTO_TOKEN.into())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_callers_own_token_still_makes_a_transaction_idempotent() {
+        use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem, Update};
+        let engine = Engine::memory().unwrap();
+        let client = engine.client();
+        let model = monotable_model::parse(
+            "version = 1\n[table]\nname = \"Tokens\"\npartition_key = { name = \"PK\", type = \"S\" }\nbilling_mode = \"PAY_PER_REQUEST\"\n[entities.E]\nattributes.id = { type = \"string\", required = true }\nkeys.PK = \"E#{id}\"\n",
+        )
+        .unwrap();
+        crate::table::ensure_table(&client, &model).await.unwrap();
+        let put = Put::builder()
+            .table_name("Tokens")
+            .item("PK", AttributeValue::S("E#1".into()))
+            .item("n", AttributeValue::N("0".into()))
+            .build()
+            .unwrap();
+        client
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().put(put).build())
+            .send()
+            .await
+            .unwrap();
+        let bump = || {
+            let update = Update::builder()
+                .table_name("Tokens")
+                .key("PK", AttributeValue::S("E#1".into()))
+                .update_expression("SET n = n + :one")
+                .expression_attribute_values(":one", AttributeValue::N("1".into()))
+                .build()
+                .unwrap();
+            client
+                .transact_write_items()
+                .transact_items(TransactWriteItem::builder().update(update).build())
+        };
+        // Without a token of the caller's, every call applies.
+        bump().send().await.unwrap();
+        bump().send().await.unwrap();
+        // With one, a repeat is a replay.
+        bump()
+            .client_request_token("order-42")
+            .send()
+            .await
+            .unwrap();
+        bump()
+            .client_request_token("order-42")
+            .send()
+            .await
+            .unwrap();
+        let item = client
+            .get_item()
+            .table_name("Tokens")
+            .key("PK", AttributeValue::S("E#1".into()))
+            .send()
+            .await
+            .unwrap()
+            .item
+            .unwrap();
+        assert_eq!(item["n"].as_n().unwrap(), "3");
+    }
+
     #[tokio::test]
     async fn a_lost_database_file_refuses_requests_with_the_reason() {
         let tmp = tempfile::tempdir().unwrap();
         let location = crate::DataLocation::Dir(tmp.path().join("data"));
         let engine = Engine::open(&location).unwrap();
-        let list = |e: &Engine| run(e, Some("DynamoDB_20120810.ListTables"), b"{}");
+        let list = |e: &Engine| run(e, Origin::Http, Some("DynamoDB_20120810.ListTables"), b"{}");
         assert_eq!(settle(&engine, list(&engine)).await.status, 200);
         std::fs::remove_file(location.database_file().unwrap()).unwrap();
         let answer = list(&engine);

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::dispatch::{self, Answer, TARGET_PREFIX};
+use crate::dispatch::{self, Answer, Origin, TARGET_PREFIX};
 use crate::engine::Engine;
 
 /// One kind of failure.
@@ -141,7 +141,7 @@ impl Faults {
         if split {
             return half_batch(engine, target, body);
         }
-        dispatch::run(engine, target, body)
+        dispatch::run(engine, Origin::InProcess, target, body)
     }
 }
 
@@ -185,10 +185,10 @@ fn refusal(fault: &Fault, operation: &str, body: &[u8]) -> Option<Answer> {
 /// Run the first half of each table's requests; answer the rest as `UnprocessedItems`.
 fn half_batch(engine: &Engine, target: Option<&str>, body: &[u8]) -> Answer {
     let Ok(mut request) = serde_json::from_slice::<Value>(body) else {
-        return dispatch::run(engine, target, body);
+        return dispatch::run(engine, Origin::InProcess, target, body);
     };
     let Some(tables) = request["RequestItems"].as_object_mut() else {
-        return dispatch::run(engine, target, body);
+        return dispatch::run(engine, Origin::InProcess, target, body);
     };
     let mut unprocessed = Map::new();
     for (table, writes) in tables.iter_mut() {
@@ -203,7 +203,12 @@ fn half_batch(engine: &Engine, target: Option<&str>, body: &[u8]) -> Answer {
     let mut answer = if tables.is_empty() {
         Answer::ok_json(json!({ "UnprocessedItems": {} }))
     } else {
-        dispatch::run(engine, target, request.to_string().as_bytes())
+        dispatch::run(
+            engine,
+            Origin::InProcess,
+            target,
+            request.to_string().as_bytes(),
+        )
     };
     if answer.status == 200
         && let Ok(mut response) = serde_json::from_slice::<Value>(&answer.body)

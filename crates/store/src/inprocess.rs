@@ -18,7 +18,7 @@ use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, HttpResponse};
 use aws_smithy_runtime_api::http::StatusCode;
 use aws_smithy_types::body::SdkBody;
 
-use crate::dispatch::{self, Answer};
+use crate::dispatch::{self, Answer, Origin};
 use crate::engine::Engine;
 
 /// The region the embedded client claims. The engine ignores it; the SDK needs one to sign.
@@ -79,6 +79,7 @@ fn build(connector: InProcessConnector) -> aws_sdk_dynamodb::Client {
         .region(Region::new(EMBEDDED_REGION))
         .allow_no_auth()
         .retry_config(retry_config())
+        .idempotency_token_provider(dispatch::AUTO_TOKEN)
         .stalled_stream_protection(StalledStreamProtectionConfig::disabled())
         .endpoint_url(EMBEDDED_ENDPOINT)
         .http_client(http_client_fn(move |_, _| connector.clone()))
@@ -117,7 +118,7 @@ impl HttpConnector for InProcessConnector {
                 Ok(response(dispatch::settle(&engine, answer).await))
             });
         }
-        let answer = dispatch::run(&self.engine, target.as_deref(), body);
+        let answer = dispatch::run(&self.engine, Origin::InProcess, target.as_deref(), body);
         if answer.ticket.is_none() {
             return HttpConnectorFuture::ready(Ok(response(answer)));
         }

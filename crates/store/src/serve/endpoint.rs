@@ -90,7 +90,7 @@ async fn post(
         return response(refused, reply_type);
     }
     let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok());
-    let answer = dispatch::run(&endpoint.engine, target, body);
+    let answer = dispatch::run(&endpoint.engine, dispatch::Origin::Http, target, body);
     response(dispatch::settle(&endpoint.engine, answer).await, reply_type)
 }
 
