@@ -22,7 +22,7 @@ fn model(size: u64, projection: &str, extra: &str) -> Model {
     parse(&format!(
         r#"
 [table]
-name = "T"
+name = "Things"
 partition_key = {{ name = "PK" }}
 sort_key = {{ name = "SK" }}
 
@@ -190,7 +190,7 @@ batch = { items_per_read = 3 }
 fn transaction_of_three_1kb_items() {
     let source = r#"
 [table]
-name = "T"
+name = "Things"
 partition_key = { name = "PK" }
 sort_key = { name = "SK" }
 
@@ -246,7 +246,7 @@ fn sizes_from_dynamodb_json() {
 fn monthly_prices() {
     let source = r#"
 [table]
-name = "T"
+name = "Things"
 partition_key = { name = "PK" }
 sort_key = { name = "SK" }
 
@@ -409,7 +409,7 @@ operation = "TransactWrite"
 writes = [{ entity = "Thing", count = 9223372036854775807 }, { entity = "Thing", count = 9223372036854775807 }]
 
 [traffic.patterns]
-all = { reads_per_second = 1e300, items_per_read = 9223372036854775807 }
+all = { reads_per_second = 1e9, items_per_read = 9223372036854775807 }
 "#;
     let m = model(9_223_372_036_854_775_807, "KEYS_ONLY", extra);
     let huge = PriceTable::from_toml(

@@ -250,7 +250,7 @@ mod tests {
 
     const MODEL: &str = r#"
 [table]
-name = "T"
+name = "Orders"
 partition_key = { name = "PK" }
 sort_key = { name = "SK" }
 

@@ -37,7 +37,6 @@ struct Run {
 /// Loads `data` into a fresh in-memory table built from `model` and checks every pattern.
 pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, VerifyError> {
     let table = model.table.name.clone();
-    let model = &*private_table(model);
     let dynamo = monotable_store::memory()?;
     let client = dynamo.client();
     monotable_store::table::ensure_table(client, model).await?;
@@ -104,33 +103,6 @@ pub(crate) fn typed_keys(model: &Model, item: &Item) -> Item {
         item.insert(key.name.clone(), typed);
     }
     item
-}
-
-/// DynamoDB table names: 3 to 255 of `a-z A-Z 0-9 _ - .`.
-/// The model with a table name DynamoDB accepts. The table is private to a run, so a name
-/// DynamoDB refuses (the lint fixtures' `T`) is replaced rather than failing the whole run.
-pub(crate) fn private_table(model: &Model) -> std::borrow::Cow<'_, Model> {
-    if valid_table_name(&model.table.name) {
-        std::borrow::Cow::Borrowed(model)
-    } else {
-        let mut m = model.clone();
-        m.table.name = format!("verify-{}", sanitize(&model.table.name));
-        std::borrow::Cow::Owned(m)
-    }
-}
-
-pub(crate) fn valid_table_name(name: &str) -> bool {
-    (3..=255).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-}
-
-pub(crate) fn sanitize(name: &str) -> String {
-    name.chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        .take(200)
-        .collect()
 }
 
 pub(crate) fn message(e: &dyn ProvideErrorMetadata) -> String {
