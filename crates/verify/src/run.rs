@@ -40,18 +40,7 @@ pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, Ver
     let dynamo = monotable_store::memory()?;
     let client = dynamo.client();
     monotable_store::table::ensure_table(client, model).await?;
-    for sample in &data.samples {
-        client
-            .put_item()
-            .table_name(&model.table.name)
-            .set_item(Some(typed_keys(model, &sample.item)))
-            .send()
-            .await
-            .map_err(|e| VerifyError::Load {
-                entity: sample.entity.clone(),
-                message: message(&e),
-            })?;
-    }
+    crate::load::load(client, model, &data.samples).await?;
     let known: BTreeMap<(String, String), String> = data
         .samples
         .iter()
@@ -121,10 +110,7 @@ fn article(word: &str) -> &'static str {
 }
 
 fn key_text(value: &AttributeValue) -> String {
-    match value {
-        AttributeValue::S(s) | AttributeValue::N(s) => s.clone(),
-        other => format!("{other:?}"),
-    }
+    crate::values::key_text(value).unwrap_or_else(|| format!("{value:?}"))
 }
 
 struct Ctx<'a> {
@@ -358,7 +344,7 @@ impl Ctx<'_> {
         let sk_attribute = pattern.sk.as_ref().map(|k| k.attribute.as_str());
         let eval = |values: &Values| -> Option<Score> {
             let (pk, sk) = Self::query_key(pattern, values).ok()?;
-            if sk.as_ref().is_some_and(|b| !b.is_valid()) {
+            if sk.as_ref().is_some_and(|b| !b.is_valid(shape.sk_type)) {
                 return None;
             }
             let cond = sk_attribute.zip(sk.as_ref());
@@ -584,7 +570,7 @@ impl Ctx<'_> {
             .iter()
             .map(|k| {
                 k.iter()
-                    .map(|(a, v)| (a.clone(), AttributeValue::S(v.clone())))
+                    .map(|(a, v)| (a.clone(), items::key_value(self.model, a, v.clone())))
                     .collect()
             })
             .collect();
