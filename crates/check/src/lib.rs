@@ -6,6 +6,7 @@
 
 pub mod cost;
 mod diagnostic;
+mod excerpt;
 mod num;
 mod report;
 mod rules;
