@@ -15,6 +15,8 @@ mod size;
 use std::collections::BTreeMap;
 
 use monotable_model::{IndexKind, Model, Operation, Pattern};
+
+use crate::num;
 use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
 
@@ -37,6 +39,17 @@ const SECONDS_PER_HOUR: i64 = 3600;
 
 fn decimal_str<S: Serializer>(value: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(&value.normalize().to_string())
+}
+
+/// A decimal string, or `null` for a figure too large to price.
+fn optional_decimal_str<S: Serializer>(
+    value: &Option<Decimal>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => decimal_str(v, serializer),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// The cost of one access pattern.
@@ -117,16 +130,17 @@ pub struct DesignCost {
     pub rcu_per_second: f64,
     /// Write units per second.
     pub wcu_per_second: f64,
-    /// On-demand, the peak rate sustained for a month.
-    #[serde(serialize_with = "decimal_str")]
-    pub on_demand_monthly: Decimal,
-    /// Provisioned read units, summed over tables and global indexes (each rounded up, at least 1).
-    pub provisioned_rcu: u64,
+    /// On-demand, the peak rate sustained for a month; `None` when too large to price.
+    #[serde(serialize_with = "optional_decimal_str")]
+    pub on_demand_monthly: Option<Decimal>,
+    /// Provisioned read units, summed over tables and global indexes (each rounded up, at least
+    /// 1); `None` when too large to count.
+    pub provisioned_rcu: Option<u64>,
     /// Provisioned write units, likewise.
-    pub provisioned_wcu: u64,
-    /// Provisioned for the peak, for a month.
-    #[serde(serialize_with = "decimal_str")]
-    pub provisioned_monthly: Decimal,
+    pub provisioned_wcu: Option<u64>,
+    /// Provisioned for the peak, for a month; `None` when too large to price.
+    #[serde(serialize_with = "optional_decimal_str")]
+    pub provisioned_monthly: Option<Decimal>,
 }
 
 /// Everything `monotable cost` reports.
@@ -173,8 +187,11 @@ fn writers(model: &Model, entity: &monotable_model::Entity) -> Vec<(String, Unit
     out
 }
 
-/// `units_per_second × price / scale`; `None` on overflow.
+/// `units_per_second × price / scale`; `None` on overflow or for a rate that is no number.
 fn money(units_per_second: f64, price: Decimal, scale: Decimal) -> Option<Decimal> {
+    if !units_per_second.is_finite() || units_per_second < 0.0 {
+        return None;
+    }
     let rate = Decimal::from_f64_retain(units_per_second)?.round_dp(6);
     rate.checked_mul(price)?.checked_div(scale)
 }
@@ -187,6 +204,32 @@ fn cents(amount: Decimal) -> Decimal {
 /// Capacity pools (tables and global indexes) with their read and write units per second.
 type Pools = BTreeMap<String, (f64, f64)>;
 
+/// Provisioned units of one pool: its rate rounded up, at least 1; `None` beyond counting.
+fn provisioned_units(per_second: f64) -> Option<u64> {
+    num::ceil_count(per_second).map(|u| u.max(1))
+}
+
+/// The on-demand month: `rcu` and `wcu` request units per second for the whole month.
+fn on_demand_month(rcu: f64, wcu: f64, prices: &PriceTable) -> Option<Decimal> {
+    let seconds = prices
+        .hours_per_month
+        .checked_mul(Decimal::from(SECONDS_PER_HOUR))?;
+    let million = Decimal::from(1_000_000);
+    let reads = money(rcu, prices.on_demand_read_per_million, million)?;
+    let writes = money(wcu, prices.on_demand_write_per_million, million)?;
+    reads.checked_add(writes)?.checked_mul(seconds).map(cents)
+}
+
+/// The provisioned month for `rcu` and `wcu` provisioned units.
+fn provisioned_month(rcu: u64, wcu: u64, prices: &PriceTable) -> Option<Decimal> {
+    let reads = Decimal::from(rcu).checked_mul(prices.provisioned_rcu_per_hour)?;
+    let writes = Decimal::from(wcu).checked_mul(prices.provisioned_wcu_per_hour)?;
+    reads
+        .checked_add(writes)?
+        .checked_mul(prices.hours_per_month)
+        .map(cents)
+}
+
 fn price_design(
     design: &str,
     tables: usize,
@@ -197,23 +240,13 @@ fn price_design(
 ) -> DesignCost {
     let rcu: f64 = pools.values().map(|p| p.0).sum();
     let wcu: f64 = pools.values().map(|p| p.1).sum();
-    let seconds = prices
-        .hours_per_month
-        .checked_mul(Decimal::from(SECONDS_PER_HOUR))
-        .unwrap_or(Decimal::MAX);
-    let million = Decimal::from(1_000_000);
-    let on_demand = money(rcu, prices.on_demand_read_per_million, million)
-        .zip(money(wcu, prices.on_demand_write_per_million, million))
-        .and_then(|(r, w)| r.checked_add(w)?.checked_mul(seconds))
-        .unwrap_or(Decimal::MAX);
-    let up = |x: f64| (x.ceil() as u64).max(1);
-    let provisioned_rcu = pools.values().fold(0u64, |s, p| s.saturating_add(up(p.0)));
-    let provisioned_wcu = pools.values().fold(0u64, |s, p| s.saturating_add(up(p.1)));
-    let provisioned = Decimal::from(provisioned_rcu)
-        .checked_mul(prices.provisioned_rcu_per_hour)
-        .zip(Decimal::from(provisioned_wcu).checked_mul(prices.provisioned_wcu_per_hour))
-        .and_then(|(r, w)| r.checked_add(w)?.checked_mul(prices.hours_per_month))
-        .unwrap_or(Decimal::MAX);
+    let sum = |units: &dyn Fn(&(f64, f64)) -> f64| {
+        pools.values().try_fold(0u64, |total, pool| {
+            total.checked_add(provisioned_units(units(pool))?)
+        })
+    };
+    let provisioned_rcu = sum(&|p| p.0);
+    let provisioned_wcu = sum(&|p| p.1);
     DesignCost {
         design: design.to_string(),
         tables,
@@ -221,10 +254,12 @@ fn price_design(
         read_requests_per_second: requests,
         rcu_per_second: rcu,
         wcu_per_second: wcu,
-        on_demand_monthly: cents(on_demand),
+        on_demand_monthly: on_demand_month(rcu, wcu, prices),
         provisioned_rcu,
         provisioned_wcu,
-        provisioned_monthly: cents(provisioned),
+        provisioned_monthly: provisioned_rcu
+            .zip(provisioned_wcu)
+            .and_then(|(r, w)| provisioned_month(r, w, prices)),
     }
 }
 
@@ -267,7 +302,7 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
             .and_then(|t| t.reads_per_second);
         if let Some(rate) = rate.filter(|_| p.is_read()) {
             requests += rate;
-            requests_per_entity += rate * call.requests_table_per_entity as f64;
+            requests_per_entity += rate * num::to_f64(call.requests_table_per_entity);
             let pool = p
                 .index_name()
                 .map_or(table.clone(), |i| pool_name(model, &table, i));

@@ -6,6 +6,8 @@
 
 pub mod cost;
 mod diagnostic;
+mod excerpt;
+mod num;
 mod report;
 mod rules;
 mod shape;

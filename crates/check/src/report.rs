@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
-use monotable_model::{line_col, line_text};
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::excerpt::{LineIndex, shorten, window};
 
 /// Output format of [`Report::render`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -36,12 +36,15 @@ impl std::str::FromStr for Format {
 pub struct Report {
     path: String,
     source: String,
+    lines: LineIndex,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl Report {
-    /// A report for `path` with `source`; diagnostics are sorted by position, then code.
-    pub fn new(path: &str, source: &str, mut diagnostics: Vec<Diagnostic>) -> Self {
+    /// A report for `path` with `source`; diagnostics are sorted by position, then code, and
+    /// any text quoted from the model that is too long to read is shortened.
+    pub fn new(path: &str, source: &str, diagnostics: Vec<Diagnostic>) -> Self {
+        let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().map(shorten).collect();
         diagnostics.sort_by(|a, b| {
             let key = |d: &Diagnostic| (d.span.as_ref().map_or(0, |s| s.start), d.rule);
             key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
@@ -50,8 +53,25 @@ impl Report {
         Self {
             path: path.to_string(),
             source: source.to_string(),
+            lines: LineIndex::new(source),
             diagnostics,
         }
+    }
+
+    /// The report for a model file that could not be read: one `MT000` error, with no
+    /// position, saying why.
+    pub fn unreadable(path: &str, reason: &str) -> Self {
+        let mut d = Diagnostic::error(
+            crate::Rule::Model,
+            format!("cannot read the model: {reason}"),
+            0..0,
+        );
+        d.span = None;
+        Self::new(
+            path,
+            "",
+            vec![d.help("check the path, and that it is a UTF-8 text file")],
+        )
     }
 
     /// The display path.
@@ -129,7 +149,7 @@ impl Report {
     fn human_one(&self, out: &mut String, d: &Diagnostic) {
         let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code(), d.message);
         let location = d.span.as_ref().map(|span| {
-            let (line, col) = line_col(&self.source, span.start);
+            let (line, col) = self.lines.line_col(&self.source, span.start);
             (line, col, span.clone())
         });
         let gutter = location
@@ -139,14 +159,14 @@ impl Report {
         match &location {
             Some((line, col, span)) => {
                 let _ = writeln!(out, "{pad}--> {}:{line}:{col}", self.path);
-                let text = line_text(&self.source, *line).unwrap_or("");
-                let _ = writeln!(out, "{pad} |");
-                let _ = writeln!(out, "{line} | {text}");
-                let start_char = col.saturating_sub(1);
+                let text = self.lines.line(&self.source, *line);
                 let span_text = self.source.get(span.clone()).unwrap_or("");
                 let first_line = span_text.split('\n').next().unwrap_or("");
                 let width = first_line.chars().count().max(1);
-                let mut carets = format!("{}{}", " ".repeat(start_char), "^".repeat(width));
+                let shown = window(text, col.saturating_sub(1), width);
+                let _ = writeln!(out, "{pad} |");
+                let _ = writeln!(out, "{line} | {}", shown.text);
+                let mut carets = format!("{}{}", " ".repeat(shown.start), "^".repeat(shown.width));
                 if let Some(label) = &d.label {
                     carets.push(' ');
                     carets.push_str(label);
@@ -204,8 +224,14 @@ impl Report {
             .diagnostics
             .iter()
             .map(|d| {
-                let start = d.span.as_ref().map(|s| line_col(&self.source, s.start));
-                let end = d.span.as_ref().map(|s| line_col(&self.source, s.end));
+                let start = d
+                    .span
+                    .as_ref()
+                    .map(|s| self.lines.line_col(&self.source, s.start));
+                let end = d
+                    .span
+                    .as_ref()
+                    .map(|s| self.lines.line_col(&self.source, s.end));
                 JsonDiagnostic {
                     code: d.code(),
                     rule: d.rule.name(),

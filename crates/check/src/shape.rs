@@ -1,175 +1,258 @@
-//! Key shapes: templates as glob-like token strings, and whether two shapes can produce the same key.
-
-use std::collections::HashSet;
+//! Key shapes: a template as a small automaton over characters, each variable replaced by the
+//! exact set of strings its type can render, and whether two shapes can produce the same key.
+//!
+//! A formatted type has a fixed shape: `rfc3339-utc-millis` is `DDDD-DD-DDTDD:DD:DD.DDDZ`
+//! (`D` a digit), a `date` `DDDD-DD-DD`, a padded integer exactly N digits, an integer an
+//! optional `-` and digits, an enum or boolean one of its values. Such a variable cannot equal
+//! a literal of another shape (`META`, `ROLLUP#`). A string, or a timestamp without a
+//! `format`, is any non-empty text.
 
 use monotable_model::{Attribute, AttributeType, Condition, KeyTemplate, Segment, TimestampFormat};
 
 /// Character classes a variable can produce.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Class {
+    /// Any character.
     Any,
+    /// `0`-`9`.
     Digit,
+    /// What a DynamoDB number renders with: digits, `+`, `-`, `.`, `e`, `E`.
+    Number,
 }
 
-/// One token of a shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Tok {
+impl Class {
+    fn contains(self, c: char) -> bool {
+        match self {
+            Class::Any => true,
+            Class::Digit => c.is_ascii_digit(),
+            Class::Number => c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | 'e' | 'E'),
+        }
+    }
+}
+
+/// What one transition reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Label {
     Char(char),
-    One(Class),
+    Class(Class),
+}
+
+impl Label {
+    /// Whether some character is read by both labels.
+    fn meets(self, other: Label) -> bool {
+        match (self, other) {
+            (Label::Char(x), Label::Char(y)) => x == y,
+            (Label::Char(c), Label::Class(k)) | (Label::Class(k), Label::Char(c)) => k.contains(c),
+            // Every pair of classes shares the digits.
+            (Label::Class(_), Label::Class(_)) => true,
+        }
+    }
+}
+
+/// One piece of a variable's shape: exactly one character of a label, or any number of a class.
+#[derive(Debug, Clone, Copy)]
+enum Piece {
+    One(Label),
     Star(Class),
 }
 
-/// A key shape: alternatives of token strings (enums expand into literals).
+/// A key shape: a nondeterministic automaton with one start (state 0) and one accepting state.
 #[derive(Debug, Clone)]
 pub struct Shape {
-    alts: Vec<Vec<Tok>>,
+    /// Labelled transitions out of each state.
+    edges: Vec<Vec<(Label, usize)>>,
+    /// Empty transitions out of each state.
+    eps: Vec<Vec<usize>>,
+    accept: usize,
 }
-
-const MAX_ALTS: usize = 64;
 
 /// Resolves a variable name to its attribute definition, if known.
 pub type Resolver<'a> = &'a dyn Fn(&str) -> Option<&'a Attribute>;
 
-fn var_alts(attr: Option<&Attribute>, pad: Option<usize>) -> Vec<Vec<Tok>> {
-    if let Some(width) = pad {
-        return vec![vec![Tok::One(Class::Digit); width]];
-    }
-    let any = vec![Tok::One(Class::Any), Tok::Star(Class::Any)];
-    let Some(attr) = attr else { return vec![any] };
-    match attr.ty {
-        AttributeType::Enum if !attr.values.is_empty() => attr
-            .values
-            .iter()
-            .map(|v| v.chars().map(Tok::Char).collect())
-            .collect(),
-        AttributeType::Boolean => vec![
-            "true".chars().map(Tok::Char).collect(),
-            "false".chars().map(Tok::Char).collect(),
-        ],
-        AttributeType::Integer => vec![vec![Tok::One(Class::Digit), Tok::Star(Class::Digit)]],
-        AttributeType::Timestamp
-            if matches!(
-                attr.format,
-                Some(TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis)
-            ) =>
-        {
-            vec![vec![Tok::One(Class::Digit), Tok::Star(Class::Digit)]]
+/// `D` is a digit; anything else is itself.
+fn fixed(pattern: &str) -> Vec<Piece> {
+    pattern
+        .chars()
+        .map(|c| match c {
+            'D' => Piece::One(Label::Class(Class::Digit)),
+            c => Piece::One(Label::Char(c)),
+        })
+        .collect()
+}
+
+fn text(s: &str) -> Vec<Piece> {
+    s.chars().map(|c| Piece::One(Label::Char(c))).collect()
+}
+
+/// One or more characters of `class`.
+fn some(class: Class) -> Vec<Piece> {
+    vec![Piece::One(Label::Class(class)), Piece::Star(class)]
+}
+
+/// Every `a` followed by every `b`.
+fn then(a: Vec<Vec<Piece>>, b: &[Vec<Piece>]) -> Vec<Vec<Piece>> {
+    a.iter()
+        .flat_map(|x| {
+            b.iter().map(move |y| {
+                let mut v = x.clone();
+                v.extend_from_slice(y);
+                v
+            })
+        })
+        .collect()
+}
+
+/// An optional `-` before `rest`.
+fn signed(rest: Vec<Piece>) -> Vec<Vec<Piece>> {
+    then(vec![Vec::new(), text("-")], &[rest])
+}
+
+fn timestamp_alts(format: Option<TimestampFormat>) -> Vec<Vec<Piece>> {
+    let clock = fixed("DDDD-DD-DDTDD:DD:DD");
+    let mut fraction = text(".");
+    fraction.extend(some(Class::Digit));
+    let optional_fraction = then(vec![clock], &[Vec::new(), fraction]);
+    match format {
+        None => vec![some(Class::Any)],
+        Some(TimestampFormat::Rfc3339UtcMillis) => vec![fixed("DDDD-DD-DDTDD:DD:DD.DDDZ")],
+        Some(TimestampFormat::Rfc3339Utc) => vec![fixed("DDDD-DD-DDTDD:DD:DDZ")],
+        Some(TimestampFormat::Date) => vec![fixed("DDDD-DD-DD")],
+        Some(TimestampFormat::Iso8601Naive) => optional_fraction,
+        Some(TimestampFormat::Rfc3339Offset) => then(
+            optional_fraction,
+            &[text("Z"), fixed("+DD:DD"), fixed("-DD:DD")],
+        ),
+        Some(TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis) => {
+            signed(some(Class::Digit))
         }
-        _ => vec![any],
+    }
+}
+
+/// The strings a variable of this attribute renders as, as alternatives.
+fn var_alts(attr: Option<&Attribute>, pad: Option<usize>) -> Vec<Vec<Piece>> {
+    if let Some(width) = pad {
+        return vec![vec![Piece::One(Label::Class(Class::Digit)); width]];
+    }
+    let Some(attr) = attr else {
+        return vec![some(Class::Any)];
+    };
+    match attr.ty {
+        AttributeType::Enum if !attr.values.is_empty() => {
+            attr.values.iter().map(|v| text(v)).collect()
+        }
+        AttributeType::Boolean => vec![text("true"), text("false")],
+        AttributeType::Integer => signed(some(Class::Digit)),
+        AttributeType::Decimal => {
+            let mut fraction = text(".");
+            fraction.extend(some(Class::Digit));
+            then(signed(some(Class::Digit)), &[Vec::new(), fraction])
+        }
+        AttributeType::Number | AttributeType::Float => vec![some(Class::Number)],
+        AttributeType::Timestamp => timestamp_alts(attr.format),
+        _ => vec![some(Class::Any)],
     }
 }
 
 impl Shape {
-    /// The shape of a template whose variables resolve through `resolve`.
-    pub fn of(template: &KeyTemplate, resolve: Resolver<'_>) -> Self {
-        let mut alts: Vec<Vec<Tok>> = vec![Vec::new()];
-        for segment in template.segments() {
-            let options = match segment {
-                Segment::Literal(text) => vec![text.chars().map(Tok::Char).collect()],
-                Segment::Var { name, pad } => var_alts(resolve(name), *pad),
-            };
-            let options = if alts.len() * options.len() > MAX_ALTS {
-                vec![vec![Tok::One(Class::Any), Tok::Star(Class::Any)]]
-            } else {
-                options
-            };
-            let mut next = Vec::with_capacity(alts.len() * options.len());
-            for a in &alts {
-                for o in &options {
-                    let mut v = a.clone();
-                    v.extend_from_slice(o);
-                    next.push(v);
+    fn state(&mut self) -> usize {
+        self.edges.push(Vec::new());
+        self.eps.push(Vec::new());
+        self.edges.len() - 1
+    }
+
+    /// Appends `pieces` after state `from`; returns the state reached.
+    fn chain(&mut self, from: usize, pieces: &[Piece]) -> usize {
+        let mut at = from;
+        for piece in pieces {
+            let next = self.state();
+            match *piece {
+                Piece::One(label) => self.edges[at].push((label, next)),
+                Piece::Star(class) => {
+                    self.eps[at].push(next);
+                    self.edges[next].push((Label::Class(class), next));
                 }
             }
-            alts = next;
+            at = next;
         }
-        Self { alts }
+        at
+    }
+
+    /// Appends one of `alts` after state `from`; returns the state where they meet.
+    fn choice(&mut self, from: usize, alts: &[Vec<Piece>]) -> usize {
+        if let [only] = alts {
+            return self.chain(from, only);
+        }
+        let end = self.state();
+        for alt in alts {
+            let start = self.state();
+            self.eps[from].push(start);
+            let last = self.chain(start, alt);
+            self.eps[last].push(end);
+        }
+        end
+    }
+
+    /// The shape of a template whose variables resolve through `resolve`.
+    pub fn of(template: &KeyTemplate, resolve: Resolver<'_>) -> Self {
+        let mut shape = Shape {
+            edges: Vec::new(),
+            eps: Vec::new(),
+            accept: 0,
+        };
+        let mut at = shape.state();
+        for segment in template.segments() {
+            at = match segment {
+                Segment::Literal(t) => shape.chain(at, &text(t)),
+                Segment::Var { name, pad } => shape.choice(at, &var_alts(resolve(name), *pad)),
+            };
+        }
+        shape.accept = at;
+        shape
     }
 
     /// This shape followed by anything (for `begins_with`).
     pub fn prefix(mut self) -> Self {
-        for a in &mut self.alts {
-            a.push(Tok::Star(Class::Any));
-        }
+        self.accept = self.chain(self.accept, &[Piece::Star(Class::Any)]);
         self
     }
 
     /// A constant literal followed by anything.
     pub fn literal_prefix(text: &str) -> Self {
-        let mut v: Vec<Tok> = text.chars().map(Tok::Char).collect();
-        v.push(Tok::Star(Class::Any));
-        Self { alts: vec![v] }
+        Self::of(&KeyTemplate::literal(text), &|_| None).prefix()
     }
 
     /// True when some key could be produced by both shapes.
     pub fn overlaps(&self, other: &Shape) -> bool {
-        self.alts
-            .iter()
-            .any(|a| other.alts.iter().any(|b| intersects(a, b)))
-    }
-}
-
-fn char_in(c: char, class: Class) -> bool {
-    match class {
-        Class::Any => true,
-        Class::Digit => c.is_ascii_digit(),
-    }
-}
-
-fn single_meets(a: Tok, b: Tok) -> bool {
-    match (a, b) {
-        (Tok::Char(x), Tok::Char(y)) => x == y,
-        (Tok::Char(c), Tok::One(k) | Tok::Star(k)) | (Tok::One(k) | Tok::Star(k), Tok::Char(c)) => {
-            char_in(c, k)
-        }
-        // Every pair of classes shares a character (digits are in `Any`).
-        (Tok::One(_) | Tok::Star(_), Tok::One(_) | Tok::Star(_)) => true,
-    }
-}
-
-/// Whether two token strings can match a common string (iterative DFS over positions).
-fn intersects(a: &[Tok], b: &[Tok]) -> bool {
-    // Absurdly long keys (DynamoDB caps keys at 2 KB / 1 KB): assume they may overlap
-    // rather than spend quadratic time.
-    if a.len().saturating_mul(b.len()) > 4_000_000 {
-        return true;
-    }
-    let mut seen: HashSet<(usize, usize)> = HashSet::new();
-    let mut stack = vec![(0usize, 0usize)];
-    while let Some((i, j)) = stack.pop() {
-        if !seen.insert((i, j)) {
-            continue;
-        }
-        let (ta, tb) = (a.get(i).copied(), b.get(j).copied());
-        match (ta, tb) {
-            (None, None) => return true,
-            (Some(Tok::Star(_)), _) if tb.is_none() => stack.push((i + 1, j)),
-            (_, Some(Tok::Star(_))) if ta.is_none() => stack.push((i, j + 1)),
-            (None, _) | (_, None) => {}
-            (Some(x), Some(y)) => {
-                let x_star = matches!(x, Tok::Star(_));
-                let y_star = matches!(y, Tok::Star(_));
-                if x_star {
-                    stack.push((i + 1, j));
-                }
-                if y_star {
-                    stack.push((i, j + 1));
-                }
-                if single_meets(x, y) {
-                    match (x_star, y_star) {
-                        (false, false) => stack.push((i + 1, j + 1)),
-                        (true, false) => stack.push((i, j + 1)),
-                        (false, true) => stack.push((i + 1, j)),
-                        (true, true) => {
-                            stack.push((i, j + 1));
-                            stack.push((i + 1, j));
-                        }
+        let (n, m) = (self.edges.len(), other.edges.len());
+        // Keys are at most 2 KB: a product this large is a template no key can hold. Assume
+        // the worst rather than spend quadratic time on it.
+        let Some(size) = n.checked_mul(m).filter(|s| *s <= 4_000_000) else {
+            return true;
+        };
+        let mut seen = vec![false; size];
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some((p, q)) = stack.pop() {
+            let Some(slot) = seen.get_mut(p * m + q) else {
+                continue;
+            };
+            if std::mem::replace(slot, true) {
+                continue;
+            }
+            if p == self.accept && q == other.accept {
+                return true;
+            }
+            stack.extend(self.eps[p].iter().map(|&p2| (p2, q)));
+            stack.extend(other.eps[q].iter().map(|&q2| (p, q2)));
+            for &(a, p2) in &self.edges[p] {
+                for &(b, q2) in &other.edges[q] {
+                    if a.meets(b) {
+                        stack.push((p2, q2));
                     }
                 }
             }
         }
+        false
     }
-    false
 }
 
 fn common_prefix(a: &str, b: &str) -> String {
@@ -216,42 +299,4 @@ fn ordered_possible(written: &str, bound: &str, less: bool) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn t(s: &str) -> KeyTemplate {
-        KeyTemplate::parse(s).unwrap()
-    }
-
-    fn ov(a: &str, b: &str) -> bool {
-        let none: Resolver<'_> = &|_| None;
-        Shape::of(&t(a), none).overlaps(&Shape::of(&t(b), none))
-    }
-
-    #[test]
-    fn overlaps() {
-        assert!(ov("USER#{a}", "USER#{b}"));
-        assert!(!ov("USER#{a}", "ORDER#{b}"));
-        assert!(ov("{x}", "ORDER#{b}"));
-        assert!(!ov("PROFILE", "ORDER#{b}"));
-        assert!(ov("{a}#{b}", "X#Y#Z"));
-        assert!(!ov("N#{n:03}", "N#{m:04}"));
-        assert!(ov("N#{n:03}", "N#0{m:02}"));
-        assert!(!ov("N#{n:03}", "N#abc"));
-        assert!(!ov("ORDER", "ITEM#{n:04}"));
-    }
-
-    #[test]
-    fn conditions() {
-        let none: Resolver<'_> = &|_| None;
-        let c = Condition::Between(t("DATE#{a}"), t("DATE#{b}"));
-        assert!(!condition_can_match(&c, none, &t("ORDER#{id}"), none));
-        assert!(condition_can_match(&c, none, &t("DATE#{id}"), none));
-        let c = Condition::BeginsWith(t("ORDER#"));
-        assert!(condition_can_match(&c, none, &t("ORDER#{id}"), none));
-        assert!(!condition_can_match(&c, none, &t("PROFILE"), none));
-        let c = Condition::Gt(t("B"));
-        assert!(!condition_can_match(&c, none, &t("A#{x}"), none));
-        assert!(condition_can_match(&c, none, &t("C#{x}"), none));
-    }
-}
+mod tests;

@@ -22,7 +22,7 @@ fn model(size: u64, projection: &str, extra: &str) -> Model {
     parse(&format!(
         r#"
 [table]
-name = "T"
+name = "Things"
 partition_key = {{ name = "PK" }}
 sort_key = {{ name = "SK" }}
 
@@ -190,7 +190,7 @@ batch = { items_per_read = 3 }
 fn transaction_of_three_1kb_items() {
     let source = r#"
 [table]
-name = "T"
+name = "Things"
 partition_key = { name = "PK" }
 sort_key = { name = "SK" }
 
@@ -246,7 +246,7 @@ fn sizes_from_dynamodb_json() {
 fn monthly_prices() {
     let source = r#"
 [table]
-name = "T"
+name = "Things"
 partition_key = { name = "PK" }
 sort_key = { name = "SK" }
 
@@ -272,10 +272,13 @@ get = { reads_per_second = 100 }
     assert_eq!(single.rcu_per_second, 50.0);
     assert_eq!(single.wcu_per_second, 10.0);
     // 50 RRU/s × 2,628,000 s × $0.125/M + 10 WRU/s × 2,628,000 s × $0.625/M = 16.425 + 16.425
-    assert_eq!(single.on_demand_monthly, Decimal::new(3285, 2));
+    assert_eq!(single.on_demand_monthly, Some(Decimal::new(3285, 2)));
     // (50 × 0.00013 + 10 × 0.00065) × 730
-    assert_eq!(single.provisioned_monthly, Decimal::new(949, 2));
-    assert_eq!((single.provisioned_rcu, single.provisioned_wcu), (50, 10));
+    assert_eq!(single.provisioned_monthly, Some(Decimal::new(949, 2)));
+    assert_eq!(
+        (single.provisioned_rcu, single.provisioned_wcu),
+        (Some(50), Some(10))
+    );
 }
 
 fn shop() -> CostReport {
@@ -409,16 +412,113 @@ operation = "TransactWrite"
 writes = [{ entity = "Thing", count = 9223372036854775807 }, { entity = "Thing", count = 9223372036854775807 }]
 
 [traffic.patterns]
-all = { reads_per_second = 1e300, items_per_read = 9223372036854775807 }
+all = { reads_per_second = 1e9, items_per_read = 9223372036854775807 }
 "#;
     let m = model(9_223_372_036_854_775_807, "KEYS_ONLY", extra);
-    let huge = PriceTable::from_toml(
-        "hours_per_month = \"79228162514264337593543950335\"\non_demand_read_per_million = \"79228162514264337593543950335\"",
+    let dearest = PriceTable::from_toml(
+        "hours_per_month = \"744\"\non_demand_read_per_million = \"1000000\"",
     )
-    .expect("valid decimals");
-    for prices in [PriceTable::default(), huge] {
+    .expect("the largest plausible prices");
+    for prices in [PriceTable::default(), dearest] {
         let report = estimate(&m, &prices);
-        let _ = report.render_human();
-        let _ = report.render_json();
+        let human = report.render_human();
+        let json = report.render_json();
+        for text in [&human, &json] {
+            // Never the decimal type's maximum, never NaN, never a negative amount.
+            assert!(!text.contains("79228162514264337593543950335"), "{text}");
+            assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+        }
+        for d in &report.designs {
+            for amount in [d.on_demand_monthly, d.provisioned_monthly]
+                .into_iter()
+                .flatten()
+            {
+                assert!(!amount.is_sign_negative(), "{amount}");
+            }
+        }
     }
+}
+
+#[test]
+fn a_workload_too_large_to_price_says_so() {
+    // 10^9 reads/s of an item of 2^63 bytes at the dearest plausible price.
+    let extra = r#"
+[patterns.get]
+operation = "GetItem"
+key = { PK = "THING#{id}", SK = "THING" }
+returns = ["Thing"]
+consistent_read = true
+
+[traffic.patterns]
+get = { reads_per_second = 1e9 }
+"#;
+    let m = model(9_223_372_036_854_775_807, "ALL", extra);
+    let dearest = PriceTable::from_toml(
+        "hours_per_month = \"744\"\non_demand_read_per_million = \"1000000\"",
+    )
+    .expect("the largest plausible prices");
+    let report = estimate(&m, &dearest);
+    let single = &report.designs[0];
+    assert_eq!(single.on_demand_monthly, None);
+    let human = report.render_human();
+    assert!(human.contains("too large to price"), "{human}");
+    let json: serde_json::Value = serde_json::from_str(&report.render_json()).expect("json");
+    assert!(json["designs"][0]["on_demand_monthly"].is_null());
+}
+
+#[test]
+fn a_small_write_amplification_is_not_zero() {
+    // 29,900 writes/s stay on the table; 100/s also go to GSI1: 100 / 30,000 ≈ 0.0033.
+    let source = r#"
+[table]
+name = "Things"
+partition_key = { name = "PK" }
+sort_key = { name = "SK" }
+
+[indexes.GSI1]
+partition_key = { name = "GSI1PK" }
+sort_key = { name = "GSI1SK" }
+
+[entities.Log]
+attributes.id = { type = "string", required = true }
+keys.PK = "LOG#{id}"
+keys.SK = "LOG"
+
+[entities.Alert]
+attributes.id = { type = "string", required = true }
+attributes.kind = { type = "string", required = true }
+keys.PK = "ALERT#{id}"
+keys.SK = "ALERT"
+keys.GSI1PK = "KIND#{kind}"
+keys.GSI1SK = "{id}"
+
+[patterns.byKind]
+operation = "Query"
+index = "GSI1"
+key = { GSI1PK = "KIND#{kind}" }
+returns = ["Alert"]
+paginate = true
+
+[traffic]
+default_item_size_bytes = 1000
+
+[traffic.entities]
+Log = { writes_per_second = 29900 }
+Alert = { writes_per_second = 100 }
+"#;
+    let report = estimate(&parse(source), &PriceTable::default());
+    let gsi = report
+        .indexes
+        .iter()
+        .find(|i| i.index == "GSI1")
+        .expect("GSI1");
+    assert_eq!(gsi.wcu_per_second, 100.0);
+    let human = report.render_human();
+    let row = human
+        .lines()
+        .find(|l| l.split_whitespace().take(2).eq(["GSI1", "global"]))
+        .expect("GSI1 row");
+    assert!(row.ends_with(" 0.0033x"), "{row}");
+    // Large figures print in full.
+    assert!(human.contains("30000"), "{human}");
 }

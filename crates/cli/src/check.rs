@@ -27,9 +27,24 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let source = std::fs::read_to_string(&args.model)
-        .with_context(|| format!("cannot read model {}", args.model.display()))?;
-    let report = monotable_check::check_source(&args.model.display().to_string(), &source);
+    let path = args.model.display().to_string();
+    let source = match (std::fs::read_to_string(&args.model), args.format) {
+        (Ok(source), _) => source,
+        // Tools reading JSON get a document saying why, like any other failed check.
+        (Err(e), OutputFormat::Json) => {
+            let report = monotable_check::Report::unreadable(&path, &e.to_string());
+            println!(
+                "{}",
+                report.render(monotable_check::Format::Json).trim_end()
+            );
+            eprintln!("error: cannot read model {path}: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+        (Err(e), OutputFormat::Human) => {
+            return Err(e).with_context(|| format!("cannot read model {path}"));
+        }
+    };
+    let report = monotable_check::check_source(&path, &source);
     let format = match args.format {
         OutputFormat::Human => monotable_check::Format::Human,
         OutputFormat::Json => monotable_check::Format::Json,

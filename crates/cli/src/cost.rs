@@ -40,10 +40,17 @@ pub struct CostArgs {
 
 pub async fn run(args: CostArgs) -> anyhow::Result<ExitCode> {
     let path = args.model.display().to_string();
+    match cost(&args, &path).await {
+        Ok(code) => Ok(code),
+        Err(e) => crate::json_error(matches!(args.format, OutputFormat::Json), &path, e),
+    }
+}
+
+async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
     let source = std::fs::read_to_string(&args.model)
         .with_context(|| format!("cannot read model {path}"))?;
     let Ok(model) = monotable_model::parse(&source) else {
-        let report = monotable_check::check_source(&path, &source);
+        let report = monotable_check::check_source(path, &source);
         eprint!("{}", report.render(monotable_check::Format::Human));
         bail!("{path} is not a valid model; nothing priced");
     };

@@ -110,6 +110,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// A command's failure: with `--format json`, a JSON document `{"file", "error"}` on stdout
+/// (tools get an answer) and the message on stderr, exit status 1; otherwise the error itself.
+fn json_error(json: bool, path: &str, error: anyhow::Error) -> anyhow::Result<ExitCode> {
+    if !json {
+        return Err(error);
+    }
+    let message = one_line(&error);
+    let doc = serde_json::json!({ "file": path, "error": message });
+    println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    eprintln!("error: {message}");
+    Ok(ExitCode::FAILURE)
+}
+
 /// The error and its causes on one line, skipping a cause its parent already quoted.
 fn one_line(error: &anyhow::Error) -> String {
     let mut line = String::new();

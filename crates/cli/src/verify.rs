@@ -29,9 +29,10 @@ pub struct VerifyArgs {
 
 pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let path = args.model.display().to_string();
-    let source = std::fs::read_to_string(&args.model)
-        .with_context(|| format!("cannot read model {path}"))?;
-    let report = monotable_verify::verify_source(&path, &source, args.seed).await?;
+    let report = match verify(&args, &path).await {
+        Ok(report) => report,
+        Err(e) => return crate::json_error(matches!(args.format, OutputFormat::Json), &path, e),
+    };
     match args.format {
         OutputFormat::Human => print!("{}", report.render_human()),
         OutputFormat::Json => print!("{}", report.render_json()),
@@ -41,4 +42,10 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+async fn verify(args: &VerifyArgs, path: &str) -> anyhow::Result<monotable_verify::Report> {
+    let source = std::fs::read_to_string(&args.model)
+        .with_context(|| format!("cannot read model {path}"))?;
+    Ok(monotable_verify::verify_source(path, &source, args.seed).await?)
 }

@@ -65,6 +65,43 @@ fn a_missing_model_file_is_named() {
 }
 
 #[test]
+fn json_output_explains_an_unreadable_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("a-directory.toml")).unwrap();
+    std::fs::write(dir.path().join("binary.toml"), [0xff, 0xfe, 0x00, 0x9f]).unwrap();
+    for file in ["missing.toml", "a-directory.toml", "binary.toml"] {
+        let out = run(&["check", file, "--format", "json"], dir.path());
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{file}: not JSON ({e}): {:?}", out.stdout));
+        assert_eq!(doc["file"], file);
+        assert_eq!(doc["summary"]["errors"], 1, "{doc}");
+        let d = &doc["diagnostics"][0];
+        assert_eq!(d["code"], "MT000");
+        assert!(d["line"].is_null(), "{doc}");
+        let message = d["message"].as_str().unwrap_or_default();
+        assert!(message.starts_with("cannot read the model: "), "{message}");
+    }
+    // verify and cost answer tools the same way: a document with the error.
+    for command in ["verify", "cost"] {
+        let out = run(&[command, "missing.toml", "--format", "json"], dir.path());
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(doc["file"], "missing.toml");
+        assert!(
+            doc["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("cannot read model missing.toml")),
+            "{doc}"
+        );
+    }
+    // People still get the error on stderr and nothing on stdout.
+    let out = run(&["check", "binary.toml"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn a_broken_model_is_a_diagnostic_not_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bad.toml"), "[table\nname = 3").unwrap();

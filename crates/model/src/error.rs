@@ -110,6 +110,19 @@ pub enum TemplateError {
         /// The spec found.
         spec: String,
     },
+    /// The spec is `0N`, but `N` is 0 or wider than [`MAX_PAD`](crate::MAX_PAD).
+    #[error(
+        "`:{spec}` pads to {width} digits; a padding width is 1 to {max} (`{{n:020}}` holds any 64-bit integer)",
+        max = crate::MAX_PAD
+    )]
+    PadWidth {
+        /// Byte offset in the template.
+        offset: usize,
+        /// The spec found.
+        spec: String,
+        /// The width asked for, as written (without leading zeros).
+        width: String,
+    },
 }
 
 /// A key could not be rendered from the given values.

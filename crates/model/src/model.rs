@@ -25,20 +25,30 @@ pub struct Model {
     pub traffic: Traffic,
 }
 
+/// The item called `name` in `items`: a binary search, since [`validate`](crate::validate)
+/// keeps indexes, entities and patterns sorted by name, with a linear search as the fallback
+/// for a model assembled by hand in another order.
+fn by_name<'a, T>(items: &'a [T], name: &str, name_of: impl Fn(&T) -> &str) -> Option<&'a T> {
+    match items.binary_search_by(|item| name_of(item).cmp(name)) {
+        Ok(at) => items.get(at),
+        Err(_) => items.iter().find(|item| name_of(item) == name),
+    }
+}
+
 impl Model {
     /// The entity called `name`.
     pub fn entity(&self, name: &str) -> Option<&Entity> {
-        self.entities.iter().find(|e| e.name == name)
+        by_name(&self.entities, name, |e| &e.name)
     }
 
     /// The secondary index called `name`.
     pub fn index(&self, name: &str) -> Option<&Index> {
-        self.indexes.iter().find(|i| i.name == name)
+        by_name(&self.indexes, name, |i| &i.name)
     }
 
     /// The access pattern called `name`.
     pub fn pattern(&self, name: &str) -> Option<&Pattern> {
-        self.patterns.iter().find(|p| p.name == name)
+        by_name(&self.patterns, name, |p| &p.name)
     }
 
     /// Key attribute names of the table (`None`) or of an index; `None` if the index is undeclared.
@@ -133,10 +143,21 @@ pub struct Index {
     pub projection: ProjectionType,
     /// Projected non-key attributes for `INCLUDE`.
     pub include: Vec<String>,
-    /// Declared sparse.
+    /// Declared sparse (`sparse = true` or a list of entities).
     pub sparse: bool,
+    /// The entities that must gate the index key when `sparse` names them; empty when
+    /// `sparse = true` (every writer must).
+    pub sparse_entities: Vec<String>,
     /// Span of the index definition.
     pub span: Range<usize>,
+}
+
+impl Index {
+    /// Whether `entity` is meant to be only sometimes in this sparse index.
+    pub fn sparse_for(&self, entity: &str) -> bool {
+        self.sparse
+            && (self.sparse_entities.is_empty() || self.sparse_entities.iter().any(|e| e == entity))
+    }
 }
 
 /// An attribute of an entity or a parameter of a pattern.
@@ -247,6 +268,8 @@ pub struct Entity {
     pub unique: Vec<Unique>,
     /// Relations.
     pub relations: Vec<Relation>,
+    /// The primary-key namespace this entity shares on purpose with others, if any.
+    pub key_namespace: Option<String>,
     /// Span of the entity definition.
     pub span: Range<usize>,
 }
@@ -456,6 +479,8 @@ pub struct Traffic {
 
 /// Built-in write rate per entity when the model states none: twice what one partition takes.
 pub const DEFAULT_WRITES_PER_SECOND: f64 = 2000.0;
+/// The largest rate a model may state, per second: more than any one table serves.
+pub const MAX_RATE_PER_SECOND: f64 = 1e9;
 /// Built-in item size when the model states none.
 pub const DEFAULT_ITEM_SIZE_BYTES: u64 = 1024;
 

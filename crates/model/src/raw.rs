@@ -176,12 +176,24 @@ pub struct RawIndex {
     /// Non-key attributes projected when `projection = "INCLUDE"`.
     #[serde(default)]
     pub include: Vec<Sp<String>>,
-    /// The index is meant to be sparse: only some items write its keys.
+    /// The index is meant to be sparse: `true` when every entity that writes its keys gates
+    /// them with `key_conditions`, or the list of the entities that must (an overloaded index
+    /// whose other entities are always in it).
     #[serde(default)]
-    pub sparse: Option<Sp<bool>>,
+    pub sparse: Option<Sp<RawSparse>>,
     /// Free text.
     #[serde(default)]
     pub description: Option<String>,
+}
+
+/// How an index is sparse.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawSparse {
+    /// `true`: every entity writing the index key gates it; `false`: not sparse.
+    Flag(bool),
+    /// The entities that gate the index key; others may always write it.
+    Entities(Vec<String>),
 }
 
 /// Attribute types of an entity.
@@ -327,6 +339,10 @@ pub struct RawEntity {
     /// Entities that share this entity's item collection.
     #[serde(default)]
     pub relations: Vec<Sp<RawRelation>>,
+    /// A primary-key namespace this entity shares on purpose with the other entities naming
+    /// it: their keys may be equal, and a key taken by one is unique across all of them.
+    #[serde(default)]
+    pub key_namespace: Option<Sp<String>>,
 }
 
 /// Operations an access pattern performs.

@@ -40,6 +40,29 @@ fn valid_name(name: &str) -> bool {
     chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The width of a padding spec `0N`: `BadFormat` when it is not of that form, `PadWidth` when
+/// it is but `N` is 0 or more than [`MAX_PAD`].
+fn pad_width(spec: &str, offset: usize) -> Result<usize, TemplateError> {
+    let digits = spec
+        .strip_prefix('0')
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| TemplateError::BadFormat {
+            offset,
+            spec: spec.to_string(),
+        })?;
+    match digits.parse::<usize>() {
+        Ok(width) if (1..=MAX_PAD).contains(&width) => Ok(width),
+        _ => {
+            let trimmed = digits.trim_start_matches('0');
+            Err(TemplateError::PadWidth {
+                offset,
+                spec: spec.to_string(),
+                width: if trimmed.is_empty() { "0" } else { trimmed }.to_string(),
+            })
+        }
+    }
+}
+
 impl KeyTemplate {
     /// Parses a template. Never panics.
     pub fn parse(source: &str) -> Result<Self, TemplateError> {
@@ -75,17 +98,7 @@ impl KeyTemplate {
                     }
                     let (name, pad) = match inner.split_once(':') {
                         None => (inner.as_str(), None),
-                        Some((name, spec)) => {
-                            let width = spec
-                                .strip_prefix('0')
-                                .and_then(|w| w.parse::<usize>().ok())
-                                .filter(|w| (1..=MAX_PAD).contains(w))
-                                .ok_or_else(|| TemplateError::BadFormat {
-                                    offset,
-                                    spec: spec.to_string(),
-                                })?;
-                            (name, Some(width))
-                        }
+                        Some((name, spec)) => (name, Some(pad_width(spec, offset)?)),
                     };
                     if !valid_name(name) {
                         return Err(TemplateError::BadName {
@@ -133,6 +146,17 @@ impl KeyTemplate {
         })
     }
 
+    /// Bytes of literal text: the least any key rendered from it holds.
+    pub fn literal_len(&self) -> usize {
+        self.segments
+            .iter()
+            .map(|s| match s {
+                Segment::Literal(text) => text.len(),
+                Segment::Var { pad, .. } => pad.unwrap_or(0),
+            })
+            .sum()
+    }
+
     /// True when the template has no variables.
     pub fn is_constant(&self) -> bool {
         self.variables().next().is_none()
@@ -144,6 +168,21 @@ impl KeyTemplate {
             Some(Segment::Literal(text)) => text,
             _ => "",
         }
+    }
+
+    /// True when [`extract`](Self::extract) can recover every variable from a rendered key: no
+    /// unpadded variable is directly followed by another variable.
+    pub fn is_extractable(&self) -> bool {
+        self.segments
+            .windows(2)
+            .all(|pair| !matches!(pair, [Segment::Var { pad: None, .. }, Segment::Var { .. }]))
+    }
+
+    /// The variables a rendered key gives back through [`extract`](Self::extract): all of them
+    /// when the template [`is_extractable`](Self::is_extractable), none otherwise.
+    pub fn recoverable_variables(&self) -> impl Iterator<Item = &str> {
+        let extractable = self.is_extractable();
+        self.variables().filter(move |_| extractable)
     }
 
     /// Renders the key from attribute values.
@@ -294,11 +333,51 @@ mod tests {
     }
 
     #[test]
+    fn extractable_templates_give_their_variables_back() {
+        let t = KeyTemplate::parse("REPO#{owner}#{repo}").unwrap();
+        assert!(t.is_extractable());
+        assert_eq!(
+            t.recoverable_variables().collect::<Vec<_>>(),
+            ["owner", "repo"]
+        );
+        let padded = KeyTemplate::parse("{n:03}{name}").unwrap();
+        assert!(padded.is_extractable());
+        assert_eq!(padded.extract("007abc").unwrap()["name"], "abc");
+        let adjacent = KeyTemplate::parse("{a}{b}").unwrap();
+        assert!(!adjacent.is_extractable());
+        assert_eq!(adjacent.recoverable_variables().count(), 0);
+        assert!(adjacent.extract("xy").is_none());
+    }
+
+    #[test]
     fn errors() {
         assert!(KeyTemplate::parse("A{").is_err());
         assert!(KeyTemplate::parse("A}").is_err());
         assert!(KeyTemplate::parse("{1a}").is_err());
         assert!(KeyTemplate::parse("{a:4}").is_err());
+        assert!(matches!(
+            KeyTemplate::parse("{a:x}"),
+            Err(TemplateError::BadFormat { .. })
+        ));
+        assert!(matches!(
+            KeyTemplate::parse("{a:0}"),
+            Err(TemplateError::BadFormat { .. })
+        ));
+        for (spec, width) in [
+            ("0999999999999", "999999999999"),
+            ("041", "41"),
+            ("00", "0"),
+            (
+                "099999999999999999999999999999",
+                "99999999999999999999999999999",
+            ),
+        ] {
+            match KeyTemplate::parse(&format!("N#{{n:{spec}}}")) {
+                Err(TemplateError::PadWidth { width: w, .. }) => assert_eq!(w, width, "{spec}"),
+                other => panic!("{spec}: {other:?}"),
+            }
+        }
+        assert!(KeyTemplate::parse("{a:040}").is_ok());
         assert!(KeyTemplate::parse("").is_err());
         let t = KeyTemplate::parse("N#{n:02}").unwrap();
         assert!(matches!(

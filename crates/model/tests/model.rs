@@ -101,7 +101,7 @@ fn issue_lines(source: &str) -> Vec<(usize, IssueKind, String)> {
 }
 
 const BASE: &str = r#"[table]
-name = "T"
+name = "Things"
 partition_key = { name = "PK" }
 sort_key = { name = "SK" }
 "#;
@@ -217,17 +217,17 @@ version = 1
 name = "Scores"
 partition_key = {{ name = "PK", type = "S" }}
 sort_key = {{ name = "SK", type = "N" }}
-[indexes.A]
+[indexes.GSIA]
 partition_key = {{ name = "GPK", type = "S" }}
 sort_key = {{ name = "GSK", type = "N" }}
-[indexes.B]
+[indexes.GSIB]
 partition_key = {{ name = "GPK", type = "S" }}
 sort_key = {{ name = "GSK", type = "{second}" }}
 "#
         )
     };
     let model = monotable_model::parse(&source("N")).expect("consistent types parse");
-    let a = model.index("A").unwrap();
+    let a = model.index("GSIA").unwrap();
     assert_eq!(a.sort_key_type, Some(monotable_model::KeyAttributeType::N));
     assert_eq!(
         model.key_attribute_type("SK"),
@@ -238,11 +238,11 @@ sort_key = {{ name = "GSK", type = "{second}" }}
         Some(monotable_model::KeyAttributeType::S)
     );
     assert_eq!(model.key_attribute_type("nope"), None);
-    let err = monotable_model::parse(&source("S")).expect_err("GSK is N in A and S in B");
+    let err = monotable_model::parse(&source("S")).expect_err("GSK is N in GSIA and S in GSIB");
     assert!(
         err.issues.iter().any(|i| i
             .message
-            .contains("`GSK` of index `B` is typed S here and N elsewhere")),
+            .contains("`GSK` of index `GSIB` is typed S here and N elsewhere")),
         "{err:?}"
     );
 }

@@ -12,7 +12,7 @@ const SHOP: &str = include_str!("../../../examples/shop/shop.toml");
 fn tomlish() -> impl Strategy<Value = String> {
     let atoms = prop::sample::select(vec![
         "[table]\n",
-        "name = \"T\"\n",
+        "name = \"Things\"\n",
         "partition_key = { name = \"PK\" }\n",
         "sort_key = { name = \"SK\", type = \"S\" }\n",
         "[indexes.GSI1]\n",

@@ -71,7 +71,6 @@ pub async fn cross_check_data(
     seed: u64,
 ) -> Result<CapacityReport, VerifyError> {
     let table = model.table.name.clone();
-    let model = &*crate::run::private_table(model);
     let dynamo = monotable_store::memory()?;
     let client = dynamo.client();
     monotable_store::table::ensure_table(client, model).await?;

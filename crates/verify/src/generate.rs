@@ -439,7 +439,7 @@ impl Generator<'_> {
         let keys: BTreeMap<String, String> = item
             .iter()
             .filter(|(k, _)| k.as_str() != items::ENTITY_TYPE)
-            .filter_map(|(k, v)| v.as_s().ok().map(|s| (k.clone(), s.clone())))
+            .filter_map(|(k, v)| values::key_text(v).map(|s| (k.clone(), s)))
             .collect();
         let pk = keys
             .get(&self.model.table.partition_key.name)

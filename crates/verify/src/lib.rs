@@ -15,9 +15,12 @@
 //! # }
 //! ```
 
+pub mod bounds;
 pub mod capacity;
 pub mod generate;
+mod load;
 pub mod oracle;
+pub mod order;
 pub mod params;
 pub mod report;
 pub mod run;

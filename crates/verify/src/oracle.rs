@@ -1,11 +1,14 @@
 //! The expected result of a read pattern, computed from the samples in memory, independently of
-//! DynamoDB: partition key equality, the sort key condition by byte-wise comparison, index order.
+//! DynamoDB: partition key equality, the sort key condition compared as the key's type orders
+//! (`S` and `B` by bytes, `N` by value), index order.
 
+use std::cmp::Ordering;
 use std::fmt;
 
-use monotable_model::{Condition, Model, Pattern, RenderError};
+use monotable_model::{Condition, KeyAttributeType, Model, Pattern, RenderError};
 
 use crate::generate::Sample;
+use crate::order::compare;
 
 /// A sort key condition with its templates rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,17 +46,18 @@ impl Bound {
         })
     }
 
-    /// Whether a string sort key value satisfies the condition (DynamoDB compares `S` keys
-    /// byte-wise, as Rust's `str` ordering does).
-    pub fn matches(&self, value: &str) -> bool {
+    /// Whether a sort key value of type `ty` satisfies the condition: `S` and `B` compared
+    /// byte-wise, `N` by value. `begins_with` applies to text and bytes only.
+    pub fn matches(&self, value: &str, ty: KeyAttributeType) -> bool {
+        let cmp = |bound: &str| compare(value, bound, ty);
         match self {
-            Bound::Eq(v) => value == v,
-            Bound::BeginsWith(v) => value.starts_with(v.as_str()),
-            Bound::Between(a, b) => a.as_str() <= value && value <= b.as_str(),
-            Bound::Lt(v) => value < v.as_str(),
-            Bound::Le(v) => value <= v.as_str(),
-            Bound::Gt(v) => value > v.as_str(),
-            Bound::Ge(v) => value >= v.as_str(),
+            Bound::Eq(v) => cmp(v) == Ordering::Equal,
+            Bound::BeginsWith(v) => ty != KeyAttributeType::N && value.starts_with(v.as_str()),
+            Bound::Between(a, b) => cmp(a) != Ordering::Less && cmp(b) != Ordering::Greater,
+            Bound::Lt(v) => cmp(v) == Ordering::Less,
+            Bound::Le(v) => cmp(v) != Ordering::Greater,
+            Bound::Gt(v) => cmp(v) == Ordering::Greater,
+            Bound::Ge(v) => cmp(v) != Ordering::Less,
         }
     }
 
@@ -65,10 +69,10 @@ impl Bound {
         )
     }
 
-    /// DynamoDB rejects `BETWEEN a AND b` with `a > b`.
-    pub fn is_valid(&self) -> bool {
+    /// DynamoDB rejects `BETWEEN a AND b` with `a > b` in the key's order.
+    pub fn is_valid(&self, ty: KeyAttributeType) -> bool {
         match self {
-            Bound::Between(a, b) => a <= b,
+            Bound::Between(a, b) => compare(a, b, ty) != Ordering::Greater,
             _ => true,
         }
     }
@@ -97,26 +101,33 @@ pub struct Shape {
     pub pk: String,
     /// Sort key attribute, if the table or index has one.
     pub sk: Option<String>,
+    /// The sort key's declared type (`S` when undeclared), which orders it.
+    pub sk_type: KeyAttributeType,
 }
 
 impl Shape {
     /// The shape `pattern` reads.
     pub fn of(model: &Model, pattern: &Pattern) -> Shape {
         let index = pattern.index_name().map(str::to_string);
-        match model.key_schema(index.as_deref()) {
-            Some((pk, sk)) => Shape {
-                index,
-                pk: pk.to_string(),
-                sk: sk.map(str::to_string),
-            },
-            None => Shape {
-                index,
-                pk: pattern
+        let (pk, sk) = match model.key_schema(index.as_deref()) {
+            Some((pk, sk)) => (pk.to_string(), sk.map(str::to_string)),
+            None => (
+                pattern
                     .pk
                     .as_ref()
                     .map_or_else(String::new, |k| k.attribute.clone()),
-                sk: pattern.sk.as_ref().map(|k| k.attribute.clone()),
-            },
+                pattern.sk.as_ref().map(|k| k.attribute.clone()),
+            ),
+        };
+        let sk_type = sk
+            .as_deref()
+            .and_then(|a| model.key_attribute_type(a))
+            .unwrap_or(KeyAttributeType::S);
+        Shape {
+            index,
+            pk,
+            sk,
+            sk_type,
         }
     }
 
@@ -179,22 +190,25 @@ pub fn query<'a>(
         .filter(|s| shape.contains(s) && s.key(&shape.pk) == Some(pk))
         .filter(|s| match sk {
             None => true,
-            Some((attribute, bound)) => s.key(attribute).is_some_and(|v| bound.matches(v)),
+            Some((attribute, bound)) => s
+                .key(attribute)
+                .is_some_and(|v| bound.matches(v, shape.sk_type)),
         })
         .collect();
-    let order = |s: &Sample| {
-        shape
-            .sk
-            .as_ref()
-            .and_then(|a| s.key(a))
-            .unwrap_or_default()
-            .to_string()
-    };
-    out.sort_by_key(|s| order(s));
+    out.sort_by(|a, b| compare(sort_key(shape, a), sort_key(shape, b), shape.sk_type));
     if descending {
         out.reverse();
     }
     out
+}
+
+/// The sample's sort key in `shape` (empty without one).
+fn sort_key<'s>(shape: &Shape, sample: &'s Sample) -> &'s str {
+    shape
+        .sk
+        .as_ref()
+        .and_then(|a| sample.key(a))
+        .unwrap_or_default()
 }
 
 /// The number of samples in the partition `pk` of `shape` (with no sort key condition).
@@ -228,28 +242,44 @@ mod tests {
     }
 
     #[test]
+    fn numeric_keys_compare_as_numbers() {
+        let n = KeyAttributeType::N;
+        assert!(Bound::Lt(b("10")).matches("9", n));
+        assert!(!Bound::Lt(b("9")).matches("10", n));
+        assert!(Bound::Between(b("9"), b("100")).matches("55", n));
+        assert!(!Bound::Between(b("9"), b("100")).matches("1000", n));
+        assert!(Bound::Eq(b("12.50")).matches("12.5", n));
+        assert!(Bound::Ge(b("-1")).matches("0", n));
+        assert!(!Bound::BeginsWith(b("1")).matches("10", n));
+        assert!(Bound::Between(b("9"), b("10")).is_valid(n));
+        assert!(!Bound::Between(b("9"), b("10")).is_valid(KeyAttributeType::S));
+        assert!(Bound::Lt(b("b")).matches("a", KeyAttributeType::B));
+    }
+
+    #[test]
     fn conditions_compare_bytes() {
-        assert!(Bound::Eq(b("A")).matches("A"));
-        assert!(!Bound::Eq(b("A")).matches("AB"));
-        assert!(Bound::BeginsWith(b("ORDER#")).matches("ORDER#1"));
-        assert!(Bound::BeginsWith(b("ORDER#")).matches("ORDER#"));
-        assert!(!Bound::BeginsWith(b("ORDER#")).matches("ORDER"));
+        let matches = |bound: Bound, value: &str| bound.matches(value, KeyAttributeType::S);
+        assert!(matches(Bound::Eq(b("A")), "A"));
+        assert!(!matches(Bound::Eq(b("A")), "AB"));
+        assert!(matches(Bound::BeginsWith(b("ORDER#")), "ORDER#1"));
+        assert!(matches(Bound::BeginsWith(b("ORDER#")), "ORDER#"));
+        assert!(!matches(Bound::BeginsWith(b("ORDER#")), "ORDER"));
         let between = Bound::Between(b("2024-05-01"), b("2024-05-02"));
-        assert!(between.matches("2024-05-01"));
-        assert!(between.matches("2024-05-01T23:59:59.999Z#x"));
-        assert!(between.matches("2024-05-02"));
-        assert!(!between.matches("2024-05-02T00:00:00.000Z"));
+        assert!(matches(between.clone(), "2024-05-01"));
+        assert!(matches(between.clone(), "2024-05-01T23:59:59.999Z#x"));
+        assert!(matches(between.clone(), "2024-05-02"));
+        assert!(!matches(between, "2024-05-02T00:00:00.000Z"));
         // Numbers as strings: "9" sorts after "10".
-        assert!(Bound::Gt(b("10")).matches("9"));
-        assert!(Bound::Lt(b("9")).matches("10"));
-        assert!(Bound::Le(b("a")).matches("a"));
-        assert!(!Bound::Lt(b("a")).matches("a"));
-        assert!(Bound::Ge(b("a")).matches("a"));
-        assert!(!Bound::Gt(b("a")).matches("a"));
+        assert!(matches(Bound::Gt(b("10")), "9"));
+        assert!(matches(Bound::Lt(b("9")), "10"));
+        assert!(matches(Bound::Le(b("a")), "a"));
+        assert!(!matches(Bound::Lt(b("a")), "a"));
+        assert!(matches(Bound::Ge(b("a")), "a"));
+        assert!(!matches(Bound::Gt(b("a")), "a"));
         // Byte order, not locale: uppercase before lowercase.
-        assert!(Bound::Lt(b("a")).matches("Z"));
-        assert!(!Bound::Between(b("b"), b("a")).is_valid());
-        assert!(Bound::Between(b("a"), b("a")).is_valid());
+        assert!(matches(Bound::Lt(b("a")), "Z"));
+        assert!(!Bound::Between(b("b"), b("a")).is_valid(KeyAttributeType::S));
+        assert!(Bound::Between(b("a"), b("a")).is_valid(KeyAttributeType::S));
         assert!(Bound::Between(b("a"), b("b")).is_range());
         assert!(!Bound::BeginsWith(b("a")).is_range());
     }
@@ -295,6 +325,7 @@ mod tests {
             index: None,
             pk: b("PK"),
             sk: Some(b("SK")),
+            sk_type: KeyAttributeType::S,
         };
         let got = query(&samples, &table, "P", None, false);
         let sks: Vec<&str> = got.iter().filter_map(|s| s.key("SK")).collect();
@@ -307,11 +338,20 @@ mod tests {
             index: Some(b("GSI")),
             pk: b("G"),
             sk: Some(b("GS")),
+            sk_type: KeyAttributeType::S,
         };
         // B has no GS: not in the index. "10" < "2" byte-wise.
         let got = query(&samples, &gsi, "X", None, false);
         let gs: Vec<&str> = got.iter().filter_map(|s| s.key("GS")).collect();
         assert_eq!(gs, ["10", "2"]);
+        // The same index with a numeric sort key: 2 before 10.
+        let numeric = Shape {
+            sk_type: KeyAttributeType::N,
+            ..gsi.clone()
+        };
+        let got = query(&samples, &numeric, "X", None, false);
+        let gs: Vec<&str> = got.iter().filter_map(|s| s.key("GS")).collect();
+        assert_eq!(gs, ["2", "10"]);
         assert_eq!(partition_size(&samples, &gsi, "X"), 2);
         assert_eq!(scan(&samples, &gsi).len(), 2);
         let key = [(b("PK"), b("Q")), (b("SK"), b("a"))];

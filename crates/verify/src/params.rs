@@ -36,7 +36,7 @@ fn unique_vars<'a>(templates: impl Iterator<Item = &'a KeyTemplate>) -> Vec<Stri
 }
 
 /// Variable values read back from a key the target writes: the whole key for an equality, the
-/// shortest matching prefix for `begins_with`.
+/// shortest matching prefix for `begins_with` (range bounds: [`crate::bounds::aligned`]).
 fn extracted(pattern: &Pattern, target: &Sample) -> Values {
     let mut out = Values::new();
     for cond in pattern.pk.iter().chain(pattern.sk.iter()) {
@@ -59,7 +59,11 @@ fn extracted(pattern: &Pattern, target: &Sample) -> Values {
 }
 
 /// The declared type of a variable: a pattern parameter, else an attribute of a returned entity.
-fn declared<'m>(model: &'m Model, pattern: &'m Pattern, var: &str) -> Option<&'m Attribute> {
+pub(crate) fn declared<'m>(
+    model: &'m Model,
+    pattern: &'m Pattern,
+    var: &str,
+) -> Option<&'m Attribute> {
     pattern.param(var).or_else(|| {
         pattern
             .returns
@@ -167,7 +171,12 @@ pub fn choose(
     target: Option<&Sample>,
     eval: &dyn Fn(&Values) -> Option<Score>,
 ) -> Values {
-    let from_keys = target.map(|t| extracted(pattern, t)).unwrap_or_default();
+    let mut from_keys = target.map(|t| extracted(pattern, t)).unwrap_or_default();
+    if let Some(t) = target {
+        for (var, value) in crate::bounds::aligned(model, pattern, t) {
+            from_keys.entry(var).or_insert(value);
+        }
+    }
     let pk_vars = unique_vars(
         pattern
             .pk
@@ -250,7 +259,7 @@ mod tests {
 
     const MODEL: &str = r#"
 [table]
-name = "T"
+name = "Orders"
 partition_key = { name = "PK" }
 sort_key = { name = "SK" }
 

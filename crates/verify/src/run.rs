@@ -37,22 +37,10 @@ struct Run {
 /// Loads `data` into a fresh in-memory table built from `model` and checks every pattern.
 pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, VerifyError> {
     let table = model.table.name.clone();
-    let model = &*private_table(model);
     let dynamo = monotable_store::memory()?;
     let client = dynamo.client();
     monotable_store::table::ensure_table(client, model).await?;
-    for sample in &data.samples {
-        client
-            .put_item()
-            .table_name(&model.table.name)
-            .set_item(Some(typed_keys(model, &sample.item)))
-            .send()
-            .await
-            .map_err(|e| VerifyError::Load {
-                entity: sample.entity.clone(),
-                message: message(&e),
-            })?;
-    }
+    crate::load::load(client, model, &data.samples).await?;
     let known: BTreeMap<(String, String), String> = data
         .samples
         .iter()
@@ -106,33 +94,6 @@ pub(crate) fn typed_keys(model: &Model, item: &Item) -> Item {
     item
 }
 
-/// DynamoDB table names: 3 to 255 of `a-z A-Z 0-9 _ - .`.
-/// The model with a table name DynamoDB accepts. The table is private to a run, so a name
-/// DynamoDB refuses (the lint fixtures' `T`) is replaced rather than failing the whole run.
-pub(crate) fn private_table(model: &Model) -> std::borrow::Cow<'_, Model> {
-    if valid_table_name(&model.table.name) {
-        std::borrow::Cow::Borrowed(model)
-    } else {
-        let mut m = model.clone();
-        m.table.name = format!("verify-{}", sanitize(&model.table.name));
-        std::borrow::Cow::Owned(m)
-    }
-}
-
-pub(crate) fn valid_table_name(name: &str) -> bool {
-    (3..=255).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-}
-
-pub(crate) fn sanitize(name: &str) -> String {
-    name.chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        .take(200)
-        .collect()
-}
-
 pub(crate) fn message(e: &dyn ProvideErrorMetadata) -> String {
     format!(
         "{}: {}",
@@ -149,10 +110,7 @@ fn article(word: &str) -> &'static str {
 }
 
 fn key_text(value: &AttributeValue) -> String {
-    match value {
-        AttributeValue::S(s) | AttributeValue::N(s) => s.clone(),
-        other => format!("{other:?}"),
-    }
+    crate::values::key_text(value).unwrap_or_else(|| format!("{value:?}"))
 }
 
 struct Ctx<'a> {
@@ -386,7 +344,7 @@ impl Ctx<'_> {
         let sk_attribute = pattern.sk.as_ref().map(|k| k.attribute.as_str());
         let eval = |values: &Values| -> Option<Score> {
             let (pk, sk) = Self::query_key(pattern, values).ok()?;
-            if sk.as_ref().is_some_and(|b| !b.is_valid()) {
+            if sk.as_ref().is_some_and(|b| !b.is_valid(shape.sk_type)) {
                 return None;
             }
             let cond = sk_attribute.zip(sk.as_ref());
@@ -612,7 +570,7 @@ impl Ctx<'_> {
             .iter()
             .map(|k| {
                 k.iter()
-                    .map(|(a, v)| (a.clone(), AttributeValue::S(v.clone())))
+                    .map(|(a, v)| (a.clone(), items::key_value(self.model, a, v.clone())))
                     .collect()
             })
             .collect();

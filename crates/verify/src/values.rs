@@ -40,6 +40,16 @@ impl Value {
     }
 }
 
+/// The text of a key value as its template rendered it: `S` and `N` as written, `B` as the
+/// text whose bytes it holds; `None` for any other type.
+pub fn key_text(value: &AttributeValue) -> Option<String> {
+    match value {
+        AttributeValue::S(s) | AttributeValue::N(s) => Some(s.clone()),
+        AttributeValue::B(bytes) => String::from_utf8(bytes.as_ref().to_vec()).ok(),
+        _ => None,
+    }
+}
+
 const MS_PER_DAY: i64 = 86_400_000;
 
 /// Days since 1970-01-01 of a civil date (proleptic Gregorian).
@@ -152,6 +162,75 @@ pub fn format_instant(ms: i64, format: TimestampFormat) -> Value {
                 abs % 60
             ))
         }
+    }
+}
+
+/// Reads exactly `width` ASCII digits as a number (at most 9, so it cannot overflow).
+fn digits(text: &str, width: usize) -> Option<i64> {
+    (text.len() == width && width <= 9 && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse().ok())
+        .flatten()
+}
+
+/// The instant (milliseconds since the epoch) of `YYYY-MM-DD` and an optional `THH:MM:SS`.
+fn civil_ms(date: &str, clock: Option<&str>) -> Option<i64> {
+    let mut d = date.split('-');
+    let y = digits(d.next()?, 4)?;
+    let (m, day) = (digits(d.next()?, 2)?, digits(d.next()?, 2)?);
+    if d.next().is_some() {
+        return None;
+    }
+    let mut ms = days_from_civil(y, m, day) * MS_PER_DAY;
+    if let Some(clock) = clock {
+        let mut c = clock.split(':');
+        let (h, mi) = (digits(c.next()?, 2)?, digits(c.next()?, 2)?);
+        let sec = digits(c.next()?, 2)?;
+        if c.next().is_some() {
+            return None;
+        }
+        ms += ((h * 60 + mi) * 60 + sec) * 1000;
+    }
+    Some(ms)
+}
+
+/// The instant a timestamp written by [`format_instant`] in `format` stands for; `None` for
+/// other text, and for `rfc3339-offset` (its order is not time order anyway).
+pub fn parse_instant(text: &str, format: TimestampFormat) -> Option<i64> {
+    fn split(t: &str) -> Option<(&str, &str)> {
+        t.split_once('T')
+    }
+    match format {
+        TimestampFormat::EpochSeconds => text.parse::<i64>().ok()?.checked_mul(1000),
+        TimestampFormat::EpochMillis => text.parse().ok(),
+        TimestampFormat::Date => civil_ms(text, None),
+        TimestampFormat::Rfc3339Utc => {
+            let (date, clock) = split(text.strip_suffix('Z')?)?;
+            civil_ms(date, Some(clock))
+        }
+        TimestampFormat::Rfc3339UtcMillis => {
+            let (date, clock) = split(text.strip_suffix('Z')?)?;
+            let (clock, millis) = clock.split_once('.')?;
+            Some(civil_ms(date, Some(clock))? + digits(millis, 3)?)
+        }
+        TimestampFormat::Iso8601Naive => {
+            let (date, clock) = split(text)?;
+            match clock.split_once('.') {
+                None => civil_ms(date, Some(clock)),
+                Some((clock, micros)) => {
+                    Some(civil_ms(date, Some(clock))? + digits(micros, 6)? / 1000)
+                }
+            }
+        }
+        TimestampFormat::Rfc3339Offset => None,
+    }
+}
+
+/// The smallest step between two instants `format` can tell apart, in milliseconds.
+pub fn timestamp_step(format: TimestampFormat) -> i64 {
+    match format {
+        TimestampFormat::Date => MS_PER_DAY,
+        TimestampFormat::Rfc3339Utc | TimestampFormat::EpochSeconds => 1000,
+        _ => 1,
     }
 }
 
@@ -296,5 +375,44 @@ mod tests {
         );
         let naive = format_instant(ms - 5, TimestampFormat::Iso8601Naive).text;
         assert_eq!(naive, "2024-05-01T12:00:00");
+    }
+
+    #[test]
+    fn instants_read_back_in_every_format() {
+        use TimestampFormat::*;
+        let day = days_from_civil(2024, 5, 1) * MS_PER_DAY;
+        for ms in [
+            day,
+            day + 43_200_005,
+            day + MS_PER_DAY - 1,
+            days_from_civil(2001, 9, 8) * MS_PER_DAY + 1,
+        ] {
+            for format in [
+                Rfc3339UtcMillis,
+                Rfc3339Utc,
+                Iso8601Naive,
+                Date,
+                EpochSeconds,
+                EpochMillis,
+            ] {
+                let text = format_instant(ms, format).text;
+                let step = timestamp_step(format);
+                let expected = ms - ms.rem_euclid(step);
+                assert_eq!(
+                    parse_instant(&text, format),
+                    Some(expected),
+                    "{format:?} {text}"
+                );
+            }
+        }
+        assert_eq!(
+            parse_instant("2024-05-01T12:00:00+02:00", Rfc3339Offset),
+            None
+        );
+        assert_eq!(parse_instant("META", Date), None);
+        assert_eq!(
+            parse_instant("2024-05-01T12:00:00.5Z", Rfc3339UtcMillis),
+            None
+        );
     }
 }

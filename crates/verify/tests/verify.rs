@@ -34,14 +34,6 @@ async fn the_shop_passes() {
 }
 
 #[tokio::test]
-async fn the_shop_passes_with_other_seeds() {
-    for seed in [2, 3, 17, 12345, u64::MAX] {
-        let report = verify_file(&root().join("examples/shop/shop.toml"), seed).await;
-        assert!(report.passed(), "seed {seed}:\n{}", report.render_human());
-    }
-}
-
-#[tokio::test]
 async fn the_same_seed_gives_the_same_report() {
     let path = root().join("examples/shop/shop.toml");
     let a = verify_file(&path, 99).await;
@@ -51,50 +43,6 @@ async fn the_same_seed_gives_the_same_report() {
     let c = verify_file(&root().join("examples/seed-original/model.toml"), 99).await;
     let d = verify_file(&root().join("examples/seed-original/model.toml"), 99).await;
     assert_eq!(c.render_human(), d.render_human());
-}
-
-#[tokio::test]
-async fn every_passing_fixture_with_reads_passes() {
-    let fixtures = root().join("crates/check/tests/fixtures");
-    let mut checked = 0;
-    let mut rules: Vec<_> = std::fs::read_dir(&fixtures)
-        .expect("fixtures directory")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .collect();
-    rules.sort();
-    for rule in rules {
-        let mut files: Vec<_> = std::fs::read_dir(&rule)
-            .expect("rule directory")
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("pass") && n.ends_with(".toml"))
-            })
-            .collect();
-        files.sort();
-        for file in files {
-            let source = std::fs::read_to_string(&file).expect("readable");
-            let model = monotable_model::parse(&source).expect("fixture parses");
-            if !model.patterns.iter().any(|p| p.is_read()) {
-                continue;
-            }
-            for seed in [1, 2] {
-                let report = verify_file(&file, seed).await;
-                assert!(
-                    report.passed(),
-                    "{} (seed {seed}):\n{}",
-                    file.display(),
-                    report.render_human()
-                );
-                assert!(report.counts().0 > 0, "{}", file.display());
-            }
-            checked += 1;
-        }
-    }
-    assert!(checked >= 10, "only {checked} fixtures with reads");
 }
 
 #[tokio::test]
@@ -157,48 +105,82 @@ async fn an_invalid_model_is_an_error_naming_the_issue() {
     assert!(text.contains("bad.toml:2:"), "{text}");
 }
 
-/// Many seeds over every passing model: no seed may make a correct design fail.
-/// `cargo test -p monotable-verify -- --ignored` (slow).
-#[tokio::test]
-#[ignore]
-async fn no_seed_fails_a_passing_model() {
+/// Seeds every correct design is verified with: each draws other sample values, other targets
+/// and so other bounds. 16 by default, enough that a generator choosing bounds by luck fails
+/// some; `VERIFY_SEEDS=150 cargo test -p monotable-verify --test verify` tries more.
+fn seeds() -> std::ops::Range<u64> {
+    let count = std::env::var("VERIFY_SEEDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(16);
+    0..count
+}
+
+/// The correct designs: the shop, every passing lint fixture with a read pattern, and the
+/// designs in `tests/designs` (numeric and binary sort keys, ranges over keys that go on after
+/// the bounded value).
+fn correct_designs() -> Vec<PathBuf> {
     let mut files = vec![root().join("examples/shop/shop.toml")];
-    for rule in std::fs::read_dir(root().join("crates/check/tests/fixtures")).expect("fixtures") {
-        let rule = rule.expect("entry").path();
-        for f in std::fs::read_dir(&rule).expect("rule") {
+    let fixtures = root().join("crates/check/tests/fixtures");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    dirs.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/designs"));
+    for dir in dirs {
+        for f in std::fs::read_dir(&dir).expect("directory") {
             let f = f.expect("entry").path();
-            if f.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("pass"))
-            {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let correct = name.starts_with("pass") || dir.ends_with("designs");
+            if correct && name.ends_with(".toml") {
                 files.push(f);
             }
         }
     }
-    for seed in 0..150 {
-        for f in &files {
-            let report = verify_file(f, seed).await;
-            assert!(
-                report.passed(),
-                "{} seed {seed}:\n{}",
-                f.display(),
-                report.render_human()
-            );
+    files.sort();
+    files
+        .into_iter()
+        .filter(|f| {
+            let source = std::fs::read_to_string(f).expect("readable");
+            let model = monotable_model::parse(&source).expect("a correct design parses");
+            model.patterns.iter().any(|p| p.is_read())
+        })
+        .collect()
+}
+
+/// No seed may make a correct design fail, and every seed finds the seed design's four broken
+/// patterns. The runs go two at a time (the machines this runs on have two cores).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_seed_fails_a_passing_model() {
+    let files = correct_designs();
+    assert!(files.len() >= 20, "only {} correct designs", files.len());
+    let seed_design = root().join("examples/seed-original/model.toml");
+    let mut runs = tokio::task::JoinSet::new();
+    for seed in seeds() {
+        for f in files.iter().chain([&seed_design]) {
+            let f = f.clone();
+            runs.spawn(async move { (verify_file(&f, seed).await, f, seed) });
         }
-        let seed_design =
-            verify_file(&root().join("examples/seed-original/model.toml"), seed).await;
-        let failed: Vec<&str> = seed_design.failures().map(|p| p.name.as_str()).collect();
-        assert_eq!(
-            failed,
-            [
-                "getOrderById",
-                "getOrderWithItems",
-                "listOrdersByDate",
-                "listPublishedProducts"
-            ],
-            "seed {seed}:\n{}",
-            seed_design.render_human()
-        );
+    }
+    while let Some(done) = runs.join_next().await {
+        let (report, file, seed) = done.expect("the run finishes");
+        let shown = format!("{} seed {seed}:\n{}", file.display(), report.render_human());
+        if file == seed_design {
+            let failed: Vec<&str> = report.failures().map(|p| p.name.as_str()).collect();
+            assert_eq!(
+                failed,
+                [
+                    "getOrderById",
+                    "getOrderWithItems",
+                    "listOrdersByDate",
+                    "listPublishedProducts"
+                ],
+                "{shown}"
+            );
+        } else {
+            assert!(report.passed(), "{shown}");
+            assert!(report.counts().0 > 0, "nothing passed: {shown}");
+        }
     }
 }
 

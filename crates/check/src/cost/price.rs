@@ -56,7 +56,22 @@ pub enum PriceError {
         /// The value given.
         value: String,
     },
+    /// A figure outside what any region charges or any month holds.
+    #[error("`{field}` = `{value}` is not plausible: it must be {bounds}")]
+    Implausible {
+        /// The key.
+        field: String,
+        /// The value given.
+        value: String,
+        /// The accepted range, in words.
+        bounds: &'static str,
+    },
 }
+
+/// The most a price may be, in any currency: far above any DynamoDB price.
+const MAX_PRICE: i64 = 1_000_000;
+/// The most hours a month holds (31 days).
+const MAX_HOURS_PER_MONTH: i64 = 744;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -76,12 +91,31 @@ fn decimal(field: &str, value: Option<String>, default: Decimal) -> Result<Decim
     let Some(value) = value else {
         return Ok(default);
     };
-    match Decimal::from_str(value.trim()) {
-        Ok(d) if !d.is_sign_negative() => Ok(d),
-        _ => Err(PriceError::BadDecimal {
+    let parsed = match Decimal::from_str(value.trim()) {
+        Ok(d) if !d.is_sign_negative() => d,
+        _ => {
+            return Err(PriceError::BadDecimal {
+                field: field.to_string(),
+                value,
+            });
+        }
+    };
+    let (plausible, bounds) = if field == "hours_per_month" {
+        (
+            parsed > Decimal::ZERO && parsed <= Decimal::from(MAX_HOURS_PER_MONTH),
+            "more than 0 and at most 744 (31 days)",
+        )
+    } else {
+        (parsed <= Decimal::from(MAX_PRICE), "at most 1000000")
+    };
+    if plausible {
+        Ok(parsed)
+    } else {
+        Err(PriceError::Implausible {
             field: field.to_string(),
             value,
-        }),
+            bounds,
+        })
     }
 }
 
@@ -180,5 +214,30 @@ mod tests {
             PriceTable::from_toml("bogus = 1"),
             Err(PriceError::Toml { .. })
         ));
+        for bad in [
+            "on_demand_read_per_million = \"NaN\"",
+            "provisioned_rcu_per_hour = \"-0.1\"",
+        ] {
+            assert!(
+                matches!(
+                    PriceTable::from_toml(bad),
+                    Err(PriceError::BadDecimal { .. })
+                ),
+                "{bad}"
+            );
+        }
+        for absurd in [
+            "on_demand_write_per_million = \"79228162514264337593543950335\"",
+            "provisioned_wcu_per_hour = \"1000000.01\"",
+            "hours_per_month = \"0\"",
+            "hours_per_month = \"745\"",
+        ] {
+            let err = PriceTable::from_toml(absurd).expect_err(absurd);
+            assert!(
+                matches!(err, PriceError::Implausible { .. }),
+                "{absurd}: {err}"
+            );
+        }
+        assert!(PriceTable::from_toml("hours_per_month = \"744\"").is_ok());
     }
 }

@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use super::CostReport;
 
-/// A number without noise: integers plain, others with at most two decimals.
+/// A number without noise: integers plain, others with at most two decimals, and a figure
+/// below 0.01 with two significant digits (`0.0033`), so it never reads as `0`.
 pub(crate) fn number(x: f64) -> String {
     if !x.is_finite() {
         return "-".to_string();
@@ -12,8 +13,29 @@ pub(crate) fn number(x: f64) -> String {
     if (x - x.round()).abs() < 1e-9 {
         return format!("{:.0}", x.round());
     }
-    let text = format!("{x:.2}");
+    let magnitude = x.abs();
+    let decimals = if magnitude >= 0.01 {
+        2
+    } else {
+        // Two significant digits: 0.0033 has its first at the third decimal.
+        let mut d = 3;
+        while d < 12 && magnitude < 10f64.powi(1 - d) {
+            d += 1;
+        }
+        usize::try_from(d).unwrap_or(12)
+    };
+    let text = format!("{x:.decimals$}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A price, or `-` when it is too large to price.
+fn price(amount: Option<rust_decimal::Decimal>) -> String {
+    amount.map_or_else(|| "-".to_string(), |a| a.to_string())
+}
+
+/// A unit count, or `-` when it is too large to count.
+fn count(units: Option<u64>) -> String {
+    units.map_or_else(|| "-".to_string(), |u| u.to_string())
 }
 
 fn opt(x: Option<f64>) -> String {
@@ -222,9 +244,9 @@ impl CostReport {
                         number(d.read_requests_per_second),
                         number(d.rcu_per_second),
                         number(d.wcu_per_second),
-                        d.on_demand_monthly.to_string(),
-                        format!("{}/{}", d.provisioned_rcu, d.provisioned_wcu),
-                        d.provisioned_monthly.to_string(),
+                        price(d.on_demand_monthly),
+                        format!("{}/{}", count(d.provisioned_rcu), count(d.provisioned_wcu)),
+                        price(d.provisioned_monthly),
                     ]
                 })
                 .collect();
@@ -247,6 +269,15 @@ impl CostReport {
         }
 
         let mut notes: Vec<String> = self.notes.clone();
+        if self
+            .designs
+            .iter()
+            .any(|d| d.on_demand_monthly.is_none() || d.provisioned_monthly.is_none())
+        {
+            notes.push(
+                "`-` in monthly: the figures are too large to price (check the traffic section's rates, sizes and counts)".to_string(),
+            );
+        }
         for c in &self.patterns {
             notes.extend(c.call.notes.iter().map(|n| format!("{}: {n}", c.name)));
         }
@@ -264,5 +295,30 @@ impl CostReport {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
         text.push('\n');
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number;
+
+    #[test]
+    fn small_and_large_figures_keep_their_meaning() {
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(2.0), "2");
+        assert_eq!(number(0.5), "0.5");
+        assert_eq!(number(12.25), "12.25");
+        assert_eq!(number(0.28082), "0.28");
+        assert_eq!(number(0.010), "0.01");
+        // An index taking 100 WCU/s next to a table taking 30,000: not "0".
+        assert_eq!(number(100.0 / 30_000.0), "0.0033");
+        assert_eq!(number(0.0005), "0.0005");
+        assert_eq!(number(0.000_001_234), "0.0000012");
+        assert_eq!(number(-0.004), "-0.004");
+        assert_eq!(number(1_234_567_890.0), "1234567890");
+        assert_eq!(number(1e9 + 0.5), "1000000000.5");
+        assert_eq!(number(1e20), "100000000000000000000");
+        assert_eq!(number(f64::NAN), "-");
+        assert_eq!(number(f64::INFINITY), "-");
     }
 }

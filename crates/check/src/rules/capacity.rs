@@ -1,12 +1,14 @@
 //! Capacity rules: MT006 hot partitions, MT011 transaction, item and item-collection size limits.
 
 use monotable_model::{
-    Attribute, AttributeType, Condition, IndexKind, KeyTemplate, Model, Operation, RelationKind,
-    TimestampFormat,
+    Attribute, AttributeType, Condition, Entity, IndexKind, KeyCondition, KeyTemplate, Model,
+    Operation, Pattern, Relation, RelationKind, TimestampFormat,
 };
 
+use super::lookup::Lookup;
 use super::{entity_attr, keys::key_match, pattern_attr, where_};
 use crate::diagnostic::{Diagnostic, Rule};
+use crate::num;
 
 /// Per-partition write limit (WCU/s).
 pub const PARTITION_WCU: f64 = 1000.0;
@@ -17,7 +19,7 @@ const MAX_TRANSACT_BYTES: u64 = 4 * 1024 * 1024;
 const MAX_ITEM_BYTES: u64 = 400 * 1024;
 const MAX_COLLECTION_BYTES: u64 = 10 * 1024 * 1024 * 1024;
 
-pub(crate) fn check(model: &Model, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(model: &Model, _lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
     hot_writes(model, out);
     hot_patterns(model, out);
     transactions(model, out);
@@ -25,62 +27,106 @@ pub(crate) fn check(model: &Model, out: &mut Vec<Diagnostic>) {
     collections(model, out);
 }
 
-/// How many partitions a burst of writes to this template spreads over, when that is
-/// small: `None` means high cardinality (ids). Enums, booleans and day buckets count
-/// as 1: every new item can land on the same value (all new orders are `PENDING`).
-fn spread<'a>(
-    t: &'a KeyTemplate,
-    attr: &dyn Fn(&str) -> Option<&'a Attribute>,
-) -> Option<(u64, String)> {
-    let mut total: u64 = 1;
-    let mut why = Vec::new();
+/// How a key template spreads a burst of traffic: over how many partitions, why that few, and
+/// the variables already declared as shards (`cardinality`).
+struct Spread {
+    partitions: u64,
+    why: Vec<String>,
+    shards: Vec<String>,
+}
+
+/// How many partitions a burst of traffic to this template spreads over, when that is small:
+/// `None` means high cardinality (ids). Enums, booleans and day buckets count as 1: every new
+/// item can land on the same value (all new orders are `PENDING`); an attribute with
+/// `cardinality = N` counts N.
+fn spread<'a>(t: &'a KeyTemplate, attr: &dyn Fn(&str) -> Option<&'a Attribute>) -> Option<Spread> {
+    let mut s = Spread {
+        partitions: 1,
+        why: Vec::new(),
+        shards: Vec::new(),
+    };
     for var in t.variables() {
         let a = attr(var)?;
         let n = match (a.cardinality, a.ty) {
-            (Some(c), _) => c.max(1),
+            (Some(c), _) => {
+                if !s.shards.iter().any(|x| x == var) {
+                    s.shards.push(var.to_string());
+                    s.why.push(format!("`{var}` has `cardinality = {c}`"));
+                }
+                c.max(1)
+            }
             (None, AttributeType::Enum) => {
-                why.push(format!(
+                s.why.push(format!(
                     "`{var}` is an enum: new items can all take one value, and a terminal value's partition only grows"
                 ));
                 1
             }
-            (None, AttributeType::Boolean) => 1,
+            (None, AttributeType::Boolean) => {
+                s.why.push(format!(
+                    "`{var}` is a boolean: new items can all take one value"
+                ));
+                1
+            }
             (None, AttributeType::Timestamp) if a.format == Some(TimestampFormat::Date) => {
-                why.push(format!("`{var}` is a day: all of today's writes share it"));
+                s.why
+                    .push(format!("`{var}` is a day: all of today's writes share it"));
                 1
             }
             _ => return None,
         };
-        total = total.saturating_mul(n);
+        s.partitions = s.partitions.saturating_mul(n);
     }
     if t.is_constant() {
-        why.push("the key is a constant".to_string());
+        s.why.push("the key is a constant".to_string());
     }
-    Some((total, why.join("; ")))
+    Some(s)
+}
+
+impl Spread {
+    /// `why` as one clause, what one partition then takes, and `limit`.
+    fn note(&self, rate: f64, unit: &str, limit: &str) -> String {
+        let mut note = self.why.join("; ");
+        if self.partitions > 1 {
+            note.push_str(&format!(
+                ": the traffic spreads over {} partitions, ~{rate:.0} {unit} each",
+                self.partitions
+            ));
+        }
+        format!("{note}; {limit}")
+    }
+
+    /// The fix: shard the key, or, when it is sharded already, shard it wider.
+    fn help(&self, t: &KeyTemplate, per_partition: f64, limit: f64) -> String {
+        let total = per_partition * num::to_f64(self.partitions);
+        let n = num::ceil_count(total * 2.0 / limit)
+            .and_then(|n| n.max(4).checked_next_power_of_two())
+            .unwrap_or(u64::MAX);
+        match self.shards.as_slice() {
+            [] => format!(
+                "write-shard the key: `{t}#{{shard}}` with `shard` = hash(id) % {n} (declare `shard` with `cardinality = {n}`), and query the {n} shards in parallel; for time ranges, bucket by day as well (`...#{{day}}#{{shard}}`)"
+            ),
+            shards => format!(
+                "shard it wider: spread it over {} partitions instead of {} (raise the `cardinality` of `{}` to match), which takes it with room to spare",
+                n.max(self.partitions.saturating_mul(2)),
+                self.partitions,
+                shards.join("`, `")
+            ),
+        }
+    }
 }
 
 fn wcu(model: &Model, entity: &str) -> f64 {
-    (model.traffic.item_size_bytes(entity).div_ceil(1024)).max(1) as f64
-}
-
-fn shard_help(t: &KeyTemplate, needed: f64) -> String {
-    let n = ((needed * 2.0).ceil() as u64)
-        .max(4)
-        .checked_next_power_of_two()
-        .unwrap_or(u64::MAX);
-    format!(
-        "write-shard the key: `{t}#{{shard}}` with `shard` = hash(id) % {n} (declare `shard` with `cardinality = {n}`), and query the {n} shards in parallel; for time ranges, bucket by day as well (`...#{{day}}#{{shard}}`)"
-    )
+    num::to_f64(model.traffic.item_size_bytes(entity).div_ceil(1024).max(1))
 }
 
 fn hot_writes(model: &Model, out: &mut Vec<Diagnostic>) {
     for e in &model.entities {
         let (writes, stated) = model.traffic.writes_per_second(&e.name);
         for keys in &e.index_keys {
-            let Some((n, why)) = spread(&keys.pk.template, &|v| entity_attr(e, v)) else {
+            let Some(spread) = spread(&keys.pk.template, &|v| entity_attr(e, v)) else {
                 continue;
             };
-            let rate = writes * wcu(model, &e.name) / n as f64;
+            let rate = writes * wcu(model, &e.name) / num::to_f64(spread.partitions);
             if rate <= PARTITION_WCU {
                 continue;
             }
@@ -97,12 +143,12 @@ fn hot_writes(model: &Model, out: &mut Vec<Diagnostic>) {
             };
             out.push(
                 d.label(format!(
-                    "`{}` has at most {n} live value(s)",
-                    keys.pk.template
+                    "`{}` has at most {} live value(s)",
+                    keys.pk.template, spread.partitions
                 ))
-                .note(format!("{why}; one partition takes at most 1,000 WCU/s"))
+                .note(spread.note(rate, "WCU/s", "one partition takes at most 1,000 WCU/s"))
                 .note(rate_source(model, &e.name, writes, stated))
-                .help(shard_help(&keys.pk.template, rate / PARTITION_WCU)),
+                .help(spread.help(&keys.pk.template, rate, PARTITION_WCU)),
             );
         }
     }
@@ -119,6 +165,54 @@ fn rate_source(model: &Model, entity: &str, writes: f64, stated: bool) -> String
     }
 }
 
+/// Read units of one request of `p`: its items (stated, or its limit, or 1) of the largest
+/// returned item size, at most one 1 MB page, halved when eventually consistent.
+fn read_units_per_request(model: &Model, p: &Pattern, items_per_read: Option<u64>) -> f64 {
+    let size: u64 = p
+        .returns
+        .iter()
+        .map(|r| model.traffic.item_size_bytes(&r.name))
+        .max()
+        .unwrap_or(model.traffic.default_item_size_bytes);
+    let items = items_per_read.or(p.limit).unwrap_or(1).max(1);
+    let bytes = items.saturating_mul(size).min(1024 * 1024);
+    num::to_f64(bytes.div_ceil(4096).max(1)) * if p.consistent_read { 1.0 } else { 0.5 }
+}
+
+/// Reads: each request goes to one partition; `reads_per_second` spread over the key's live
+/// values like writes are.
+fn hot_reads(
+    model: &Model,
+    p: &Pattern,
+    pk: &KeyCondition,
+    t: &KeyTemplate,
+    spread: &Spread,
+) -> Option<Diagnostic> {
+    let traffic = model.traffic.patterns.get(&p.name)?;
+    let rps = traffic.reads_per_second?;
+    let per = read_units_per_request(model, p, traffic.items_per_read);
+    let rate = rps * per / num::to_f64(spread.partitions);
+    (rate > PARTITION_RCU).then(|| {
+        Diagnostic::error(
+            Rule::HotPartition,
+            format!(
+                "hot partition: `{}` reads ~{rate:.0} RCU/s from one `{}` partition",
+                p.name, pk.attribute
+            ),
+            pk.span.clone(),
+        )
+        .note(spread.note(rate, "RCU/s", "one partition serves at most 3,000 RCU/s"))
+        .note(format!(
+            "from the traffic section: {rps} requests/s of ~{per} RCU each"
+        ))
+        .help(if spread.shards.is_empty() {
+            "cache the result, or shard the key and spread reads over the shards".to_string()
+        } else {
+            spread.help(t, rate, PARTITION_RCU)
+        })
+    })
+}
+
 fn hot_patterns(model: &Model, out: &mut Vec<Diagnostic>) {
     for p in &model.patterns {
         if !p.is_read() {
@@ -132,68 +226,51 @@ fn hot_patterns(model: &Model, out: &mut Vec<Diagnostic>) {
         let Condition::Eq(t) = &pk.condition else {
             continue;
         };
-        let Some((n, why)) = spread(t, &|v| pattern_attr(model, p, v)) else {
+        let Some(spread) = spread(t, &|v| pattern_attr(model, p, v)) else {
             continue;
         };
-        // Reads: every request goes to one partition.
-        if let Some(traffic) = model.traffic.patterns.get(&p.name)
-            && let Some(rps) = traffic.reads_per_second
+        out.extend(hot_reads(model, p, pk, t, &spread));
+        implied_writes(model, p, pk, t, &spread, out);
+    }
+}
+
+/// Writes the pattern implies: returned entities that do not yet write this key would have to.
+fn implied_writes(
+    model: &Model,
+    p: &Pattern,
+    pk: &KeyCondition,
+    t: &KeyTemplate,
+    spread: &Spread,
+    out: &mut Vec<Diagnostic>,
+) {
+    for r in &p.returns {
+        let Some(e) = model.entity(&r.name) else {
+            continue;
+        };
+        if let Some(k) = e.key(p.index_name())
+            && key_match(model, p, e, k).0
         {
-            let size: u64 = p
-                .returns
-                .iter()
-                .map(|r| model.traffic.item_size_bytes(&r.name))
-                .max()
-                .unwrap_or(model.traffic.default_item_size_bytes);
-            let items = traffic.items_per_read.or(p.limit).unwrap_or(1).max(1);
-            let bytes = (items.saturating_mul(size)).min(1024 * 1024);
-            let per =
-                bytes.div_ceil(4096).max(1) as f64 * if p.consistent_read { 1.0 } else { 0.5 };
-            let rate = rps * per;
-            if rate > PARTITION_RCU {
-                out.push(
-                    Diagnostic::error(
-                        Rule::HotPartition,
-                        format!(
-                            "hot partition: `{}` reads ~{rate:.0} RCU/s from one `{}` partition",
-                            p.name, pk.attribute
-                        ),
-                        pk.span.clone(),
-                    )
-                    .note(format!("{why}; one partition serves at most 3,000 RCU/s"))
-                    .help("cache the result, or shard the key and spread reads over the shards"),
-                );
-            }
+            continue; // checked on the entity's own key
         }
-        // Writes the pattern implies: returned entities that do not yet write this key.
-        for r in &p.returns {
-            let Some(e) = model.entity(&r.name) else {
-                continue;
-            };
-            if let Some(k) = e.key(idx)
-                && key_match(model, p, e, k).0
-            {
-                continue; // checked on the entity's own key
-            }
-            let (writes, stated) = model.traffic.writes_per_second(&e.name);
-            let rate = writes * wcu(model, &e.name) / n as f64;
-            if rate > PARTITION_WCU {
-                let msg = format!(
-                    "hot partition: every `{}` would be written to the one `{}` partition `{t}` ({rate:.0} WCU/s)",
-                    e.name, pk.attribute
-                );
-                let d = if stated {
-                    Diagnostic::error(Rule::HotPartition, msg, pk.span.clone())
-                } else {
-                    Diagnostic::warning(Rule::HotPartition, msg, pk.span.clone())
-                };
-                out.push(
-                    d.note(format!("{why}; one partition takes at most 1,000 WCU/s"))
-                        .note(rate_source(model, &e.name, writes, stated))
-                        .help(shard_help(t, rate / PARTITION_WCU)),
-                );
-            }
+        let (writes, stated) = model.traffic.writes_per_second(&e.name);
+        let rate = writes * wcu(model, &e.name) / num::to_f64(spread.partitions);
+        if rate <= PARTITION_WCU {
+            continue;
         }
+        let msg = format!(
+            "hot partition: every `{}` would be written to the one `{}` partition `{t}` ({rate:.0} WCU/s)",
+            e.name, pk.attribute
+        );
+        let d = if stated {
+            Diagnostic::error(Rule::HotPartition, msg, pk.span.clone())
+        } else {
+            Diagnostic::warning(Rule::HotPartition, msg, pk.span.clone())
+        };
+        out.push(
+            d.note(spread.note(rate, "WCU/s", "one partition takes at most 1,000 WCU/s"))
+                .note(rate_source(model, &e.name, writes, stated))
+                .help(spread.help(t, rate, PARTITION_WCU)),
+        );
     }
 }
 
@@ -297,6 +374,22 @@ fn item_sizes(model: &Model, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// `bytes` in the largest unit that keeps it at least 1, e.g. `19.1 GB`.
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = num::to_f64(bytes);
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 || value >= 100.0 {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
 fn collections(model: &Model, out: &mut Vec<Diagnostic>) {
     if !model.indexes.iter().any(|i| i.kind == IndexKind::Local) {
         return;
@@ -307,22 +400,85 @@ fn collections(model: &Model, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter(|r| r.kind == RelationKind::Many && r.index.is_none())
         {
-            let size = model.traffic.item_size_bytes(&r.entity);
-            let too_big = match r.max {
-                None => true,
-                Some(max) => max.saturating_mul(size) > MAX_COLLECTION_BYTES,
-            };
-            if too_big {
-                out.push(
-                    Diagnostic::error(
-                        Rule::SizeLimit,
-                        format!("the item collection of `{}` can exceed 10 GB on a table with a local secondary index", e.name),
-                        r.span.clone(),
-                    )
-                    .note(format!("`{}` holds {} `{}` items; with an LSI, one partition key value is capped at 10 GB", e.name, r.max.map_or("unbounded".to_string(), |m| m.to_string()), r.entity))
-                    .help("bound the relation with `max`, replace the LSI with a GSI, or split the collection by time bucket"),
-                );
-            }
+            out.extend(collection_size(model, e, r));
         }
+    }
+}
+
+/// An item collection that can outgrow 10 GB: unbounded, or bounded too high for its items.
+fn collection_size(model: &Model, owner: &Entity, r: &Relation) -> Option<Diagnostic> {
+    let size = model.traffic.item_size_bytes(&r.entity);
+    let d = |note: String, help: String| {
+        Diagnostic::error(
+            Rule::SizeLimit,
+            format!("the item collection of `{}` can exceed 10 GB on a table with a local secondary index", owner.name),
+            r.span.clone(),
+        )
+        .note(note)
+        .help(help)
+    };
+    match r.max {
+        None => Some(d(
+            format!("`{}` holds an unbounded number of `{}` items; with an LSI, one partition key value is capped at 10 GB", owner.name, r.entity),
+            "bound the relation with `max`, replace the LSI with a GSI, or split the collection by time bucket".to_string(),
+        )),
+        Some(max) => {
+            let total = max.saturating_mul(size);
+            (total > MAX_COLLECTION_BYTES).then(|| d(
+                format!("`{}` holds up to {max} `{}` items of ~{} each: ~{}, over the 10 GB one partition key value may hold with an LSI", owner.name, r.entity, human_bytes(size), human_bytes(total)),
+                format!("lower `max` to at most {} (10 GB / ~{} per item), replace the LSI with a GSI, or split the collection by time bucket", MAX_COLLECTION_BYTES / size.max(1), human_bytes(size)),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use monotable_model::{Attribute, AttributeType, KeyTemplate};
+
+    use super::{human_bytes, spread};
+
+    fn attr(ty: AttributeType, cardinality: Option<u64>) -> Attribute {
+        Attribute {
+            name: "v".to_string(),
+            ty,
+            required: true,
+            values: vec!["A".to_string()],
+            format: None,
+            items: None,
+            max_items: None,
+            max_length: None,
+            cardinality,
+            money: false,
+            span: 0..0,
+            type_span: 0..0,
+        }
+    }
+
+    #[test]
+    fn every_spread_says_why() {
+        for (a, partitions) in [
+            (attr(AttributeType::Boolean, None), 1),
+            (attr(AttributeType::Enum, None), 1),
+            (attr(AttributeType::Integer, Some(16)), 16),
+        ] {
+            let t = KeyTemplate::parse("{v}").unwrap();
+            let s = spread(&t, &|_| Some(&a)).expect("few values");
+            assert_eq!(s.partitions, partitions);
+            let note = s.note(100.0, "WCU/s", "one partition takes at most 1,000 WCU/s");
+            assert!(note.starts_with("`v` "), "{note}");
+        }
+        let id = attr(AttributeType::String, None);
+        let t = KeyTemplate::parse("USER#{v}").unwrap();
+        assert!(spread(&t, &|_| Some(&id)).is_none());
+    }
+
+    #[test]
+    fn byte_figures_read_well() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(1000), "1000 B");
+        assert_eq!(human_bytes(1536), "1.5 KB");
+        assert_eq!(human_bytes(20 * 1024 * 1024 * 1024), "20.0 GB");
+        assert_eq!(human_bytes(u64::MAX), "16777216 TB");
     }
 }

@@ -2,19 +2,23 @@
 //! MT013 index usage, MT014 unpaginated unbounded queries.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
 use monotable_model::{
-    Condition, IndexKind, Model, Operation, Pattern, ProjectionType, RelationKind,
+    AttributeType, Condition, Entity, Index, IndexKind, Model, Operation, Pattern, ProjectionType,
+    RelationKind, Segment,
 };
 
+use super::lookup::Lookup;
 use super::where_;
 use crate::diagnostic::{Diagnostic, Rule};
+use crate::num;
 
-pub(crate) fn check(model: &Model, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
     for p in &model.patterns {
         scan_and_filter(model, p, out);
         projection(model, p, out);
-        pagination(model, p, out);
+        pagination(model, lookup, p, out);
     }
     usage(model, out);
 }
@@ -61,6 +65,71 @@ fn scan_and_filter(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The attributes of `e` an index entry gives back without a GetItem: the key attributes it
+/// projects, and the variables of the templates the entity writes to them (read back from the
+/// key, as `KeyTemplate::extract` does).
+fn recoverable<'m>(model: &'m Model, index: &Index, e: &'m Entity) -> BTreeSet<&'m str> {
+    let mut keys: Vec<&str> = vec![model.table.partition_key.name.as_str()];
+    keys.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
+    keys.push(index.partition_key.as_str());
+    keys.extend(index.sort_key.as_deref());
+    keys.iter()
+        .filter_map(|k| e.key_field(k))
+        .flat_map(|f| f.template.recoverable_variables())
+        .collect()
+}
+
+/// The attributes `p` reads that its index neither projects nor carries in a projected key.
+fn unprojected<'m>(
+    model: &'m Model,
+    p: &'m Pattern,
+    index: &'m Index,
+    default_span: &Range<usize>,
+) -> Vec<(&'m str, Range<usize>)> {
+    let mut projected: BTreeSet<&str> = model.key_attribute_names().into_iter().collect();
+    if index.projection == ProjectionType::Include {
+        projected.extend(index.include.iter().map(String::as_str));
+    }
+    let returned: Vec<(&Entity, BTreeSet<&str>)> = p
+        .returns
+        .iter()
+        .filter_map(|r| model.entity(&r.name))
+        .map(|e| (e, recoverable(model, index, e)))
+        .collect();
+    // Missing when some returned entity that has it cannot give it back, or none has it.
+    let missing = |name: &str| {
+        !projected.contains(name) && {
+            let holders: Vec<_> = returned
+                .iter()
+                .filter(|(e, _)| e.attribute(name).is_some())
+                .collect();
+            holders.is_empty()
+                || holders
+                    .iter()
+                    .any(|(_, from_keys)| !from_keys.contains(name))
+        }
+    };
+    let wanted: Vec<(&str, Range<usize>)> = match &p.reads {
+        Some(reads) => reads
+            .iter()
+            .map(|r| (r.name.as_str(), r.span.clone()))
+            .collect(),
+        None => returned
+            .iter()
+            .flat_map(|(e, _)| {
+                e.attributes
+                    .iter()
+                    .map(|a| (a.name.as_str(), default_span.clone()))
+            })
+            .collect(),
+    };
+    let mut out: Vec<(&str, Range<usize>)> =
+        wanted.into_iter().filter(|(a, _)| missing(a)).collect();
+    out.sort_by(|a, b| a.0.cmp(b.0));
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
 fn projection(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
     let Some(named) = &p.index else { return };
     let Some(index) = model.index(&named.name) else {
@@ -69,44 +138,19 @@ fn projection(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
     if index.projection == ProjectionType::All || !p.is_read() {
         return;
     }
-    let mut projected: BTreeSet<&str> = model.key_attribute_names().into_iter().collect();
-    if index.projection == ProjectionType::Include {
-        projected.extend(index.include.iter().map(String::as_str));
-    }
-    let wanted: Vec<(&str, std::ops::Range<usize>)> = match &p.reads {
-        Some(reads) => reads
-            .iter()
-            .map(|r| (r.name.as_str(), r.span.clone()))
-            .collect(),
-        None => p
-            .returns
-            .iter()
-            .filter_map(|r| model.entity(&r.name))
-            .flat_map(|e| {
-                e.attributes
-                    .iter()
-                    .map(|a| (a.name.as_str(), named.span.clone()))
-            })
-            .collect(),
-    };
-    let mut missing: Vec<&str> = wanted
-        .iter()
-        .filter(|(a, _)| !projected.contains(a))
-        .map(|(a, _)| *a)
-        .collect();
-    missing.sort_unstable();
-    missing.dedup();
-    if missing.is_empty() {
+    let missing = unprojected(model, p, index, &named.span);
+    let Some(first) = missing.iter().min_by_key(|(_, span)| span.start) else {
         return;
-    }
+    };
     let span = match &p.reads {
-        Some(_) => wanted
-            .iter()
-            .find(|(a, _)| missing.contains(a))
-            .map_or(named.span.clone(), |(_, s)| s.clone()),
+        Some(_) => first.1.clone(),
         None => named.span.clone(),
     };
-    let list = missing.join("`, `");
+    let list = missing
+        .iter()
+        .map(|(a, _)| *a)
+        .collect::<Vec<_>>()
+        .join("`, `");
     out.push(
         Diagnostic::error(
             Rule::Unprojected,
@@ -114,7 +158,7 @@ fn projection(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
             span,
         )
         .note(format!(
-            "`{}` projects {}; reading other attributes costs a GetItem per result",
+            "`{}` projects {} and what the templates of those keys carry (`REPO#{{owner}}` gives `owner`); reading anything else costs a GetItem per result",
             index.name,
             match index.projection {
                 ProjectionType::KeysOnly => "KEYS_ONLY (table and index keys)",
@@ -129,57 +173,154 @@ fn projection(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
     );
 }
 
-/// Whether the pattern returns a bounded number of items without paging.
-fn bounded(model: &Model, p: &Pattern) -> bool {
+/// What one Query page holds.
+const PAGE_BYTES: u64 = 1024 * 1024;
+
+/// How many values a sort-key variable can take, when the design bounds it: an enum's values,
+/// a boolean's two, a `cardinality`, the numbers a padding width holds.
+fn var_bound(e: &Entity, name: &str, pad: Option<usize>) -> Option<u64> {
+    let a = e.attribute(name)?;
+    let from_pad = pad
+        .and_then(|w| u32::try_from(w).ok())
+        .and_then(|w| 10u64.checked_pow(w));
+    let from_type = match a.ty {
+        AttributeType::Enum => Some(num::count(a.values.len())),
+        AttributeType::Boolean => Some(2),
+        _ => None,
+    };
+    [a.cardinality, from_type, from_pad]
+        .into_iter()
+        .flatten()
+        .min()
+}
+
+/// At most how many `e` items one partition of `idx` holds, when the design says: one (its
+/// sort key only repeats partition-key variables), a relation `max`, or the product of the
+/// bounds of its other sort-key variables.
+fn partition_bound(lookup: &Lookup<'_>, e: &Entity, idx: Option<&str>) -> Option<u64> {
+    let keys = e.key(idx)?;
+    let pk_vars: BTreeSet<&str> = keys.pk.template.variables().collect();
+    let Some(sk) = &keys.sk else { return Some(1) };
+    let design = sk
+        .template
+        .segments()
+        .iter()
+        .try_fold(1u64, |n, s| match s {
+            Segment::Var { name, .. } if pk_vars.contains(name.as_str()) => Some(n),
+            Segment::Var { name, pad } => n.checked_mul(var_bound(e, name, *pad)?),
+            Segment::Literal(_) => Some(n),
+        });
+    let related = lookup
+        .owners
+        .get(e.name.as_str())
+        .into_iter()
+        .flatten()
+        .filter_map(|(owner, rel)| {
+            let shares = rel.index.as_deref() == idx
+                && owner
+                    .key(idx)
+                    .is_some_and(|ok| ok.pk.template == keys.pk.template);
+            match rel.kind {
+                _ if !shares => None,
+                RelationKind::One => Some(1),
+                RelationKind::Many => rel.max,
+            }
+        });
+    design.into_iter().chain(related).min()
+}
+
+/// Whether the pattern needs no paging: it reads at most one item, or partitions the design
+/// bounds to what one 1 MB page holds. `Err` holds, for a bound too large for a page, what
+/// the bound is (`at most 10000 `OrderItem` items of ~1024 B: ~10000 KB`).
+fn bounded(model: &Model, lookup: &Lookup<'_>, p: &Pattern) -> Result<(), Option<String>> {
     if p.unique
         || p.limit.is_some()
         || matches!(p.sk.as_ref().map(|k| &k.condition), Some(Condition::Eq(_)))
     {
-        return true;
+        return Ok(());
+    }
+    if p.operation == Operation::Scan {
+        return Err(None);
     }
     let idx = p.index_name();
-    p.returns.iter().all(|r| {
-        let Some(e) = model.entity(&r.name) else {
-            return true;
-        };
-        let Some(keys) = e.key(idx) else { return true };
-        // One item per partition value: the sort key only uses partition-key variables.
-        let pk_vars: BTreeSet<&str> = keys.pk.template.variables().collect();
-        if keys
-            .sk
-            .as_ref()
-            .is_none_or(|sk| sk.template.variables().all(|v| pk_vars.contains(v)))
-        {
-            return true;
+    let mut bytes: u64 = 0;
+    let mut parts = Vec::new();
+    for e in p.returns.iter().filter_map(|r| model.entity(&r.name)) {
+        if e.key(idx).is_none() {
+            continue;
         }
-        // A bounded relation from an entity that owns this collection.
-        model.entities.iter().any(|owner| {
-            owner.relations.iter().any(|rel| {
-                rel.entity == e.name
-                    && rel.index.as_deref() == idx
-                    && (rel.kind == RelationKind::One || rel.max.is_some())
-                    && owner
-                        .key(idx)
-                        .is_some_and(|ok| ok.pk.template == keys.pk.template)
-            })
-        })
-    })
+        let items = partition_bound(lookup, e, idx).ok_or(None)?;
+        let size = model.traffic.item_size_bytes(&e.name);
+        bytes = bytes.saturating_add(items.saturating_mul(size));
+        parts.push(format!(
+            "{items} `{}` item{} of ~{size} B",
+            e.name,
+            if items == 1 { "" } else { "s" }
+        ));
+    }
+    if bytes <= PAGE_BYTES {
+        Ok(())
+    } else {
+        Err(Some(format!(
+            "at most {}: ~{} KB",
+            parts.join(" and "),
+            bytes.div_ceil(1024)
+        )))
+    }
 }
 
-fn pagination(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
-    if !matches!(p.operation, Operation::Query | Operation::Scan) || p.paginate || bounded(model, p)
-    {
+fn pagination(model: &Model, lookup: &Lookup<'_>, p: &Pattern, out: &mut Vec<Diagnostic>) {
+    if !matches!(p.operation, Operation::Query | Operation::Scan) || p.paginate {
         return;
     }
-    out.push(
-        Diagnostic::warning(
-            Rule::Unpaginated,
-            format!("access pattern `{}` can return unbounded results but does not paginate", p.name),
-            p.key_span(),
-        )
-        .note("a Query returns at most 1 MB per call; without following `LastEvaluatedKey` the rest is silently dropped")
-        .help("set `paginate = true` (and a `limit`) and page with `ExclusiveStartKey`, or bound the collection with a relation `max`"),
-    );
+    let Err(over) = bounded(model, lookup, p) else {
+        return;
+    };
+    let what = if over.is_some() {
+        "more than one page"
+    } else {
+        "unbounded results"
+    };
+    let mut d = Diagnostic::warning(
+        Rule::Unpaginated,
+        format!("access pattern `{}` can return {what} but does not paginate", p.name),
+        p.key_span(),
+    )
+    .note("a Query returns at most 1 MB per call; without following `LastEvaluatedKey` the rest is silently dropped");
+    if let Some(bound) = over {
+        d = d.note(format!(
+            "the design bounds one partition to {bound}, more than one 1 MB page"
+        ));
+    }
+    out.push(d.help("set `paginate = true` (and a `limit`) and page with `ExclusiveStartKey`, or bound the collection with a relation `max`"));
+}
+
+/// On a sparse index, every entity meant to be sparse in it that writes its key unconditionally.
+fn not_sparse<'m>(model: &'m Model, index: &'m Index) -> impl Iterator<Item = Diagnostic> + 'm {
+    let idx = Some(index.name.as_str());
+    model
+        .entities
+        .iter()
+        .filter(move |e| index.sparse_for(&e.name))
+        .filter_map(move |e| e.key(idx).filter(|k| !k.is_conditional()).map(|k| (e, k)))
+        .map(move |(e, k)| {
+            Diagnostic::warning(
+                Rule::IndexUsage,
+                format!(
+                    "sparse index `{}` is not sparse for `{}`: every `{}` writes `{}`",
+                    index.name, e.name, e.name, index.partition_key
+                ),
+                k.pk.span.clone(),
+            )
+            .note(format!(
+                "an item is in an index when it has the index's key attributes; `{}` writes them unconditionally, so all of them are in `{}`",
+                e.name, index.name
+            ))
+            .help(format!(
+                "gate `{}` with `key_conditions` (a boolean that says when the item belongs), or, if every `{}` belongs in `{}`, name only the entities that are sparse in it: `sparse = [\"...\"]`",
+                index.partition_key, e.name, index.name
+            ))
+        })
 }
 
 fn usage(model: &Model, out: &mut Vec<Diagnostic>) {
@@ -243,28 +384,7 @@ fn usage(model: &Model, out: &mut Vec<Diagnostic>) {
                 )),
             );
         }
-        if index.sparse
-            && !model.entities.is_empty()
-            && model.entities.iter().all(|e| {
-                e.key_field(&index.partition_key)
-                    .is_some_and(|k| k.condition.is_none())
-            })
-        {
-            out.push(
-                Diagnostic::warning(
-                    Rule::IndexUsage,
-                    format!(
-                        "sparse index `{}` is not sparse: every entity always writes `{}`",
-                        index.name, index.partition_key
-                    ),
-                    index.span.clone(),
-                )
-                .help(format!(
-                    "write `{}` only on the items the index is for (see `key_conditions`)",
-                    index.partition_key
-                )),
-            );
-        }
+        out.extend(not_sparse(model, index));
     }
     // Redundant GSIs: two GSIs whose patterns serve disjoint entities can be one overloaded GSI.
     let gsis: Vec<_> = model

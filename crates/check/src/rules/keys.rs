@@ -1,17 +1,18 @@
 //! Key-shape rules: MT001 unwritten key, MT002 unreachable entity, MT003 key-slot conflict,
 //! MT004 sort-condition mismatch, MT005 key collision.
 
-use monotable_model::{Condition, Entity, KeyTemplates, Model, Operation, Pattern};
+use monotable_model::{Condition, Entity, KeyTemplate, KeyTemplates, Model, Operation, Pattern};
 
+use super::lookup::{KeyShapes, Lookup, Writers};
 use super::{entity_attr, entity_shape, pattern_attr, pattern_shape, where_};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::shape::condition_can_match;
 
-pub(crate) fn check(model: &Model, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
     for pattern in &model.patterns {
-        check_pattern(model, pattern, out);
+        check_pattern(model, lookup, pattern, out);
     }
-    collisions(model, out);
+    collisions(model, lookup, out);
 }
 
 /// Whether a pattern's key reads need to match written keys.
@@ -60,21 +61,44 @@ fn describe_keys(keys: &KeyTemplates) -> String {
     }
 }
 
-fn check_pattern(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
+/// The literal text every key a sort-key condition selects starts with.
+fn condition_prefix(c: &Condition) -> String {
+    match c {
+        Condition::Eq(t) | Condition::BeginsWith(t) => t.literal_prefix().to_string(),
+        Condition::Between(lo, hi) => lo
+            .literal_prefix()
+            .chars()
+            .zip(hi.literal_prefix().chars())
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a)
+            .collect(),
+        Condition::Lt(_) | Condition::Le(_) | Condition::Gt(_) | Condition::Ge(_) => String::new(),
+    }
+}
+
+/// Whether some entity writes a key the pattern's key condition selects.
+fn someone_writes(model: &Model, p: &Pattern, pk: &KeyTemplate, writers: &Writers<'_>) -> bool {
+    let sk =
+        p.sk.as_ref()
+            .map_or(String::new(), |k| condition_prefix(&k.condition));
+    writers
+        .candidates(pk.literal_prefix(), &sk)
+        .any(|w| key_match(model, p, w.entity, w.keys) == (true, true))
+}
+
+fn check_pattern(model: &Model, lookup: &Lookup<'_>, p: &Pattern, out: &mut Vec<Diagnostic>) {
     if !is_keyed(p) {
         return;
     }
     let idx = p.index_name();
-    if model.key_schema(idx).is_none() {
+    let Some(writers) = lookup.writers(idx) else {
         return; // undeclared index: MT013
-    }
+    };
     let Some(pk) = &p.pk else { return };
-    let any_full = model.entities.iter().any(|e| {
-        e.key(idx).is_some_and(|k| {
-            let (a, b) = key_match(model, p, e, k);
-            a && b
-        })
-    });
+    let any_full = match &pk.condition {
+        Condition::Eq(t) => someone_writes(model, p, t, writers),
+        _ => true,
+    };
     let mut unwritten_reported = false;
     for r in &p.returns {
         let Some(e) = model.entity(&r.name) else {
@@ -115,11 +139,8 @@ fn check_pattern(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
         }
         if !pk_ok {
             let conflict = idx.and_then(|_| {
-                model.patterns.iter().find(|q| {
-                    q.name != p.name
-                        && q.index_name() == idx
-                        && q.returns.iter().any(|x| x.name == e.name)
-                        && key_match(model, q, e, keys).0
+                lookup.returning(&e.name).iter().copied().find(|q| {
+                    q.name != p.name && q.index_name() == idx && key_match(model, q, e, keys).0
                 })
             });
             if let Some(q) = conflict {
@@ -256,74 +277,85 @@ fn condition_text(c: &Condition) -> String {
     }
 }
 
-fn keys_overlap(a: &Entity, ka: &KeyTemplates, b: &Entity, kb: &KeyTemplates) -> bool {
-    let pk = entity_shape(a, &ka.pk.template).overlaps(&entity_shape(b, &kb.pk.template));
-    let sk = match (&ka.sk, &kb.sk) {
-        (Some(x), Some(y)) => entity_shape(a, &x.template).overlaps(&entity_shape(b, &y.template)),
-        _ => true,
-    };
-    pk && sk
+/// The two entities share a key namespace on purpose (`key_namespace`).
+fn same_namespace(a: &Entity, b: &Entity) -> bool {
+    a.key_namespace.is_some() && a.key_namespace == b.key_namespace
 }
 
-fn collisions(model: &Model, out: &mut Vec<Diagnostic>) {
-    for (i, a) in model.entities.iter().enumerate() {
-        for b in &model.entities[i + 1..] {
-            if let (Some(ka), Some(kb)) = (a.key(None), b.key(None))
-                && keys_overlap(a, ka, b, kb)
-            {
-                out.push(
-                    Diagnostic::error(
-                        Rule::KeyCollision,
-                        format!("entities `{}` and `{}` can be written with the same primary key", a.name, b.name),
-                        kb.pk.span.clone(),
-                    )
-                    .note(format!("`{}`: {}", a.name, describe_keys(ka)))
-                    .note(format!("`{}`: {}", b.name, describe_keys(kb)))
-                    .help("give each entity type a distinct constant prefix in its sort key (e.g. `ORDER#`, `ITEM#`) so one can never overwrite the other"),
-                );
-            }
-            for index in &model.indexes {
-                let idx = Some(index.name.as_str());
-                let (Some(ka), Some(kb)) = (a.key(idx), b.key(idx)) else {
-                    continue;
-                };
-                if !keys_overlap(a, ka, b, kb) {
-                    continue;
-                }
-                // It matters when a pattern on the index expects only one of them but can read both.
-                let confused = model.patterns.iter().find(|p| {
-                    p.index_name() == idx
-                        && p.is_read()
-                        && {
-                            let ra = p.returns.iter().any(|r| r.name == a.name);
-                            let rb = p.returns.iter().any(|r| r.name == b.name);
-                            ra != rb
-                        }
-                        && {
-                            let (pa, sa) = key_match(model, p, a, ka);
-                            let (pb, sb) = key_match(model, p, b, kb);
-                            pa && sa && pb && sb
-                        }
-                });
-                if let Some(p) = confused {
-                    out.push(
-                        Diagnostic::warning(
-                            Rule::KeyCollision,
-                            format!(
-                                "entities `{}` and `{}` can share the same key in index `{}`",
-                                a.name, b.name, index.name
-                            ),
-                            kb.pk.span.clone(),
-                        )
-                        .note(format!("`{}`: {}", a.name, describe_keys(ka)))
-                        .note(format!("`{}`: {}", b.name, describe_keys(kb)))
-                        .note(format!("pattern `{}` expects only one of them", p.name))
-                        .help(
-                            "use distinct constant prefixes in the index keys of the two entities",
-                        ),
-                    );
-                }
+fn collisions(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
+    if let Some(table) = lookup.writers(None) {
+        for (a, b) in table.overlapping_pairs() {
+            if !same_namespace(a.entity, b.entity) {
+                out.push(table_collision(a, b));
             }
         }
     }
+    for index in &model.indexes {
+        let idx = Some(index.name.as_str());
+        let Some(writers) = lookup.writers(idx) else {
+            continue;
+        };
+        for (a, b) in writers.overlapping_pairs() {
+            if let Some(p) = confused(model, lookup, idx, a, b) {
+                out.push(index_collision(&index.name, a, b, p));
+            }
+        }
+    }
+}
+
+fn table_collision(a: &KeyShapes<'_>, b: &KeyShapes<'_>) -> Diagnostic {
+    let (ea, eb) = (a.entity, b.entity);
+    Diagnostic::error(
+        Rule::KeyCollision,
+        format!(
+            "entities `{}` and `{}` can be written with the same primary key",
+            ea.name, eb.name
+        ),
+        b.keys.pk.span.clone(),
+    )
+    .note(format!("`{}`: {}", ea.name, describe_keys(a.keys)))
+    .note(format!("`{}`: {}", eb.name, describe_keys(b.keys)))
+    .help("give each entity type a distinct constant prefix in its sort key (e.g. `ORDER#`, `ITEM#`) so one can never overwrite the other; if they share the key on purpose (one name for a user or an organisation), set the same `key_namespace` on both")
+}
+
+/// The first read pattern on the index (by name) that expects only one of the two entities and
+/// can read both: a shared index key only matters then.
+fn confused<'m>(
+    model: &'m Model,
+    lookup: &Lookup<'m>,
+    idx: Option<&str>,
+    a: &KeyShapes<'_>,
+    b: &KeyShapes<'_>,
+) -> Option<&'m Pattern> {
+    let mut candidates: Vec<&Pattern> = lookup
+        .returning(&a.entity.name)
+        .iter()
+        .chain(lookup.returning(&b.entity.name))
+        .copied()
+        .filter(|p| p.index_name() == idx && p.is_read())
+        .collect();
+    candidates.sort_by(|x, y| x.name.cmp(&y.name));
+    candidates.into_iter().find(|p| {
+        let ra = p.returns.iter().any(|r| r.name == a.entity.name);
+        let rb = p.returns.iter().any(|r| r.name == b.entity.name);
+        ra != rb
+            && key_match(model, p, a.entity, a.keys) == (true, true)
+            && key_match(model, p, b.entity, b.keys) == (true, true)
+    })
+}
+
+fn index_collision(index: &str, a: &KeyShapes<'_>, b: &KeyShapes<'_>, p: &Pattern) -> Diagnostic {
+    let (ea, eb) = (a.entity, b.entity);
+    Diagnostic::warning(
+        Rule::KeyCollision,
+        format!(
+            "entities `{}` and `{}` can share the same key in index `{index}`",
+            ea.name, eb.name
+        ),
+        b.keys.pk.span.clone(),
+    )
+    .note(format!("`{}`: {}", ea.name, describe_keys(a.keys)))
+    .note(format!("`{}`: {}", eb.name, describe_keys(b.keys)))
+    .note(format!("pattern `{}` expects only one of them", p.name))
+    .help("use distinct constant prefixes in the index keys of the two entities")
 }

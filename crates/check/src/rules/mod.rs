@@ -3,6 +3,7 @@
 mod capacity;
 mod indexes;
 mod keys;
+mod lookup;
 mod types;
 
 use monotable_model::{Attribute, Entity, Model, Pattern};
@@ -12,11 +13,12 @@ use crate::shape::Shape;
 
 /// Runs every rule over a validated model.
 pub fn run_all(model: &Model) -> Vec<Diagnostic> {
+    let lookup = lookup::Lookup::new(model);
     let mut out = Vec::new();
-    keys::check(model, &mut out);
-    capacity::check(model, &mut out);
-    indexes::check(model, &mut out);
-    types::check(model, &mut out);
+    keys::check(model, &lookup, &mut out);
+    capacity::check(model, &lookup, &mut out);
+    indexes::check(model, &lookup, &mut out);
+    types::check(model, &lookup, &mut out);
     out
 }
 

@@ -1,27 +1,34 @@
 //! Type and consistency rules: MT009 sort order, MT010 floating-point money, MT012 uniqueness via a GSI.
 
+use std::collections::HashSet;
+
 use monotable_model::{
-    Attribute, AttributeType, Condition, Entity, IndexKind, Model, Operation, Pattern, Segment,
-    TimestampFormat,
+    Attribute, AttributeType, Condition, Entity, IndexKind, KeyAttributeType, Model, Pattern,
+    Segment, TimestampFormat, Unique,
 };
 
+use super::lookup::Lookup;
 use super::{pattern_attr, where_};
 use crate::diagnostic::{Diagnostic, Rule};
 
-pub(crate) fn check(model: &Model, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
     sort_keys(model, out);
     between_bounds(model, out);
     timestamp_params(model, out);
     money(model, out);
-    uniqueness(model, out);
+    uniqueness(model, lookup, out);
 }
 
+/// Sort keys that sort as text, and the variables in them that would not. A key typed `N` is
+/// one number (the model checks) and sorts by value, so it is not examined.
 fn sort_keys(model: &Model, out: &mut Vec<Diagnostic>) {
     for e in &model.entities {
         let mut seen = std::collections::BTreeSet::new();
         for keys in &e.index_keys {
             let Some(sk) = &keys.sk else { continue };
-            if !seen.insert(sk.attribute.clone()) {
+            if !seen.insert(sk.attribute.clone())
+                || model.key_attribute_type(&sk.attribute) == Some(KeyAttributeType::N)
+            {
                 continue;
             }
             for seg in sk.template.segments() {
@@ -223,12 +230,16 @@ fn money(model: &Model, out: &mut Vec<Diagnostic>) {
 }
 
 /// The GSI pattern that serves lookups by these attributes, if any.
-fn gsi_lookup<'m>(model: &'m Model, e: &Entity, attrs: &[String]) -> Option<&'m Pattern> {
-    model.patterns.iter().find(|p| {
-        p.returns.iter().any(|r| r.name == e.name)
-            && p.index_name()
-                .and_then(|i| model.index(i))
-                .is_some_and(|i| i.kind == IndexKind::Global)
+fn gsi_lookup<'m>(
+    model: &'m Model,
+    lookup: &Lookup<'m>,
+    e: &Entity,
+    attrs: &[String],
+) -> Option<&'m Pattern> {
+    lookup.returning(&e.name).iter().copied().find(|p| {
+        p.index_name()
+            .and_then(|i| model.index(i))
+            .is_some_and(|i| i.kind == IndexKind::Global)
             && p.pk.as_ref().is_some_and(|k| {
                 k.condition
                     .templates()
@@ -238,73 +249,122 @@ fn gsi_lookup<'m>(model: &'m Model, e: &Entity, attrs: &[String]) -> Option<&'m 
     })
 }
 
-fn written_together(model: &Model, a: &str, b: &str) -> bool {
-    model.patterns.iter().any(|p| {
-        p.operation == Operation::TransactWrite
-            && p.writes.iter().any(|w| w.entity == a)
-            && p.writes.iter().any(|w| w.entity == b)
+/// Whether the entity's primary key is built from the unique attributes only: two items with
+/// the same values then have the same key, and the key itself is the guard (a create with
+/// `attribute_not_exists(PK)` fails for the second).
+fn key_guards(e: &Entity, attrs: &[String]) -> bool {
+    e.key(None).is_some_and(|k| {
+        std::iter::once(&k.pk)
+            .chain(k.sk.as_ref())
+            .flat_map(|f| f.template.variables())
+            .all(|v| attrs.iter().any(|a| a == v))
     })
 }
 
-fn uniqueness(model: &Model, out: &mut Vec<Diagnostic>) {
-    let mut covered: Vec<&str> = Vec::new();
+/// The variables of the entity's primary key that are not among `attrs`.
+fn other_key_vars<'e>(e: &'e Entity, attrs: &[String]) -> Vec<&'e str> {
+    let mut vars: Vec<&str> = e
+        .key(None)
+        .into_iter()
+        .flat_map(|k| std::iter::once(&k.pk).chain(k.sk.as_ref()))
+        .flat_map(|f| f.template.variables())
+        .filter(|v| !attrs.iter().any(|a| a == v))
+        .collect();
+    vars.dedup();
+    vars
+}
+
+/// A guard key for the help text, named after the attributes: `USERNAME#{username}`.
+fn guard_key(attrs: &[String]) -> String {
+    let prefix = attrs
+        .first()
+        .map_or("VALUE".to_string(), |a| a.to_ascii_uppercase());
+    let vars: Vec<String> = attrs.iter().map(|a| format!("{{{a}}}")).collect();
+    format!("{prefix}#{}", vars.join("#"))
+}
+
+/// `unique` with no guard, and the key is not built from the attributes: nothing enforces it.
+fn unguarded(e: &Entity, u: &Unique, attrs: &str, lookup: Option<&Pattern>) -> Diagnostic {
+    let (span, note) = match lookup {
+        Some(p) => (
+            p.key_span(),
+            format!(
+                "`{}` finds `{}` by `{attrs}` through {}, which is eventually consistent and enforces nothing: two concurrent sign-ups both see no match",
+                p.name,
+                e.name,
+                where_(p.index_name())
+            ),
+        ),
+        None => (
+            u.span.clone(),
+            format!(
+                "nothing stops two `{}` items with the same `{attrs}`: `{}`'s primary key is not built from it",
+                e.name, e.name
+            ),
+        ),
+    };
+    Diagnostic::error(
+        Rule::UniquenessViaGsi,
+        format!("uniqueness of `{}` by `{attrs}` is not enforced", e.name),
+        span,
+    )
+    .note(note)
+    .help(format!(
+        "add a guard entity keyed by the value (e.g. `PK = \"{}\"`), write it with `attribute_not_exists(PK)` in the same TransactWrite as `{}`, and set `guard` on the constraint",
+        guard_key(&u.attributes),
+        e.name
+    ))
+}
+
+/// What is wrong with one `unique` constraint, if anything.
+fn constraint(
+    lookup: &Lookup<'_>,
+    e: &Entity,
+    u: &Unique,
+    found: Option<&Pattern>,
+) -> Option<Diagnostic> {
+    let attrs = u.attributes.join("`, `");
+    match u.guard.as_deref() {
+        None if key_guards(e, &u.attributes) => None,
+        None => Some(unguarded(e, u, &attrs, found)),
+        Some(guard) if guard == e.name => (!key_guards(e, &u.attributes)).then(|| {
+            Diagnostic::error(
+                Rule::UniquenessViaGsi,
+                format!(
+                    "`{}` is its own guard for `{attrs}`, but its primary key also depends on `{}`",
+                    e.name,
+                    other_key_vars(e, &u.attributes).join("`, `")
+                ),
+                u.span.clone(),
+            )
+            .note(format!("`guard = \"{}\"` says the entity's own key is the guard: two items with the same `{attrs}` must have the same key", e.name))
+            .help(format!("key `{}` by the value (`PK = \"{}\"`), or name a separate guard entity keyed by it", e.name, guard_key(&u.attributes)))
+        }),
+        Some(guard) if !lookup.written_together.contains(&(e.name.as_str(), guard)) => Some(
+            Diagnostic::error(
+                Rule::UniquenessViaGsi,
+                format!("guard `{guard}` for `{}` by `{attrs}` is never written in the same transaction as `{}`", e.name, e.name),
+                u.span.clone(),
+            )
+            .help(format!("add a TransactWrite pattern whose `writes` include both `{}` and `{guard}`", e.name)),
+        ),
+        Some(_) => None,
+    }
+}
+
+fn uniqueness(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
+    let mut covered: HashSet<&str> = HashSet::new();
     for e in &model.entities {
         for u in &e.unique {
-            let attrs = u.attributes.join("`, `");
-            let lookup = gsi_lookup(model, e, &u.attributes);
-            if let Some(p) = lookup {
-                covered.push(&p.name);
+            let found = gsi_lookup(model, lookup, e, &u.attributes);
+            if let Some(p) = found {
+                covered.insert(&p.name);
             }
-            match &u.guard {
-                None => {
-                    let (span, note) = match lookup {
-                        Some(p) => (
-                            p.key_span(),
-                            format!(
-                                "`{}` finds `{}` by `{attrs}` through {}, which is eventually consistent and enforces nothing: two concurrent sign-ups both see no match",
-                                p.name,
-                                e.name,
-                                where_(p.index_name())
-                            ),
-                        ),
-                        None => (
-                            u.span.clone(),
-                            format!(
-                                "nothing stops two `{}` items with the same `{attrs}`",
-                                e.name
-                            ),
-                        ),
-                    };
-                    out.push(
-                        Diagnostic::error(
-                            Rule::UniquenessViaGsi,
-                            format!("uniqueness of `{}` by `{attrs}` is not enforced", e.name),
-                            span,
-                        )
-                        .note(note)
-                        .help(format!(
-                            "add a guard entity keyed by the value (e.g. `PK = \"EMAIL#{{{}}}\"`), write it with `attribute_not_exists(PK)` in the same TransactWrite as `{}`, and set `guard` on the constraint",
-                            u.attributes.first().map_or("value", String::as_str),
-                            e.name
-                        )),
-                    );
-                }
-                Some(guard) if !written_together(model, &e.name, guard) => {
-                    out.push(
-                        Diagnostic::error(
-                            Rule::UniquenessViaGsi,
-                            format!("guard `{guard}` for `{}` by `{attrs}` is never written in the same transaction as `{}`", e.name, e.name),
-                            u.span.clone(),
-                        )
-                        .help(format!("add a TransactWrite pattern whose `writes` include both `{}` and `{guard}`", e.name)),
-                    );
-                }
-                Some(_) => {}
-            }
+            out.extend(constraint(lookup, e, u, found));
         }
     }
     for p in &model.patterns {
-        if !p.unique || covered.contains(&p.name.as_str()) {
+        if !p.unique || covered.contains(p.name.as_str()) {
             continue;
         }
         let Some(index) = p.index_name().and_then(|i| model.index(i)) else {

@@ -167,7 +167,7 @@ impl Ctx<'_> {
         for target in self.targets(pattern, rng) {
             let eval = |values: &Values| -> Option<u8> {
                 let (pk, sk) = query_key(pattern, values).ok()?;
-                if sk.as_ref().is_some_and(|b| !b.is_valid()) {
+                if sk.as_ref().is_some_and(|b| !b.is_valid(shape.sk_type)) {
                     return None;
                 }
                 let found = oracle::query(

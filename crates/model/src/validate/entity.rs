@@ -1,0 +1,310 @@
+//! Validating entities: attributes, key templates and their conditions, the keys per index,
+//! uniqueness constraints, relations and shared key namespaces.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Validator;
+use crate::error::IssueKind;
+use crate::model::*;
+use crate::raw::{self, RawAttribute, RawModel, Sp};
+use crate::template::KeyTemplate;
+
+impl Validator {
+    pub(super) fn attribute(&mut self, name: &str, raw: &Sp<RawAttribute>) -> Attribute {
+        let a = &raw.value;
+        if a.ty.value == AttributeType::Enum && a.values.is_empty() {
+            self.err(
+                IssueKind::Invalid,
+                format!("enum attribute `{name}` needs `values`"),
+                &raw.span,
+            );
+        }
+        if a.format.is_some() && a.ty.value != AttributeType::Timestamp {
+            self.err(
+                IssueKind::Invalid,
+                format!("`format` only applies to timestamps, `{name}` is not one"),
+                &raw.span,
+            );
+        }
+        if a.cardinality == Some(0) {
+            self.err_help(
+                IssueKind::Invalid,
+                format!("`cardinality = 0` on `{name}`: an attribute has at least one live value"),
+                &raw.span,
+                "state how many distinct values are live at once (a shard suffix `hash % N` has N)",
+            );
+        }
+        Attribute {
+            name: name.to_string(),
+            ty: a.ty.value,
+            required: a.required.unwrap_or(false),
+            values: a.values.clone(),
+            format: a.format.as_ref().map(|f| f.value),
+            items: a.items,
+            max_items: a.max_items,
+            max_length: a.max_length,
+            cardinality: a.cardinality,
+            money: a.money.unwrap_or(false),
+            span: raw.span.clone(),
+            type_span: a.ty.span.clone(),
+        }
+    }
+
+    pub(super) fn template(&mut self, text: &Sp<String>, what: &str) -> Option<KeyTemplate> {
+        match KeyTemplate::parse(&text.value) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                self.err(
+                    IssueKind::InvalidTemplate,
+                    format!("{what}: {e}"),
+                    &text.span,
+                );
+                None
+            }
+        }
+    }
+
+    /// The entity's key fields; a malformed template is reported and left out.
+    fn key_fields(
+        &mut self,
+        name: &str,
+        e: &raw::RawEntity,
+        attributes: &[Attribute],
+        model: &Model,
+    ) -> Vec<KeyField> {
+        let mut keys = Vec::new();
+        for (attr, text) in &e.keys {
+            let what = format!("key `{attr}` of `{name}`");
+            let Some(template) = self.template(text, &what) else {
+                continue;
+            };
+            self.key_length(&what, attr, &template, &text.span, model);
+            let numeric = |v: &str| {
+                attributes
+                    .iter()
+                    .find(|a| a.name == v)
+                    .map(super::renders_number)
+            };
+            self.numeric_key(&what, attr, &template, &text.span, model, &numeric);
+            for var in template.variables() {
+                if !attributes.iter().any(|a| a.name == var) {
+                    self.err_help(
+                        IssueKind::UnknownReference,
+                        format!("key `{attr}` of entity `{name}` uses `{{{var}}}`, which is not an attribute of `{name}`"),
+                        &text.span,
+                        format!("declare it under [entities.{name}.attributes]"),
+                    );
+                }
+            }
+            keys.push(KeyField {
+                attribute: attr.clone(),
+                template,
+                condition: e.key_conditions.get(attr).map(|c| c.value.clone()),
+                span: text.span.clone(),
+            });
+        }
+        keys
+    }
+
+    fn key_conditions(&mut self, name: &str, e: &raw::RawEntity, attributes: &[Attribute]) {
+        for (attr, cond) in &e.key_conditions {
+            if !e.keys.contains_key(attr) {
+                self.err(
+                    IssueKind::UnknownReference,
+                    format!("key condition for `{attr}`, which `{name}` does not write"),
+                    &cond.span,
+                );
+            }
+            match attributes.iter().find(|a| a.name == cond.value) {
+                Some(a) if a.ty == AttributeType::Boolean => {}
+                _ => self.err(
+                    IssueKind::UnknownReference,
+                    format!(
+                        "key condition `{}` must name a boolean attribute of `{name}`",
+                        cond.value
+                    ),
+                    &cond.span,
+                ),
+            }
+        }
+    }
+
+    /// The table's keys must be written. A key whose template is malformed counts as written:
+    /// its own error says what is wrong.
+    fn table_keys_written(&mut self, name: &str, raw: &Sp<raw::RawEntity>, model: &Model) {
+        let table = &model.table;
+        let required = std::iter::once((&table.partition_key.name, "partition key"))
+            .chain(table.sort_key.as_ref().map(|k| (&k.name, "sort key")));
+        for (attribute, what) in required {
+            if !raw.value.keys.contains_key(attribute) {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!("entity `{name}` does not write the table's {what} `{attribute}`"),
+                    &raw.span,
+                    format!("add `{attribute} = \"...\"` under [entities.{name}.keys]"),
+                );
+            }
+        }
+    }
+
+    fn unique(&mut self, name: &str, e: &raw::RawEntity, attributes: &[Attribute]) -> Vec<Unique> {
+        let mut out = Vec::new();
+        for u in &e.unique {
+            for a in &u.value.attributes {
+                if !attributes.iter().any(|x| &x.name == a) {
+                    self.err(
+                        IssueKind::UnknownReference,
+                        format!("unique attribute `{a}` is not an attribute of `{name}`"),
+                        &u.span,
+                    );
+                }
+            }
+            out.push(Unique {
+                attributes: u.value.attributes.clone(),
+                guard: u.value.guard.as_ref().map(|g| g.value.clone()),
+                span: u.span.clone(),
+            });
+        }
+        out
+    }
+
+    fn relations(&mut self, e: &raw::RawEntity) -> Vec<Relation> {
+        let mut out = Vec::new();
+        for r in &e.relations {
+            if r.value.max == Some(0) {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!(
+                        "relation to `{}` has `max = 0`: a relation holds at least one item",
+                        r.value.entity.value
+                    ),
+                    &r.span,
+                    "state the most related items the collection can hold, or remove the relation",
+                );
+            }
+            out.push(Relation {
+                entity: r.value.entity.value.clone(),
+                kind: r.value.kind,
+                max: r.value.max,
+                index: r.value.index.as_ref().map(|i| i.value.clone()),
+                span: r.span.clone(),
+            });
+        }
+        out
+    }
+
+    pub(super) fn entity(&mut self, name: &str, raw: &Sp<raw::RawEntity>, model: &Model) -> Entity {
+        let e = &raw.value;
+        let attributes: Vec<Attribute> = e
+            .attributes
+            .iter()
+            .map(|(n, a)| self.attribute(n, a))
+            .collect();
+        let keys = self.key_fields(name, e, &attributes, model);
+        self.key_conditions(name, e, &attributes);
+        self.table_keys_written(name, raw, model);
+        Entity {
+            name: name.to_string(),
+            index_keys: index_keys(model, &keys),
+            unique: self.unique(name, e, &attributes),
+            relations: self.relations(e),
+            key_namespace: e.key_namespace.as_ref().map(|n| n.value.clone()),
+            attributes,
+            keys,
+            span: raw.span.clone(),
+        }
+    }
+
+    pub(super) fn check_entity_refs(
+        &mut self,
+        raw: &RawModel,
+        names: &BTreeSet<&str>,
+        model: &Model,
+    ) {
+        for (name, e) in &raw.entities {
+            for u in &e.value.unique {
+                if let Some(g) = &u.value.guard
+                    && !names.contains(g.value.as_str())
+                {
+                    self.err(
+                        IssueKind::UnknownReference,
+                        format!("guard entity `{}` of `{name}` is not declared", g.value),
+                        &g.span,
+                    );
+                }
+            }
+            for r in &e.value.relations {
+                if !names.contains(r.value.entity.value.as_str()) {
+                    self.err(
+                        IssueKind::UnknownReference,
+                        format!(
+                            "related entity `{}` of `{name}` is not declared",
+                            r.value.entity.value
+                        ),
+                        &r.value.entity.span,
+                    );
+                }
+                if let Some(i) = &r.value.index
+                    && model.index(&i.value).is_none()
+                {
+                    self.err(
+                        IssueKind::UnknownReference,
+                        format!("relation index `{}` is not declared", i.value),
+                        &i.span,
+                    );
+                }
+            }
+        }
+    }
+
+    /// A shared key namespace needs at least two entities to share it.
+    pub(super) fn check_namespaces(&mut self, raw: &RawModel) {
+        let mut members: BTreeMap<&str, Vec<(&str, &Sp<String>)>> = BTreeMap::new();
+        for (name, e) in &raw.entities {
+            if let Some(ns) = &e.value.key_namespace {
+                members.entry(&ns.value).or_default().push((name, ns));
+            }
+        }
+        for (ns, list) in members {
+            if let [(only, declared)] = list.as_slice() {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!("key namespace `{ns}` is named only by `{only}`: a namespace is shared by two entities or more"),
+                    &declared.span,
+                    format!("set `key_namespace = \"{ns}\"` on the entities that share `{only}`'s keys, or remove it"),
+                );
+            }
+        }
+    }
+}
+
+/// The entity's key templates per index it appears in (the table first): an entity is in an
+/// index when it writes the index's partition key and sort key.
+fn index_keys(model: &Model, keys: &[KeyField]) -> Vec<KeyTemplates> {
+    let field = |attribute: &str| keys.iter().find(|k| k.attribute == attribute);
+    let mut schemas = vec![(None, model.key_schema(None))];
+    schemas.extend(
+        model
+            .indexes
+            .iter()
+            .map(|i| (Some(i.name.clone()), model.key_schema(Some(&i.name)))),
+    );
+    let mut out = Vec::new();
+    for (index, schema) in schemas {
+        let Some((pk, sk)) = schema else { continue };
+        let Some(pk) = field(pk) else { continue };
+        let sk = match sk {
+            Some(sk) => match field(sk) {
+                Some(k) => Some(k.clone()),
+                None => continue,
+            },
+            None => None,
+        };
+        out.push(KeyTemplates {
+            index,
+            pk: pk.clone(),
+            sk,
+        });
+    }
+    out
+}

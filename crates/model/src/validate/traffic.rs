@@ -1,0 +1,177 @@
+//! Validating the traffic section: rates are finite, non-negative and plausible; sizes and item
+//! counts are at least 1; every entity and pattern named exists.
+
+use std::ops::Range;
+
+use super::Validator;
+use crate::error::IssueKind;
+use crate::model::*;
+use crate::raw::{self, Sp};
+
+/// A float as TOML writes it (`nan`, `inf`, `-inf`, `12.5`).
+fn toml_float(x: f64) -> String {
+    if x.is_nan() {
+        "nan".to_string()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else {
+        x.to_string()
+    }
+}
+
+impl Validator {
+    /// A rate must be a finite number from 0 to [`MAX_RATE_PER_SECOND`].
+    fn rate(&mut self, field: &str, owner: &str, value: Option<f64>, span: &Range<usize>) {
+        let Some(x) = value else { return };
+        let problem = if !x.is_finite() {
+            "is not a rate"
+        } else if x < 0.0 {
+            "is negative"
+        } else if x > MAX_RATE_PER_SECOND {
+            "is more than any table serves (at most 1,000,000,000 per second)"
+        } else {
+            return;
+        };
+        self.err_help(
+            IssueKind::Invalid,
+            format!("`{field} = {}`{owner} {problem}", toml_float(x)),
+            span,
+            format!("state the peak rate as a number from 0 to {MAX_RATE_PER_SECOND:.0}"),
+        );
+    }
+
+    /// A size or item count must be at least 1.
+    fn positive(&mut self, field: &str, owner: &str, value: Option<u64>, span: &Range<usize>) {
+        if value != Some(0) {
+            return;
+        }
+        let (why, help) = if field.ends_with("bytes") {
+            (
+                "an item holds at least its key attributes",
+                "state the largest expected item size in bytes, keys included",
+            )
+        } else {
+            (
+                "it is how many items one request returns",
+                "state the items a request returns, at least 1",
+            )
+        };
+        self.err_help(
+            IssueKind::Invalid,
+            format!("`{field} = 0`{owner}: {why}"),
+            span,
+            help,
+        );
+    }
+
+    pub(super) fn traffic(&mut self, raw: Option<&Sp<raw::RawTraffic>>, model: &Model) -> Traffic {
+        let Some(raw) = raw else {
+            return Traffic {
+                declared: false,
+                default_writes_per_second: DEFAULT_WRITES_PER_SECOND,
+                default_item_size_bytes: DEFAULT_ITEM_SIZE_BYTES,
+                ..Traffic::default()
+            };
+        };
+        let t = &raw.value;
+        self.rate(
+            "default_writes_per_second",
+            "",
+            t.default_writes_per_second,
+            &raw.span,
+        );
+        self.positive(
+            "default_item_size_bytes",
+            "",
+            t.default_item_size_bytes,
+            &raw.span,
+        );
+        Traffic {
+            declared: true,
+            default_writes_per_second: t
+                .default_writes_per_second
+                .unwrap_or(DEFAULT_WRITES_PER_SECOND),
+            default_writes_stated: t.default_writes_per_second.is_some(),
+            default_item_size_bytes: t.default_item_size_bytes.unwrap_or(DEFAULT_ITEM_SIZE_BYTES),
+            entities: t
+                .entities
+                .iter()
+                .map(|(name, e)| (name.clone(), self.entity_traffic(name, e, model)))
+                .collect(),
+            patterns: t
+                .patterns
+                .iter()
+                .map(|(name, p)| (name.clone(), self.pattern_traffic(name, p, model)))
+                .collect(),
+        }
+    }
+
+    fn entity_traffic(
+        &mut self,
+        name: &str,
+        e: &Sp<raw::RawEntityTraffic>,
+        model: &Model,
+    ) -> EntityTraffic {
+        if model.entity(name).is_none() {
+            self.err(
+                IssueKind::UnknownReference,
+                format!("traffic for unknown entity `{name}`"),
+                &e.span,
+            );
+        }
+        let owner = format!(" for `{name}`");
+        self.rate(
+            "writes_per_second",
+            &owner,
+            e.value.writes_per_second,
+            &e.span,
+        );
+        self.positive("item_size_bytes", &owner, e.value.item_size_bytes, &e.span);
+        EntityTraffic {
+            writes_per_second: e.value.writes_per_second,
+            item_size_bytes: e.value.item_size_bytes,
+            span: e.span.clone(),
+        }
+    }
+
+    fn pattern_traffic(
+        &mut self,
+        name: &str,
+        p: &Sp<raw::RawPatternTraffic>,
+        model: &Model,
+    ) -> PatternTraffic {
+        if model.pattern(name).is_none() {
+            self.err(
+                IssueKind::UnknownReference,
+                format!("traffic for unknown pattern `{name}`"),
+                &p.span,
+            );
+        }
+        let owner = format!(" for `{name}`");
+        self.rate(
+            "reads_per_second",
+            &owner,
+            p.value.reads_per_second,
+            &p.span,
+        );
+        self.positive("items_per_read", &owner, p.value.items_per_read, &p.span);
+        PatternTraffic {
+            reads_per_second: p.value.reads_per_second,
+            items_per_read: p.value.items_per_read,
+            span: p.span.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::toml_float;
+
+    #[test]
+    fn floats_read_as_toml() {
+        assert_eq!(toml_float(f64::NAN), "nan");
+        assert_eq!(toml_float(f64::INFINITY), "inf");
+        assert_eq!(toml_float(f64::NEG_INFINITY), "-inf");
+        assert_eq!(toml_float(-2.5), "-2.5");
+    }
+}
