@@ -9,9 +9,12 @@ use std::process::Command;
 
 use common::{Served, token};
 
-fn schemathesis(api: &str, token: &str) -> std::process::Output {
+fn schemathesis(api: &str, token: &str, cwd: &std::path::Path) -> std::process::Output {
     let scripts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts");
+    // Schemathesis keeps a cache of what it found in the working directory: keep it out of
+    // the source tree.
     Command::new("st")
+        .current_dir(cwd)
         .args(["run", &format!("{api}/openapi.json")])
         .args(["-H", &format!("Authorization: Bearer {token}")])
         .args(["--max-examples", "60", "--no-color"])
@@ -26,7 +29,7 @@ fn the_openapi_document_promises_what_the_server_does() {
     let dir = tempfile::tempdir().unwrap();
     let served = Served::start(&["--data-dir", "data"], dir.path());
     for (user, admin) in [("root", true), ("alice", false)] {
-        let output = schemathesis(&served.api, &token(dir.path(), user, admin));
+        let output = schemathesis(&served.api, &token(dir.path(), user, admin), dir.path());
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
             output.status.success(),
