@@ -13,7 +13,8 @@ enum ExportFormat {
     CreateTable,
     /// CloudFormation template (JSON) with the table.
     Cloudformation,
-    /// SAM template: the table, the shop's Lambda function, an HTTP API with a JWT authorizer.
+    /// SAM template: the table and its least-privilege policy; with --function, a Lambda
+    /// function behind an HTTP API (routes from --routes-from, public ones without authorizer).
     Sam,
     /// A design document: table, indexes, entity chart, access patterns with RCU/WCU per call,
     /// check results.
@@ -36,6 +37,69 @@ pub struct ExportArgs {
     /// Seed of the sample data in a NoSQL Workbench export.
     #[arg(long, default_value_t = monotable_verify::DEFAULT_SEED)]
     seed: u64,
+    #[command(flatten)]
+    sam: SamArgs,
+}
+
+/// The function of a SAM export.
+#[derive(Debug, Args)]
+struct SamArgs {
+    /// (sam) Deploy a function with the table: NAME names its resources (`Shop` gives
+    /// `ShopFunction`).
+    #[arg(long, value_name = "NAME")]
+    function: Option<String>,
+    /// (sam) The function's handler.
+    #[arg(long, default_value = "bootstrap", requires = "function")]
+    handler: String,
+    /// (sam) The function's CPU architecture: the one its binary is built for.
+    #[arg(long, value_enum, default_value = "x86-64", requires = "function")]
+    architecture: Arch,
+    /// (sam) The HTTP API's routes, from an OpenAPI document (JSON): an operation whose
+    /// `security` allows no credentials is public. `monotable openapi` prints the shop's.
+    /// Without it, one protected `ANY /{proxy+}`.
+    #[arg(long, value_name = "OPENAPI.json", requires = "function")]
+    routes_from: Option<PathBuf>,
+    /// (sam) Directory holding the function's `bootstrap`, relative to the template.
+    #[arg(long, value_name = "DIR", requires = "function")]
+    code_uri: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Arch {
+    /// x86_64: what `cargo build --release` makes on x86_64 Linux.
+    #[value(name = "x86-64", alias = "x86_64")]
+    X86_64,
+    /// arm64 (Graviton): cross-compiled, e.g. `cargo lambda build --release --arm64`.
+    Arm64,
+}
+
+impl SamArgs {
+    fn options(&self) -> anyhow::Result<monotable_export::SamOptions> {
+        let mut options = monotable_export::SamOptions::default();
+        let Some(name) = &self.function else {
+            return Ok(options);
+        };
+        let mut function = monotable_export::FunctionOptions::new(name.as_str());
+        function.handler = self.handler.clone();
+        function.architecture = match self.architecture {
+            Arch::X86_64 => monotable_export::Architecture::X86_64,
+            Arch::Arm64 => monotable_export::Architecture::Arm64,
+        };
+        if let Some(path) = &self.routes_from {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let document: serde_json::Value = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a JSON OpenAPI document", path.display()))?;
+            function.routes = monotable_export::routes_from_openapi(&document);
+            if function.routes.is_empty() {
+                bail!("{} declares no operations under `paths`", path.display());
+            }
+        }
+        if let Some(code_uri) = &self.code_uri {
+            options.code_uri = code_uri.clone();
+        }
+        Ok(options.with_function(function))
+    }
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
@@ -57,10 +121,16 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         monotable_check::cost::capacity_for(&model, p)
             .map(|(read, write)| monotable_export::Capacity { read, write })
     };
+    if args.sam.function.is_some() && !matches!(args.format, ExportFormat::Sam) {
+        bail!("--function and its options go with --format sam");
+    }
     let format = match args.format {
         ExportFormat::CreateTable => monotable_export::Format::CreateTable,
         ExportFormat::Cloudformation => monotable_export::Format::CloudFormation,
-        ExportFormat::Sam => monotable_export::Format::Sam,
+        ExportFormat::Sam => {
+            options.sam = args.sam.options()?;
+            monotable_export::Format::Sam
+        }
         ExportFormat::Markdown => {
             let report = monotable_check::check_source(&path, &source);
             let rendered = report.render(monotable_check::Format::Human);

@@ -1,6 +1,8 @@
 //! The binary as the shop's AWS Lambda function (`bootstrap` on provided.al2023): real DynamoDB,
-//! the table named by `TABLE_NAME`, callers from API Gateway's JWT authorizer.
+//! the table named by `TABLE_NAME`, callers from API Gateway's JWT authorizer, logs for
+//! CloudWatch, and init failures reported to the Runtime API.
 
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
@@ -11,6 +13,34 @@ use monotable_shop::auth::Auth;
 pub const TABLE_ENV: &str = "TABLE_NAME";
 /// The secret that signs pagination cursors; the same for every instance of the function.
 pub const CURSOR_SECRET_ENV: &str = "MONOTABLE_CURSOR_SECRET";
+/// Claims that carry the caller's groups, comma-separated (default `groups,cognito:groups`).
+pub const GROUPS_CLAIM_ENV: &str = "MONOTABLE_GROUPS_CLAIM";
+/// The group that makes a caller an admin (default `admin`).
+pub const ADMIN_GROUP_ENV: &str = "MONOTABLE_ADMIN_GROUP";
+
+/// Logs as CloudWatch wants them: no colour, no timestamp of our own (CloudWatch adds one),
+/// JSON when the function's log format is JSON, and the request id of the invocation in every
+/// line logged while it runs (lambda_runtime opens a span carrying it). The level is
+/// `AWS_LAMBDA_LOG_LEVEL`, else `RUST_LOG`, else `info`.
+pub fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let level = std::env::var("AWS_LAMBDA_LOG_LEVEL")
+        .or_else(|_| std::env::var("RUST_LOG"))
+        .unwrap_or_else(|_| "info".into());
+    let filter =
+        EnvFilter::try_new(level.to_ascii_lowercase()).unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false)
+        .without_time()
+        .with_writer(std::io::stderr);
+    let json = std::env::var("AWS_LAMBDA_LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json"));
+    let _ = if json {
+        builder.json().with_current_span(true).try_init()
+    } else {
+        builder.try_init()
+    };
+}
 
 pub fn main() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -18,21 +48,44 @@ pub fn main() -> ExitCode {
         .build()
     {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return init_failed(&anyhow::anyhow!("cannot start the async runtime: {e}")),
     };
-    match runtime.block_on(run()) {
+    let shop = match runtime.block_on(init()) {
+        Ok(shop) => shop,
+        Err(e) => return init_failed(&e),
+    };
+    match runtime.block_on(monotable_shop::lambda::run(monotable_shop::api::router(
+        shop,
+    ))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            tracing::error!(error = %e, "the Lambda runtime loop failed");
             ExitCode::FAILURE
         }
     }
 }
 
-async fn run() -> anyhow::Result<()> {
+/// What the Lambda runtime library reads from the environment Lambda sets (it panics without
+/// them; here their absence is an init error that says which).
+const RUNTIME_ENV: [&str; 3] = [
+    "AWS_LAMBDA_FUNCTION_NAME",
+    "AWS_LAMBDA_FUNCTION_VERSION",
+    "AWS_LAMBDA_FUNCTION_MEMORY_SIZE",
+];
+
+/// Everything before the first invocation: the environment, the model, the secret, the client.
+async fn init() -> anyhow::Result<Shop> {
+    for name in RUNTIME_ENV {
+        if std::env::var(name).is_err() {
+            bail!(
+                "{name} is not set: Lambda sets it for a function; set it to run the function elsewhere"
+            );
+        }
+    }
+    let memory = std::env::var("AWS_LAMBDA_FUNCTION_MEMORY_SIZE").unwrap_or_default();
+    if memory.parse::<i32>().is_err() {
+        bail!("AWS_LAMBDA_FUNCTION_MEMORY_SIZE is `{memory}`, not a number of MB");
+    }
     let mut model = monotable_shop::model().context("the shop's model does not parse")?;
     if let Ok(table) = std::env::var(TABLE_ENV) {
         model.table.name = table;
@@ -40,18 +93,55 @@ async fn run() -> anyhow::Result<()> {
     let secret = std::env::var(CURSOR_SECRET_ENV).unwrap_or_default();
     if secret.len() < crate::secret::MIN_SECRET_LEN {
         bail!(
-            "{CURSOR_SECRET_ENV} must hold at least {} characters so every instance signs cursors alike",
+            "{CURSOR_SECRET_ENV} must hold at least {} characters so every instance seals cursors alike",
             crate::secret::MIN_SECRET_LEN
         );
     }
     let dynamo = monotable_store::connect(&monotable_store::Backend::Aws).await?;
-    let shop = Shop::new(
+    Ok(Shop::new(
         dynamo.client().clone(),
         model,
-        Auth::LambdaAuthorizer,
+        Auth::LambdaAuthorizer(monotable_shop::auth::GatewayClaims::from_env(
+            std::env::var(GROUPS_CLAIM_ENV).ok().as_deref(),
+            std::env::var(ADMIN_GROUP_ENV).ok().as_deref(),
+        )),
         Shop::cursor_key_from_secret(secret.as_bytes()),
+    ))
+}
+
+/// Log an init failure, tell the Runtime API (so Lambda reports the reason, not a bare exit),
+/// and exit 1.
+fn init_failed(error: &anyhow::Error) -> ExitCode {
+    let message = format!("{error:#}");
+    tracing::error!(error = %message, "init failed");
+    if let Ok(api) = std::env::var("AWS_LAMBDA_RUNTIME_API")
+        && let Err(e) = post_init_error(&api, &message)
+    {
+        tracing::error!(error = %e, "could not report the init failure to the Runtime API");
+    }
+    ExitCode::FAILURE
+}
+
+/// `POST /2018-06-01/runtime/init/error` on the Runtime API at `api` (`host:port`, plain HTTP on
+/// the function's sandbox loopback).
+fn post_init_error(api: &str, message: &str) -> std::io::Result<()> {
+    let body = serde_json::json!({ "errorMessage": message, "errorType": "Runtime.InitError" })
+        .to_string();
+    let request = format!(
+        "POST /2018-06-01/runtime/init/error HTTP/1.1\r\nHost: {api}\r\nContent-Type: application/json\r\nLambda-Runtime-Function-Error-Type: Runtime.InitError\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
     );
-    monotable_shop::lambda::run(monotable_shop::api::router(shop))
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))
+    let mut stream = std::net::TcpStream::connect(api)?;
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(5)))?;
+    stream.write_all(request.as_bytes())?;
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    if answer.starts_with("HTTP/1.1 2") {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!(
+            "the Runtime API answered {:?}",
+            answer.lines().next().unwrap_or("")
+        )))
+    }
 }

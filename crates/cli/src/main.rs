@@ -7,6 +7,7 @@ mod export;
 mod import;
 mod lambda;
 mod load_sample;
+mod openapi;
 mod secret;
 mod serve;
 mod tables;
@@ -63,9 +64,12 @@ enum Command {
     /// Capacity units per access pattern and, with the model's traffic, the monthly price on
     /// demand and provisioned, against one table per entity.
     Cost(cost::CostArgs),
-    /// Export a model as CreateTable JSON, CloudFormation, SAM (with the shop's Lambda and an
-    /// HTTP API), a markdown design document or a NoSQL Workbench data model.
+    /// Export a model as CreateTable JSON, CloudFormation, SAM (the table, its policy and, with
+    /// --function, a Lambda function behind an HTTP API), a markdown design document or a NoSQL
+    /// Workbench data model.
     Export(export::ExportArgs),
+    /// Print the shop's REST API as an OpenAPI document (what `serve` answers at /openapi.json).
+    Openapi(openapi::OpenapiArgs),
     /// Import a NoSQL Workbench data model as a monotable model file.
     Import(import::ImportArgs),
 }
@@ -73,7 +77,7 @@ enum Command {
 fn main() -> ExitCode {
     // On AWS Lambda the binary is the shop's function, whatever its arguments.
     if monotable_shop::lambda::in_lambda() {
-        init_logging();
+        lambda::init_logging();
         return lambda::main();
     }
     let cli = Cli::parse();
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
             Command::Verify(args) => verify::run(args).await,
             Command::Cost(args) => cost::run(args).await,
             Command::Export(args) => export::run(args),
+            Command::Openapi(args) => openapi::run(args),
             Command::Import(args) => import::run(args),
         }
     });

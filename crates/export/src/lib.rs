@@ -36,7 +36,10 @@ pub use iam::{PolicyResource, PolicyStatement, actions, policy_statements};
 pub use markdown::{
     Capacity, CapacityHook, MarkdownOptions, key_condition_text, markdown, markdown_with,
 };
-pub use sam::{API_RESOURCE, AUTHORIZER_NAME, FUNCTION_RESOURCE, SamOptions, sam, sam_with};
+pub use sam::{
+    API_RESOURCE, AUTHORIZER_NAME, Architecture, CURSOR_SECRET_ENV, CURSOR_SECRET_PARAMETER,
+    FunctionOptions, POLICY_RESOURCE, Route, SamOptions, routes_from_openapi, sam, sam_with,
+};
 pub use workbench::{
     ImportError, Imported, WorkbenchOptions, import_nosql_workbench,
     import_nosql_workbench_detailed, nosql_workbench,
@@ -50,7 +53,8 @@ pub enum Format {
     CreateTable,
     /// `cloudformation`: CloudFormation JSON template with the table.
     CloudFormation,
-    /// `sam`: SAM JSON template with the table, the shop's function and its HTTP API.
+    /// `sam`: SAM JSON template with the table, its least-privilege policy and, when asked, a
+    /// function behind an HTTP API.
     Sam,
     /// `markdown`: the design document.
     Markdown,

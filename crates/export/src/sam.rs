@@ -1,8 +1,11 @@
-//! `--format sam`: an AWS SAM template with the table, the shop's Lambda function and its HTTP API.
+//! `--format sam`: an AWS SAM template for any model: the table, a managed policy granting only
+//! the DynamoDB actions the model's patterns use ([`crate::policy_statements`]), and, when asked
+//! ([`SamOptions::function`]), a function behind an HTTP API whose routes say which need a JWT.
 //!
-//! The function (`provided.al2023`, arm64, handler `bootstrap`, as `cargo lambda build` lays it
-//! out) is reached through an HTTP API whose default authorizer checks JWTs, and its role grants
-//! only the DynamoDB actions the model's patterns use ([`crate::policy_statements`]).
+//! Each route is an event of the function: a protected route is checked by the API's JWT
+//! authorizer, a public one has `Authorizer: NONE`, and a public catch-all `ANY /{proxy+}`
+//! lets the function answer unknown paths and methods in its own error shape. With no routes
+//! given, one protected `ANY /{proxy+}` takes everything.
 
 use monotable_model::Model;
 
@@ -14,19 +17,90 @@ use crate::definition::table_definition;
 use crate::iam::{PolicyResource, policy_statements};
 use crate::json::{Json, Object, get_att, pretty, reference, sub};
 
-/// Logical ID of the shop's function.
-pub const FUNCTION_RESOURCE: &str = "ShopFunction";
 /// Logical ID of the HTTP API.
 pub const API_RESOURCE: &str = "HttpApi";
 /// Name of the JWT authorizer (the API's default).
 pub const AUTHORIZER_NAME: &str = "JwtAuthorizer";
+/// Logical ID of the managed policy granting the model's DynamoDB actions.
+pub const POLICY_RESOURCE: &str = "TableAccessPolicy";
+/// The template parameter holding the cursor-sealing secret.
+pub const CURSOR_SECRET_PARAMETER: &str = "CursorSecret";
+/// The function's environment variable the app reads it from.
+pub const CURSOR_SECRET_ENV: &str = "MONOTABLE_CURSOR_SECRET";
+
+/// The CPU architecture of the function (`Architectures`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Architecture {
+    /// x86_64: what a plain `cargo build --release` on an x86_64 Linux machine produces.
+    #[default]
+    X86_64,
+    /// arm64 (Graviton): cross-compile, e.g. `cargo lambda build --release --arm64`.
+    Arm64,
+}
+
+impl Architecture {
+    /// The name SAM uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Architecture::X86_64 => "x86_64",
+            Architecture::Arm64 => "arm64",
+        }
+    }
+}
+
+/// One route of the HTTP API.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    /// `GET`, `POST`, ... or `ANY`.
+    pub method: String,
+    /// `/products/{productId}`: OpenAPI and API Gateway write path parameters alike.
+    pub path: String,
+    /// Reachable without a token (no authorizer).
+    pub public: bool,
+}
+
+/// The function the template deploys with the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FunctionOptions {
+    /// Name stem of its resources: `Shop` gives `ShopFunction`.
+    pub name: String,
+    /// `Handler`; `bootstrap` for a Rust binary on `provided.al2023`.
+    pub handler: String,
+    /// `Architectures`.
+    pub architecture: Architecture,
+    /// The API's routes; empty: one protected `ANY /{proxy+}`.
+    pub routes: Vec<Route>,
+}
+
+impl FunctionOptions {
+    /// A function named `name` with handler `bootstrap` on x86_64 and no routes.
+    pub fn new(name: impl Into<String>) -> FunctionOptions {
+        FunctionOptions {
+            name: name.into(),
+            handler: "bootstrap".to_string(),
+            architecture: Architecture::default(),
+            routes: Vec::new(),
+        }
+    }
+
+    /// Its resource's logical ID.
+    pub fn logical_id(&self) -> String {
+        let stem: String = self
+            .name
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect();
+        format!("{}Function", if stem.is_empty() { "App" } else { &stem })
+    }
+}
 
 /// Settings of the SAM export that the model does not hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SamOptions {
     /// The function's `CodeUri`: the directory holding the `bootstrap` binary, relative to the
-    /// template. Default `target/lambda/monotable/` (`cargo lambda build --arm64` output).
+    /// template. Default `target/lambda/monotable/` (`cargo lambda build` output).
     /// A literal rather than a template parameter, because `sam deploy` only uploads literal paths.
     pub code_uri: String,
     /// Environment variable carrying the table name to the function. Default `TABLE_NAME`.
@@ -35,6 +109,8 @@ pub struct SamOptions {
     pub memory_size: u32,
     /// Timeout in seconds. Default 10 (an HTTP API waits at most 30).
     pub timeout: u32,
+    /// The function to deploy; `None`: the table and its policy only.
+    pub function: Option<FunctionOptions>,
 }
 
 impl Default for SamOptions {
@@ -44,8 +120,55 @@ impl Default for SamOptions {
             table_env_var: "TABLE_NAME".to_string(),
             memory_size: 256,
             timeout: 10,
+            function: None,
         }
     }
+}
+
+impl SamOptions {
+    /// These options with `function` deployed beside the table.
+    pub fn with_function(mut self, function: FunctionOptions) -> SamOptions {
+        self.function = Some(function);
+        self
+    }
+}
+
+/// The routes an OpenAPI document declares: each path's operations, public when the operation's
+/// `security` allows no credentials (an empty requirement `{}`), or when it has none and the
+/// document has no top-level `security`. Not a document: no routes.
+pub fn routes_from_openapi(document: &serde_json::Value) -> Vec<Route> {
+    const METHODS: [&str; 7] = ["get", "put", "post", "patch", "delete", "head", "options"];
+    let default_public = document
+        .get("security")
+        .and_then(|s| s.as_array())
+        .is_none_or(|s| s.is_empty() || s.iter().any(is_empty_object));
+    let Some(paths) = document.get("paths").and_then(|p| p.as_object()) else {
+        return Vec::new();
+    };
+    let mut routes = Vec::new();
+    for (path, item) in paths {
+        for method in METHODS {
+            let Some(operation) = item.get(method) else {
+                continue;
+            };
+            let public = match operation.get("security").and_then(|s| s.as_array()) {
+                Some(requirements) => {
+                    requirements.is_empty() || requirements.iter().any(is_empty_object)
+                }
+                None => default_public,
+            };
+            routes.push(Route {
+                method: method.to_ascii_uppercase(),
+                path: path.clone(),
+                public,
+            });
+        }
+    }
+    routes
+}
+
+fn is_empty_object(value: &serde_json::Value) -> bool {
+    value.as_object().is_some_and(serde_json::Map::is_empty)
 }
 
 /// `Fn::Sub` text for a literal: `${` would start a substitution, `${!` is its escape.
@@ -53,7 +176,7 @@ fn sub_literal(text: &str) -> String {
     text.replace("${", "${!")
 }
 
-fn policy_document(model: &Model) -> Option<Json> {
+fn policy_resource(model: &Model) -> Option<Json> {
     let statements: Vec<Json> = policy_statements(model)
         .into_iter()
         .map(|statement| {
@@ -75,24 +198,88 @@ fn policy_document(model: &Model) -> Option<Json> {
     if statements.is_empty() {
         return None;
     }
+    let document = Object::new()
+        .with("Version", "2012-10-17")
+        .with("Statement", statements);
     Some(
         Object::new()
-            .with("Version", "2012-10-17")
-            .with("Statement", statements)
+            .with("Type", "AWS::IAM::ManagedPolicy")
+            .with(
+                "Properties",
+                Object::new()
+                    .with("Description", "The DynamoDB actions the model's access patterns use, on its table and indexes.")
+                    .with("PolicyDocument", document),
+            )
             .into(),
     )
 }
 
-fn function_resource(model: &Model, options: &SamOptions) -> Json {
+/// An event's logical name from its route: `GET /products/{productId}` → `GetProductsProductId`.
+fn event_name(route: &Route) -> String {
+    let mut name = String::new();
+    for word in std::iter::once(route.method.as_str()).chain(route.path.split('/')) {
+        let mut chars = word.chars().filter(char::is_ascii_alphanumeric);
+        if let Some(first) = chars.next() {
+            name.push(first.to_ascii_uppercase());
+            name.extend(chars.map(|c| {
+                if word.starts_with('{') {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            }));
+        }
+    }
+    if name.is_empty() {
+        "Route".into()
+    } else {
+        name
+    }
+}
+
+fn events(function: &FunctionOptions) -> Object {
+    let catch_all = |public: bool| Route {
+        method: "ANY".into(),
+        path: "/{proxy+}".into(),
+        public,
+    };
+    let mut routes = function.routes.clone();
+    let covered = |r: &Route| r.method == "ANY" && r.path == "/{proxy+}";
+    if !routes.iter().any(covered) {
+        routes.push(catch_all(!function.routes.is_empty()));
+    }
+    let mut events = Object::new();
+    for route in &routes {
+        let mut properties = Object::new()
+            .with("ApiId", reference(API_RESOURCE))
+            .with("Path", route.path.as_str())
+            .with("Method", route.method.as_str());
+        if route.public {
+            properties.insert("Auth", Object::new().with("Authorizer", "NONE"));
+        }
+        events.insert(
+            event_name(route),
+            Object::new()
+                .with("Type", "HttpApi")
+                .with("Properties", properties),
+        );
+    }
+    events
+}
+
+fn function_resource(function: &FunctionOptions, options: &SamOptions, has_policy: bool) -> Json {
     let mut properties = Object::new()
         .with(
             "Description",
-            "The shop: an HTTP API over the single-table design.",
+            format!(
+                "{}: an HTTP API over the single-table design.",
+                function.name
+            ),
         )
         .with("CodeUri", options.code_uri.as_str())
-        .with("Handler", "bootstrap")
+        .with("Handler", function.handler.as_str())
         .with("Runtime", "provided.al2023")
-        .with("Architectures", vec!["arm64"])
+        .with("Architectures", vec![function.architecture.name()])
         .with("MemorySize", options.memory_size)
         .with("Timeout", options.timeout)
         .with(
@@ -104,139 +291,196 @@ fn function_resource(model: &Model, options: &SamOptions) -> Json {
                     .with(CURSOR_SECRET_ENV, reference(CURSOR_SECRET_PARAMETER)),
             ),
         );
-    if let Some(document) = policy_document(model) {
-        properties.insert("Policies", vec![document]);
+    if has_policy {
+        properties.insert("Policies", vec![reference(POLICY_RESOURCE)]);
     }
-    properties.insert(
-        "Events",
-        Object::new().with(
-            "Api",
-            Object::new().with("Type", "HttpApi").with(
-                "Properties",
-                Object::new()
-                    .with("ApiId", reference(API_RESOURCE))
-                    .with("Path", "/{proxy+}")
-                    .with("Method", "ANY"),
-            ),
-        ),
-    );
+    properties.insert("Events", events(function));
     Object::new()
         .with("Type", "AWS::Serverless::Function")
         .with("Properties", properties)
         .into()
 }
 
-fn api_resource() -> Json {
-    let authorizer = Object::new()
-        .with("IdentitySource", "$request.header.Authorization")
-        .with(
-            "JwtConfiguration",
+/// Whether any route (the implicit catch-all included) needs a JWT.
+fn needs_authorizer(function: &FunctionOptions) -> bool {
+    function.routes.is_empty() || function.routes.iter().any(|r| !r.public)
+}
+
+fn api_resource(authorizer: bool) -> Json {
+    let mut properties = Object::new();
+    if authorizer {
+        let jwt = Object::new()
+            .with("IdentitySource", "$request.header.Authorization")
+            .with(
+                "JwtConfiguration",
+                Object::new()
+                    .with("issuer", reference("JwtIssuer"))
+                    .with("audience", reference("JwtAudience")),
+            );
+        properties.insert(
+            "Auth",
             Object::new()
-                .with("issuer", reference("JwtIssuer"))
-                .with("audience", reference("JwtAudience")),
+                .with("DefaultAuthorizer", AUTHORIZER_NAME)
+                .with("Authorizers", Object::new().with(AUTHORIZER_NAME, jwt)),
         );
+    }
     Object::new()
         .with("Type", "AWS::Serverless::HttpApi")
-        .with(
-            "Properties",
-            Object::new().with(
-                "Auth",
-                Object::new()
-                    .with("DefaultAuthorizer", AUTHORIZER_NAME)
-                    .with(
-                        "Authorizers",
-                        Object::new().with(AUTHORIZER_NAME, authorizer),
-                    ),
-            ),
-        )
+        .with("Properties", properties)
         .into()
 }
 
-/// The SAM template with default [`SamOptions`]; see [`sam_with`].
+/// The SAM template with default [`SamOptions`] (the table and its policy); see [`sam_with`].
 pub fn sam(model: &Model) -> String {
     sam_with(model, &SamOptions::default())
 }
 
-/// The template parameter holding the cursor-signing secret.
-pub const CURSOR_SECRET_PARAMETER: &str = "CursorSecret";
-/// The function's environment variable the shop reads it from.
-pub const CURSOR_SECRET_ENV: &str = "MONOTABLE_CURSOR_SECRET";
-
-/// The SAM template (JSON, pretty-printed, trailing newline, `Transform:
-/// AWS::Serverless-2016-10-31`).
-///
-/// Parameters: `TableName` (default the model's), `JwtIssuer`, `JwtAudience` (comma-separated),
-/// `CursorSecret` (signs pagination cursors; passed as `MONOTABLE_CURSOR_SECRET`).
-/// Resources: the table exactly as in [`crate::cloudformation`]; `ShopFunction`
-/// (`AWS::Serverless::Function`: `provided.al2023`, `arm64`, handler `bootstrap`, the table name
-/// in an environment variable, an inline policy from [`crate::policy_statements`], an `HttpApi`
-/// event `ANY /{proxy+}`); `HttpApi` (`AWS::Serverless::HttpApi` whose default authorizer is a JWT
-/// authorizer on the `Authorization` header). Outputs: `ApiUrl`, `FunctionArn`, `TableName`,
-/// `TableArn`.
-pub fn sam_with(model: &Model, options: &SamOptions) -> String {
-    let definition = table_definition(model);
-    let parameters = Object::new()
-        .with(TABLE_NAME_PARAMETER, table_name_parameter(&definition))
-        .with(
+fn parameters(definition: &crate::definition::TableDefinition, options: &SamOptions) -> Object {
+    let mut parameters = Object::new().with(TABLE_NAME_PARAMETER, table_name_parameter(definition));
+    let Some(function) = &options.function else {
+        return parameters;
+    };
+    if needs_authorizer(function) {
+        parameters.insert(
             "JwtIssuer",
             Object::new().with("Type", "String").with(
                 "Description",
                 "Issuer URL of the JWTs the API accepts (e.g. https://cognito-idp.REGION.amazonaws.com/POOL_ID).",
             ),
-        )
-        .with(
+        );
+        parameters.insert(
             "JwtAudience",
             Object::new().with("Type", "CommaDelimitedList").with(
                 "Description",
                 "Accepted JWT audiences (aud claim or Cognito app client IDs), comma-separated.",
             ),
-        )
-        .with(
-            CURSOR_SECRET_PARAMETER,
-            Object::new()
-                .with("Type", "String")
-                .with("NoEcho", true)
-                .with("MinLength", 16u32)
-                .with(
-                    "Description",
-                    "Secret (16+ characters) that signs pagination cursors; the same for every instance.",
-                ),
         );
-    let resources = Object::new()
-        .with(TABLE_RESOURCE, table_resource(&definition))
-        .with(FUNCTION_RESOURCE, function_resource(model, options))
-        .with(API_RESOURCE, api_resource());
-    let mut outputs = Object::new()
-        .with(
+    }
+    parameters.insert(
+        CURSOR_SECRET_PARAMETER,
+        Object::new()
+            .with("Type", "String")
+            .with("NoEcho", true)
+            .with("MinLength", 16u32)
+            .with(
+                "Description",
+                "Secret (16+ characters) that seals pagination cursors; the same for every instance.",
+            ),
+    );
+    parameters
+}
+
+/// The SAM template (JSON, pretty-printed, trailing newline, `Transform:
+/// AWS::Serverless-2016-10-31`).
+///
+/// Always: the `TableName` parameter; the table exactly as in [`crate::cloudformation`]; the
+/// managed policy [`POLICY_RESOURCE`] (when the model's patterns use any action); outputs
+/// `TableName`, `TableArn` and `TableAccessPolicyArn`. With [`SamOptions::function`] also: the
+/// function (`AWS::Serverless::Function`, `provided.al2023`, the table name in an environment
+/// variable, the managed policy, one `HttpApi` event per route), the `HttpApi` with a JWT
+/// authorizer when a route needs one (parameters `JwtIssuer`, `JwtAudience`), the
+/// `CursorSecret` parameter, and outputs `ApiUrl` and `FunctionArn`.
+pub fn sam_with(model: &Model, options: &SamOptions) -> String {
+    let definition = table_definition(model);
+    let policy = policy_resource(model);
+    let mut resources = Object::new().with(TABLE_RESOURCE, table_resource(&definition));
+    let mut outputs = Object::new();
+    if let Some(policy) = &policy {
+        resources.insert(POLICY_RESOURCE, policy.clone());
+    }
+    if let Some(function) = &options.function {
+        let id = function.logical_id();
+        resources.insert(
+            id.as_str(),
+            function_resource(function, options, policy.is_some()),
+        );
+        resources.insert(API_RESOURCE, api_resource(needs_authorizer(function)));
+        outputs.insert(
             "ApiUrl",
-            Object::new()
-                .with("Description", "Base URL of the HTTP API.")
-                .with(
-                    "Value",
-                    sub(&format!(
-                        "https://${{{API_RESOURCE}}}.execute-api.${{AWS::Region}}.${{AWS::URLSuffix}}/"
-                    )),
-                ),
-        )
-        .with(
+            Object::new().with("Description", "Base URL of the HTTP API.").with(
+                "Value",
+                sub(&format!(
+                    "https://${{{API_RESOURCE}}}.execute-api.${{AWS::Region}}.${{AWS::URLSuffix}}/"
+                )),
+            ),
+        );
+        outputs.insert(
             "FunctionArn",
             Object::new()
-                .with("Description", "ARN of the shop's Lambda function.")
-                .with("Value", get_att(FUNCTION_RESOURCE, "Arn")),
+                .with("Description", "ARN of the function.")
+                .with("Value", get_att(&id, "Arn")),
         );
+    }
     table_outputs(&mut outputs);
+    if policy.is_some() {
+        outputs.insert(
+            "TableAccessPolicyArn",
+            Object::new()
+                .with("Description", "Managed policy with the DynamoDB actions the model uses; attach it to any role that runs the app.")
+                .with("Value", reference(POLICY_RESOURCE)),
+        );
+    }
+    let what = match &options.function {
+        Some(f) => format!("{} on Lambda over", f.name),
+        None => "Infrastructure of".to_string(),
+    };
     let template = Object::new()
         .with("AWSTemplateFormatVersion", "2010-09-09")
         .with("Transform", "AWS::Serverless-2016-10-31")
         .with(
             "Description",
             description(format!(
-                "The shop on Lambda over DynamoDB table {} (generated by monotable export; edit the model, not this file).",
+                "{what} DynamoDB table {} (generated by monotable export; edit the model, not this file).",
                 definition.table_name
             )),
         )
-        .with("Parameters", parameters)
+        .with("Parameters", parameters(&definition, options))
         .with("Resources", resources)
         .with("Outputs", outputs);
     pretty(&template.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_names_follow_the_route() {
+        let r = |m: &str, p: &str| Route {
+            method: m.into(),
+            path: p.into(),
+            public: false,
+        };
+        assert_eq!(
+            event_name(&r("GET", "/products/{productId}")),
+            "GetProductsProductId"
+        );
+        assert_eq!(event_name(&r("ANY", "/{proxy+}")), "AnyProxy");
+        assert_eq!(event_name(&r("PUT", "/users/{userId}")), "PutUsersUserId");
+    }
+
+    #[test]
+    fn openapi_security_decides_which_routes_are_public() {
+        let doc = serde_json::json!({
+            "security": [{"bearer": []}],
+            "paths": {
+                "/products": {"get": {"security": [{}]}, "post": {}},
+                "/orders": {"get": {"security": [{"bearer": []}]}},
+            }
+        });
+        let routes = routes_from_openapi(&doc);
+        let public: Vec<_> = routes
+            .iter()
+            .map(|r| (r.method.as_str(), r.path.as_str(), r.public))
+            .collect();
+        assert_eq!(
+            public,
+            [
+                ("GET", "/orders", false),
+                ("GET", "/products", true),
+                ("POST", "/products", false)
+            ]
+        );
+        assert!(routes_from_openapi(&serde_json::json!([])).is_empty());
+    }
 }

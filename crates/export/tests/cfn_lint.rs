@@ -66,9 +66,27 @@ fn cloudformation_and_sam_pass_cfn_lint() {
             Ok(model) => model,
             Err(e) => panic!("{name} model does not parse: {e:?}"),
         };
+        let mut function = monotable_export::FunctionOptions::new("App");
+        function.routes = vec![
+            monotable_export::Route {
+                method: "GET".into(),
+                path: "/things".into(),
+                public: true,
+            },
+            monotable_export::Route {
+                method: "POST".into(),
+                path: "/things/{id}".into(),
+                public: false,
+            },
+        ];
+        let with_function = monotable_export::SamOptions::default().with_function(function);
         for (format, text) in [
             ("cloudformation", cloudformation(&model)),
             ("sam", sam(&model)),
+            (
+                "sam-function",
+                monotable_export::sam_with(&model, &with_function),
+            ),
         ] {
             let path = dir.path().join(format!("{name}-{format}.json"));
             std::fs::write(&path, text).expect("write template");

@@ -2,7 +2,7 @@
 
 use monotable_export::{
     Capacity, Format, MarkdownOptions, cloudformation, create_table_json, export, markdown,
-    markdown_with, sam, ttl_spec,
+    markdown_with, sam, sam_with, ttl_spec,
 };
 use monotable_model::{Model, Pattern};
 
@@ -31,9 +31,26 @@ fn cloudformation_template() {
     insta::assert_snapshot!("shop_cloudformation", cloudformation(&shop()));
 }
 
+fn route(method: &str, path: &str, public: bool) -> monotable_export::Route {
+    monotable_export::Route {
+        method: method.into(),
+        path: path.into(),
+        public,
+    }
+}
+
 #[test]
 fn sam_template() {
     insta::assert_snapshot!("shop_sam", sam(&shop()));
+    let mut function = monotable_export::FunctionOptions::new("Shop");
+    function.routes = vec![
+        route("GET", "/products", true),
+        route("GET", "/products/{productId}", true),
+        route("POST", "/products", false),
+        route("GET", "/orders/{orderId}", false),
+    ];
+    let options = monotable_export::SamOptions::default().with_function(function);
+    insta::assert_snapshot!("shop_sam_function", sam_with(&shop(), &options));
 }
 
 #[test]

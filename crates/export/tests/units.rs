@@ -1,8 +1,9 @@
 //! Unit tests over small models: IAM mapping, projections, local indexes, billing, formats.
 
 use monotable_export::{
-    Billing, ExportError, Format, PolicyResource, Projection, actions, cloudformation,
-    create_table_json, markdown, policy_statements, sam, table_definition, ttl_spec,
+    Architecture, Billing, ExportError, Format, FunctionOptions, PolicyResource, Projection, Route,
+    SamOptions, actions, cloudformation, create_table_json, markdown, policy_statements, sam,
+    sam_with, table_definition, ttl_spec,
 };
 use monotable_model::{Model, Operation};
 use serde_json::{Value, json};
@@ -61,17 +62,17 @@ fn get_item_only_grants_get_item_on_the_table() {
     assert_eq!(statements[0].actions, vec!["dynamodb:GetItem"]);
 
     let template = parse_json(&sam(&get_only()));
-    let policies = &template["Resources"]["ShopFunction"]["Properties"]["Policies"];
+    let policy = &template["Resources"]["TableAccessPolicy"]["Properties"]["PolicyDocument"];
     assert_eq!(
-        policies,
-        &json!([{
+        policy,
+        &json!({
             "Version": "2012-10-17",
             "Statement": [{
                 "Effect": "Allow",
                 "Action": ["dynamodb:GetItem"],
                 "Resource": {"Fn::GetAtt": ["Table", "Arn"]}
             }]
-        }])
+        })
     );
 }
 
@@ -148,7 +149,7 @@ returns = ["Thing"]
     );
     let template = parse_json(&sam(&m));
     let statements =
-        &template["Resources"]["ShopFunction"]["Properties"]["Policies"][0]["Statement"];
+        &template["Resources"]["TableAccessPolicy"]["Properties"]["PolicyDocument"]["Statement"];
     assert_eq!(
         statements[1]["Resource"],
         json!({"Fn::Sub": "${Table.Arn}/index/ByKind"})
@@ -161,10 +162,92 @@ fn no_patterns_means_no_policy() {
     let m = model(&format!("{HEADER}{THING}"));
     assert!(policy_statements(&m).is_empty());
     let template = parse_json(&sam(&m));
+    assert!(template["Resources"].get("TableAccessPolicy").is_none());
+    let with_function = SamOptions::default().with_function(FunctionOptions::new("App"));
+    let template = parse_json(&sam_with(&m, &with_function));
     assert!(
-        template["Resources"]["ShopFunction"]["Properties"]
+        template["Resources"]["AppFunction"]["Properties"]
             .get("Policies")
             .is_none()
+    );
+}
+
+fn routes(list: &[(&str, &str, bool)]) -> Vec<Route> {
+    list.iter()
+        .map(|(method, path, public)| Route {
+            method: method.to_string(),
+            path: path.to_string(),
+            public: *public,
+        })
+        .collect()
+}
+
+#[test]
+fn without_a_function_the_template_holds_the_table_and_its_policy_only() {
+    let template = parse_json(&sam(&get_only()));
+    let resources: Vec<&String> = template["Resources"].as_object().unwrap().keys().collect();
+    assert_eq!(resources, ["Table", "TableAccessPolicy"]);
+    assert!(template["Parameters"].get("JwtIssuer").is_none());
+    assert_eq!(
+        template["Outputs"]["TableAccessPolicyArn"]["Value"],
+        json!({"Ref": "TableAccessPolicy"})
+    );
+}
+
+#[test]
+fn public_routes_have_no_authorizer_and_protected_ones_keep_it() {
+    let mut function = FunctionOptions::new("Store front!");
+    function.architecture = Architecture::Arm64;
+    function.routes = routes(&[
+        ("GET", "/products", true),
+        ("GET", "/products/{productId}", true),
+        ("POST", "/products", false),
+    ]);
+    let options = SamOptions::default().with_function(function);
+    let template = parse_json(&sam_with(&get_only(), &options));
+    let f = &template["Resources"]["StorefrontFunction"]["Properties"];
+    assert_eq!(f["Architectures"], json!(["arm64"]));
+    assert_eq!(f["Policies"], json!([{"Ref": "TableAccessPolicy"}]));
+    let events = f["Events"].as_object().unwrap();
+    let auth = |name: &str| events[name]["Properties"].get("Auth").cloned();
+    assert_eq!(auth("GetProducts"), Some(json!({"Authorizer": "NONE"})));
+    assert_eq!(
+        auth("GetProductsProductId"),
+        Some(json!({"Authorizer": "NONE"}))
+    );
+    assert_eq!(
+        auth("PostProducts"),
+        None,
+        "the default JWT authorizer applies"
+    );
+    // Unknown paths reach the function (its own 404/405), without a token.
+    assert_eq!(events["AnyProxy"]["Properties"]["Path"], "/{proxy+}");
+    assert_eq!(auth("AnyProxy"), Some(json!({"Authorizer": "NONE"})));
+    let api = &template["Resources"]["HttpApi"]["Properties"];
+    assert_eq!(api["Auth"]["DefaultAuthorizer"], "JwtAuthorizer");
+    assert!(template["Parameters"].get("JwtIssuer").is_some());
+}
+
+#[test]
+fn an_all_public_api_has_no_authorizer_and_no_route_list_means_one_protected_catch_all() {
+    let mut function = FunctionOptions::new("Open");
+    function.routes = routes(&[("GET", "/status", true)]);
+    let options = SamOptions::default().with_function(function);
+    let template = parse_json(&sam_with(&get_only(), &options));
+    assert!(
+        template["Resources"]["HttpApi"]["Properties"]
+            .get("Auth")
+            .is_none()
+    );
+    assert!(template["Parameters"].get("JwtIssuer").is_none());
+    let options = SamOptions::default().with_function(FunctionOptions::new("Closed"));
+    let template = parse_json(&sam_with(&get_only(), &options));
+    let events = &template["Resources"]["ClosedFunction"]["Properties"]["Events"];
+    assert_eq!(events.as_object().unwrap().len(), 1);
+    assert!(events["AnyProxy"]["Properties"].get("Auth").is_none());
+    assert_eq!(
+        template["Resources"]["ClosedFunction"]["Properties"]["Architectures"],
+        json!(["x86_64"])
     );
 }
 

@@ -30,7 +30,62 @@ pub enum Auth {
         max_lifetime: u64,
     },
     /// Trust the claims API Gateway's JWT authorizer verified and put in the request context.
-    LambdaAuthorizer,
+    LambdaAuthorizer(GatewayClaims),
+}
+
+/// Where, in the claims an identity provider puts in its tokens, a caller's groups are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GatewayClaims {
+    /// Claims holding groups, read in order and merged: `groups` (most providers),
+    /// `cognito:groups` (Amazon Cognito user pools).
+    pub groups_claims: Vec<String>,
+    /// The group that makes a caller an admin.
+    pub admin_group: String,
+}
+
+impl Default for GatewayClaims {
+    fn default() -> Self {
+        GatewayClaims {
+            groups_claims: vec!["groups".into(), "cognito:groups".into()],
+            admin_group: ADMIN_GROUP.into(),
+        }
+    }
+}
+
+impl GatewayClaims {
+    /// From the function's settings: `groups_claims` comma-separated, `admin_group`; the
+    /// defaults where a setting is absent or blank.
+    pub fn from_env(groups_claims: Option<&str>, admin_group: Option<&str>) -> GatewayClaims {
+        let mut claims = GatewayClaims::default();
+        if let Some(list) = groups_claims.filter(|l| !l.trim().is_empty()) {
+            claims.groups_claims = list
+                .split(',')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(str::to_string)
+                .collect();
+        }
+        if let Some(group) = admin_group.map(str::trim).filter(|g| !g.is_empty()) {
+            claims.admin_group = group.to_string();
+        }
+        claims
+    }
+
+    /// The caller the verified `claims` describe.
+    fn caller(&self, claims: &HashMap<String, String>) -> Result<Caller, ShopError> {
+        let sub = claims
+            .get("sub")
+            .ok_or_else(|| ShopError::Unauthenticated("the token has no `sub`".into()))?;
+        let groups: Vec<String> = self
+            .groups_claims
+            .iter()
+            .filter_map(|name| claims.get(name))
+            .flat_map(|value| groups_claim(value))
+            .collect();
+        let mut caller = caller(sub, std::iter::empty())?;
+        caller.admin = groups.contains(&self.admin_group);
+        Ok(caller)
+    }
 }
 
 impl std::fmt::Debug for Auth {
@@ -42,7 +97,7 @@ impl std::fmt::Debug for Auth {
                     "Hs256 {{ secret: <hidden>, max_lifetime: {max_lifetime} }}"
                 )
             }
-            Auth::LambdaAuthorizer => f.write_str("LambdaAuthorizer"),
+            Auth::LambdaAuthorizer(claims) => write!(f, "LambdaAuthorizer({claims:?})"),
         }
     }
 }
@@ -239,18 +294,11 @@ impl FromRequestParts<Shop> for Caller {
     type Rejection = ShopError;
 
     async fn from_request_parts(parts: &mut Parts, shop: &Shop) -> Result<Caller, ShopError> {
-        if let Auth::LambdaAuthorizer = shop.auth() {
+        if let Auth::LambdaAuthorizer(settings) = shop.auth() {
             let claims = lambda_claims(parts).ok_or_else(|| {
                 ShopError::Unauthenticated("no verified JWT claims in the request context".into())
             })?;
-            let sub = claims
-                .get("sub")
-                .ok_or_else(|| ShopError::Unauthenticated("the token has no `sub`".into()))?;
-            let groups = claims
-                .get("groups")
-                .map(|g| groups_claim(g))
-                .unwrap_or_default();
-            return caller(sub, groups.iter().map(String::as_str));
+            return settings.caller(&claims);
         }
         let header = parts
             .headers
@@ -390,5 +438,47 @@ mod tests {
         assert_eq!(groups_claim("[admin users]"), ["admin", "users"]);
         assert_eq!(groups_claim(r#"["admin"]"#), ["admin"]);
         assert!(groups_claim("").is_empty());
+    }
+
+    #[test]
+    fn admins_come_from_the_claim_their_identity_provider_uses() {
+        let claims = |pairs: &[(&str, &str)]| -> HashMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let default = GatewayClaims::default();
+        for groups in [
+            ("groups", "[admin]"),
+            ("cognito:groups", "[admin staff]"),
+            ("cognito:groups", r#"["admin"]"#),
+        ] {
+            let c = default.caller(&claims(&[("sub", "root"), groups])).unwrap();
+            assert!(c.admin, "{groups:?}");
+        }
+        let customer = default
+            .caller(&claims(&[("sub", "alice"), ("cognito:groups", "[staff]")]))
+            .unwrap();
+        assert!(!customer.admin);
+        // A provider with its own claim and group names, set by the function's environment.
+        let custom = GatewayClaims::from_env(Some(" roles "), Some("shop-admins"));
+        assert!(
+            custom
+                .caller(&claims(&[("sub", "root"), ("roles", "[shop-admins]")]))
+                .unwrap()
+                .admin
+        );
+        assert!(
+            !custom
+                .caller(&claims(&[("sub", "root"), ("groups", "[admin]")]))
+                .unwrap()
+                .admin
+        );
+        assert!(
+            default.caller(&claims(&[("groups", "[admin]")])).is_err(),
+            "no sub"
+        );
+        assert_eq!(GatewayClaims::from_env(Some(""), None), default);
     }
 }

@@ -65,7 +65,7 @@ async fn authorizer_claims_identify_the_caller() {
     let shop = Shop::new(
         dynamo.client().clone(),
         model,
-        Auth::LambdaAuthorizer,
+        Auth::LambdaAuthorizer(Default::default()),
         b"k".to_vec(),
     );
     let router = monotable_shop::api::router(shop);

@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod gateway;
+pub mod runtime_api;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};

@@ -357,13 +357,13 @@ impl FromRequestParts<Shop> for MaybeCaller {
         let has_credentials = parts
             .headers
             .contains_key(axum::http::header::AUTHORIZATION)
-            || matches!(shop.auth(), crate::auth::Auth::LambdaAuthorizer);
+            || matches!(shop.auth(), crate::auth::Auth::LambdaAuthorizer(_));
         if !has_credentials {
             return Ok(MaybeCaller(None));
         }
         match Caller::from_request_parts(parts, shop).await {
             Ok(c) => Ok(MaybeCaller(Some(c))),
-            Err(_) if matches!(shop.auth(), crate::auth::Auth::LambdaAuthorizer) => {
+            Err(_) if matches!(shop.auth(), crate::auth::Auth::LambdaAuthorizer(_)) => {
                 Ok(MaybeCaller(None))
             }
             Err(e) => Err(e),
