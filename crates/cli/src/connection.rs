@@ -3,14 +3,14 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use monotable_store::config::{BackendChoice, ENDPOINT_ENV};
-use monotable_store::{Backend, DataLocation};
+use monotable_connect::config::{BackendChoice, ENDPOINT_ENV};
+use monotable_connect::{Backend, DataLocation};
 
 /// Where the embedded engine keeps its data.
 #[derive(Debug, Clone, Args)]
 pub struct DataArgs {
     /// Directory of the embedded engine's data (created if missing).
-    #[arg(long, env = "MONOTABLE_DATA_DIR", value_name = "DIR", default_value = monotable_store::DEFAULT_DATA_DIR)]
+    #[arg(long, env = "MONOTABLE_DATA_DIR", value_name = "DIR", default_value = monotable_connect::DEFAULT_DATA_DIR)]
     pub data_dir: PathBuf,
     /// Keep the embedded engine's data in memory only; nothing is written to disk.
     #[arg(long, conflicts_with = "data_dir")]

@@ -147,7 +147,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             let data: Vec<serde_json::Value> = monotable_verify::generate(&model, args.seed)
                 .samples
                 .iter()
-                .map(|s| monotable_store::items::to_json(&s.item))
+                .map(|s| monotable_access::items::to_json(&s.item))
                 .collect();
             let text = monotable_export::nosql_workbench(
                 &model,

@@ -97,7 +97,7 @@ async fn init() -> anyhow::Result<Shop> {
             crate::secret::MIN_SECRET_LEN
         );
     }
-    let dynamo = monotable_store::connect(&monotable_store::Backend::Aws).await?;
+    let dynamo = monotable_connect::connect(&monotable_connect::Backend::Aws).await?;
     Ok(Shop::new(
         dynamo.client().clone(),
         model,

@@ -39,10 +39,10 @@ pub struct LoadSampleArgs {
 
 pub async fn run(args: LoadSampleArgs) -> anyhow::Result<ExitCode> {
     let backend = args.connection.backend();
-    let dynamo = monotable_store::connect(&backend).await?;
+    let dynamo = monotable_connect::connect(&backend).await?;
     dynamo.ping().await?;
     let model = monotable_shop::model().context("the shop's model does not parse")?;
-    monotable_store::table::ensure_table(dynamo.client(), &model).await?;
+    monotable_access::table::ensure_table(dynamo.client(), &model).await?;
     // Loading writes items directly; no token or cursor is ever signed here.
     let shop = Shop::new(
         dynamo.client().clone(),

@@ -5,7 +5,7 @@ use std::fs;
 use std::io::Write;
 
 use anyhow::{Context, bail};
-use monotable_store::DataLocation;
+use monotable_connect::DataLocation;
 
 /// The environment variable that overrides the generated secret.
 pub const SECRET_ENV: &str = "MONOTABLE_JWT_SECRET";

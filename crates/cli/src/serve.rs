@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
+use monotable_connect::serve::sigv4::Credentials;
+use monotable_connect::serve::{EndpointOptions, Guard, Limits};
+use monotable_connect::{DataLocation, Engine, ServeError, serve};
 use monotable_shop::auth::Auth;
 use monotable_shop::{Shop, ShopOptions};
-use monotable_store::serve::sigv4::Credentials;
-use monotable_store::serve::{EndpointOptions, Guard, Limits};
-use monotable_store::{DataLocation, Engine, ServeError, serve};
 
 use crate::connection::DataArgs;
 
@@ -108,8 +108,8 @@ async fn shop(
     engine: &Engine,
 ) -> anyhow::Result<(Shop, bool, crate::secret::Source)> {
     let model = monotable_shop::model().context("the shop's model does not parse")?;
-    let client = engine.client();
-    let created = monotable_store::table::ensure_table(&client, &model).await?;
+    let client = monotable_connect::inprocess::client(engine.clone());
+    let created = monotable_access::table::ensure_table(&client, &model).await?;
     let location = engine.location().clone();
     let (secret, source) = crate::secret::load(&location)?;
     let auth = Auth::Hs256 {
@@ -199,7 +199,7 @@ fn data_text(location: &DataLocation) -> String {
         DataLocation::Memory => "memory (nothing is kept after exit)".to_string(),
         DataLocation::Dir(dir) => std::path::absolute(dir)
             .unwrap_or_else(|_| dir.clone())
-            .join(monotable_store::DATABASE_FILE)
+            .join(monotable_connect::DATABASE_FILE)
             .display()
             .to_string(),
     }
@@ -243,7 +243,7 @@ impl Banner<'_> {
             out,
             "monotable {} — embedded DynamoDB engine (dynoxide {})",
             env!("CARGO_PKG_VERSION"),
-            monotable_store::ENGINE_VERSION
+            monotable_connect::ENGINE_VERSION
         );
         let _ = writeln!(out, "  data      {}", data_text(self.location));
         let _ = writeln!(out, "  dynamodb  {dynamodb_url}");

@@ -15,7 +15,7 @@ pub struct TablesArgs {
 
 pub async fn run(args: TablesArgs) -> anyhow::Result<ExitCode> {
     let backend = args.connection.backend();
-    let dynamo = monotable_store::connect(&backend).await?;
+    let dynamo = monotable_connect::connect(&backend).await?;
     dynamo.ping().await?;
     let mut names = Vec::new();
     let mut start = None;

@@ -47,7 +47,7 @@ fn sigterm_keeps_every_acknowledged_write() {
     let url = served.url.clone();
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let dynamo = monotable_store::connect(&monotable_store::Backend::Endpoint(url))
+        let dynamo = monotable_connect::connect(&monotable_connect::Backend::Endpoint(url))
             .await
             .unwrap();
         let c = dynamo.client();
@@ -89,7 +89,7 @@ fn sigterm_keeps_every_acknowledged_write() {
     let served = Served::start(&[], dir.path());
     let url = served.url.clone();
     let count = rt.block_on(async {
-        let dynamo = monotable_store::connect(&monotable_store::Backend::Endpoint(url))
+        let dynamo = monotable_connect::connect(&monotable_connect::Backend::Endpoint(url))
             .await
             .unwrap();
         dynamo

@@ -7,8 +7,8 @@
 use monotable_model::Model;
 
 use crate::create_table::table_properties;
-use crate::definition::{TableDefinition, table_definition};
 use crate::json::{Json, Object, get_att, pretty, reference};
+use monotable_model::definition::{TableDefinition, table_definition};
 
 /// Logical ID of the table resource in both templates.
 pub const TABLE_RESOURCE: &str = "Table";

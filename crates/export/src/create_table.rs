@@ -6,11 +6,11 @@
 
 use monotable_model::Model;
 
-use crate::definition::{
+use crate::json::{Json, Object, pretty};
+use monotable_model::definition::{
     KeySchema, Projection, SecondaryIndex, TableDefinition, Throughput, scalar_type,
     table_definition,
 };
-use crate::json::{Json, Object, pretty};
 
 /// `[{"AttributeName": pk, "KeyType": "HASH"}, {"AttributeName": sk, "KeyType": "RANGE"}]`.
 pub(crate) fn key_schema_json(key: &KeySchema) -> Json {

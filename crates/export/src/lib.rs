@@ -1,9 +1,9 @@
 //! monotable-export: a model as deployable artefacts: CreateTable JSON, CloudFormation, SAM, Markdown.
 //!
 //! Every export is a pure function of a validated [`Model`] returning the text to write; nothing
-//! here does I/O, and no model makes it panic. The table exports are all rendered from one
-//! [`TableDefinition`] ([`table_definition`]), which the store crate can also map onto the SDK's
-//! CreateTable. See `docs/export.md`.
+//! here does I/O, and no model makes it panic. The table exports are all rendered from the model
+//! crate's one [`TableDefinition`] ([`table_definition`]), which the access layer maps onto the
+//! SDK's CreateTable. See `docs/export.md`.
 //!
 //! | format | function |
 //! |---|---|
@@ -14,7 +14,6 @@
 
 mod cloudformation;
 mod create_table;
-mod definition;
 mod iam;
 mod json;
 mod markdown;
@@ -28,13 +27,13 @@ use monotable_model::Model;
 
 pub use cloudformation::{TABLE_NAME_PARAMETER, TABLE_RESOURCE, cloudformation};
 pub use create_table::{create_table_json, ttl_spec};
-pub use definition::{
-    AttributeDefinition, Billing, DEFAULT_PROVISIONED_UNITS, KeySchema, Projection, SecondaryIndex,
-    TableDefinition, Throughput, scalar_type, table_definition,
-};
 pub use iam::{PolicyResource, PolicyStatement, actions, policy_statements};
 pub use markdown::{
     Capacity, CapacityHook, MarkdownOptions, key_condition_text, markdown, markdown_with,
+};
+pub use monotable_model::definition::{
+    AttributeDefinition, Billing, DEFAULT_PROVISIONED_UNITS, KeySchema, Projection, SecondaryIndex,
+    TableDefinition, Throughput, scalar_type, table_definition,
 };
 pub use sam::{
     API_RESOURCE, AUTHORIZER_NAME, Architecture, CURSOR_SECRET_ENV, CURSOR_SECRET_PARAMETER,

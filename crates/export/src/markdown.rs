@@ -7,7 +7,7 @@ use monotable_model::{
     BillingMode, Condition, IndexKind, KeyCondition, KeyTemplate, Model, Pattern, ProjectionType,
 };
 
-use crate::definition::{scalar_type, table_definition};
+use monotable_model::definition::{scalar_type, table_definition};
 
 /// Capacity cells of one access pattern, formatted by the caller (e.g. `"2 RCU"`, `"0.5"`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

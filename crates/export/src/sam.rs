@@ -13,9 +13,9 @@ use crate::cloudformation::{
     TABLE_NAME_PARAMETER, TABLE_RESOURCE, description, table_name_parameter, table_outputs,
     table_resource,
 };
-use crate::definition::table_definition;
 use crate::iam::{PolicyResource, policy_statements};
 use crate::json::{Json, Object, get_att, pretty, reference, sub};
+use monotable_model::definition::table_definition;
 
 /// Logical ID of the HTTP API.
 pub const API_RESOURCE: &str = "HttpApi";
@@ -335,7 +335,10 @@ pub fn sam(model: &Model) -> String {
     sam_with(model, &SamOptions::default())
 }
 
-fn parameters(definition: &crate::definition::TableDefinition, options: &SamOptions) -> Object {
+fn parameters(
+    definition: &monotable_model::definition::TableDefinition,
+    options: &SamOptions,
+) -> Object {
     let mut parameters = Object::new().with(TABLE_NAME_PARAMETER, table_name_parameter(definition));
     let Some(function) = &options.function else {
         return parameters;

@@ -32,7 +32,7 @@ use monotable_model::{AttributeType, Entity, KeyTemplate, Model, TimestampFormat
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::definition::{scalar_type, table_definition};
+use monotable_model::definition::{scalar_type, table_definition};
 
 mod import;
 

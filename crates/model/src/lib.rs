@@ -28,12 +28,14 @@
 //! assert_eq!(keys.sk.as_ref().unwrap().template.render(&values).unwrap(), "ITEM#007");
 //! ```
 
+pub mod definition;
 mod error;
 mod model;
 pub mod raw;
 mod template;
 mod validate;
 
+pub use definition::{TableDefinition, table_definition};
 pub use error::{
     IssueKind, ModelError, ModelIssue, RenderError, TemplateError, line_col, line_text,
 };

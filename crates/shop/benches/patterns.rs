@@ -6,12 +6,13 @@
 
 use std::time::{Duration, Instant};
 
+use monotable_access::pattern::{self, PageRequest};
+use monotable_connect::Engine;
+use monotable_connect::dispatch::{self, Origin};
 use monotable_model::{Condition, Model, Operation};
 use monotable_shop::Shop;
 use monotable_shop::auth::Auth;
 use monotable_shop::sample::{self, SampleConfig};
-use monotable_store::Engine;
-use monotable_store::pattern::{self, PageRequest};
 use serde_json::{Value, json};
 
 const CALLS: usize = 2_000;
@@ -89,9 +90,9 @@ type Values = Box<dyn Fn(&str) -> Option<String> + Sync>;
 
 async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
     let engine = Engine::memory().expect("engine");
-    let client = engine.client();
+    let client = monotable_connect::inprocess::client(engine.clone());
     let model = monotable_shop::model().expect("model");
-    monotable_store::table::ensure_table(&client, &model)
+    monotable_access::table::ensure_table(&client, &model)
         .await
         .expect("table");
     let shop = Shop::new(client.clone(), model.clone(), Auth::hs256(vec![]), vec![]);
@@ -137,25 +138,35 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
             }
         }
         let floor = Engine::memory().expect("engine");
-        monotable_store::table::ensure_table(&floor.client(), &model)
-            .await
-            .expect("table");
+        monotable_access::table::ensure_table(
+            &monotable_connect::inprocess::client(floor.clone()),
+            &model,
+        )
+        .await
+        .expect("table");
         let requests: Vec<Value> = all
             .chunks(25)
             .map(|chunk| {
                 let puts: Vec<Value> = chunk
                     .iter()
-                    .map(|i| json!({"PutRequest": {"Item": monotable_store::items::to_json(i)}}))
+                    .map(|i| json!({"PutRequest": {"Item": monotable_access::items::to_json(i)}}))
                     .collect();
                 json!({"RequestItems": {model.table.name.clone(): puts}})
             })
             .collect();
+        let bodies: Vec<Vec<u8>> = requests
+            .iter()
+            .map(|r| serde_json::to_vec(r).expect("request"))
+            .collect();
         let t = Instant::now();
-        for r in &requests {
-            floor
-                .database()
-                .batch_write_item(serde_json::from_value(r.clone()).expect("request"))
-                .expect("batch");
+        for body in &bodies {
+            let answer = dispatch::run(
+                &floor,
+                Origin::Http,
+                Some("DynamoDB_20120810.BatchWriteItem"),
+                body,
+            );
+            assert_eq!(answer.status, 200);
         }
         let secs = t.elapsed().as_secs_f64();
         println!(
@@ -181,7 +192,7 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
     .await
     .expect("orders");
     let order_id =
-        monotable_store::items::string(&user_orders.items[0], "orderId").expect("orderId");
+        monotable_access::items::string(&user_orders.items[0], "orderId").expect("orderId");
     let product = pattern::query(
         &client,
         &model,
@@ -192,7 +203,7 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
     .await
     .expect("products");
     let product_id =
-        monotable_store::items::string(&product.items[0], "productId").expect("productId");
+        monotable_access::items::string(&product.items[0], "productId").expect("productId");
     let cases: Vec<(&str, Values)> = vec![
         (
             "getUser",
@@ -231,7 +242,6 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
             ),
         ),
     ];
-    let db = engine.database();
     let mut rows = Vec::new();
     for (name, values) in &cases {
         let (op, request) = direct_request(&model, name, values.as_ref());
@@ -266,21 +276,20 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
             }
             returned = n;
         }
-        // The same request made directly on the engine (typed request from the same JSON).
+        // The same request sent straight to the engine as DynamoDB JSON (built before the
+        // timer), through the dispatch `serve` uses: no SDK.
+        let body = serde_json::to_vec(&request).expect("request");
+        let target = if op == Operation::GetItem {
+            "DynamoDB_20120810.GetItem"
+        } else {
+            "DynamoDB_20120810.Query"
+        };
         let mut direct = Vec::with_capacity(CALLS);
         for i in 0..WARMUP + CALLS {
             let t = Instant::now();
-            if op == Operation::GetItem {
-                let r = db
-                    .get_item(serde_json::from_value(request.clone()).expect("request"))
-                    .expect("get");
-                std::hint::black_box(r);
-            } else {
-                let r = db
-                    .query(serde_json::from_value(request.clone()).expect("request"))
-                    .expect("query");
-                std::hint::black_box(r);
-            }
+            let answer = dispatch::run(&engine, Origin::Http, Some(target), &body);
+            assert_eq!(answer.status, 200);
+            std::hint::black_box(answer);
             if i >= WARMUP {
                 direct.push(t.elapsed());
             }

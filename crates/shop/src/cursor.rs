@@ -13,7 +13,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::error::ShopError;
-use monotable_store::items::{self, Item};
+use monotable_access::items::{self, Item};
 
 /// The longest cursor accepted, in characters.
 pub const MAX_CURSOR_LEN: usize = 2048;

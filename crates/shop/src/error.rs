@@ -117,15 +117,15 @@ impl ShopError {
     }
 }
 
-impl From<monotable_store::items::ItemError> for ShopError {
-    fn from(e: monotable_store::items::ItemError) -> Self {
+impl From<monotable_access::items::ItemError> for ShopError {
+    fn from(e: monotable_access::items::ItemError) -> Self {
         ShopError::internal(e)
     }
 }
 
-impl From<monotable_store::pattern::PatternError> for ShopError {
-    fn from(e: monotable_store::pattern::PatternError) -> Self {
-        use monotable_store::pattern::PatternError;
+impl From<monotable_access::pattern::PatternError> for ShopError {
+    fn from(e: monotable_access::pattern::PatternError) -> Self {
+        use monotable_access::pattern::PatternError;
         match &e {
             PatternError::Call { code, status, .. } => {
                 from_dynamodb(code.as_deref(), *status, e.to_string())

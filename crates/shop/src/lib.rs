@@ -131,7 +131,7 @@ impl Shop {
         }
         let shop = self.clone();
         tokio::spawn(async move {
-            match monotable_store::table::ensure_table(shop.client(), shop.model()).await {
+            match monotable_access::table::ensure_table(shop.client(), shop.model()).await {
                 Ok(true) => tracing::warn!(
                     table = shop.table(),
                     "the table was missing; recreated it (empty) from the model"

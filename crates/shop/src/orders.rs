@@ -9,8 +9,8 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use monotable_store::items::{self, Item, n, s};
-use monotable_store::pattern::{self, PageRequest};
+use monotable_access::items::{self, Item, n, s};
+use monotable_access::pattern::{self, PageRequest};
 
 use crate::Shop;
 use crate::auth::Caller;

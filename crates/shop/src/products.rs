@@ -3,8 +3,8 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use monotable_store::items::{self, Item, n, s};
-use monotable_store::pattern;
+use monotable_access::items::{self, Item, n, s};
+use monotable_access::pattern;
 
 use crate::Shop;
 use crate::cursor;

@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
 use rust_decimal::Decimal;
 use time::{Duration, OffsetDateTime};
 
-use monotable_store::items::Item;
+use monotable_access::items::Item;
 
 use crate::Shop;
 use crate::error::{ShopError, sdk};

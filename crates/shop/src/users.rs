@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use serde::{Deserialize, Serialize};
 
-use monotable_store::items::{self, Item, n, s};
-use monotable_store::pattern;
+use monotable_access::items::{self, Item, n, s};
+use monotable_access::pattern;
 
 use crate::Shop;
 use crate::error::{ShopError, sdk};

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use common::TestShop;
-use monotable_store::faults::{Fault, Faults, Rule};
+use monotable_connect::faults::{Fault, Faults, Rule};
 use serde_json::json;
 
 async fn shop() -> (TestShop, Arc<Faults>) {

@@ -57,9 +57,9 @@ async fn call(
 
 #[tokio::test]
 async fn authorizer_claims_identify_the_caller() {
-    let dynamo = monotable_store::memory().unwrap();
+    let dynamo = monotable_connect::memory().unwrap();
     let model = monotable_shop::model().unwrap();
-    monotable_store::table::ensure_table(dynamo.client(), &model)
+    monotable_access::table::ensure_table(dynamo.client(), &model)
         .await
         .unwrap();
     let shop = Shop::new(

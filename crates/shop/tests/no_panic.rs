@@ -258,7 +258,7 @@ async fn snapshot(t: &TestShop) -> Vec<String> {
     let mut items: Vec<String> = out
         .items()
         .iter()
-        .map(|i| monotable_store::items::to_json(i).to_string())
+        .map(|i| monotable_access::items::to_json(i).to_string())
         .collect();
     items.sort();
     items

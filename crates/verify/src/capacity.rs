@@ -71,9 +71,9 @@ pub async fn cross_check_data(
     seed: u64,
 ) -> Result<CapacityReport, VerifyError> {
     let table = model.table.name.clone();
-    let dynamo = monotable_store::memory()?;
+    let dynamo = monotable_connect::memory()?;
     let client = dynamo.client();
-    monotable_store::table::ensure_table(client, model).await?;
+    monotable_access::table::ensure_table(client, model).await?;
     let mut ctx = Ctx {
         model,
         client,

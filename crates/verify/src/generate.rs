@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use monotable_access::items::{self, Item};
 use monotable_model::{Attribute, AttributeType, Entity, Model, Segment};
-use monotable_store::items::{self, Item};
 
 use crate::values::{self, Value};
 

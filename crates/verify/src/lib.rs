@@ -48,10 +48,10 @@ pub enum VerifyError {
     },
     /// The embedded engine could not be started.
     #[error("cannot start the embedded engine: {0}")]
-    Engine(#[from] monotable_store::ConnectError),
+    Engine(#[from] monotable_connect::ConnectError),
     /// The model's table could not be created.
     #[error("cannot create the model's table: {0}")]
-    Table(#[from] monotable_store::table::TableError),
+    Table(#[from] monotable_access::table::TableError),
     /// A sample item was refused by the engine.
     #[error("cannot load a sample `{entity}` item: {message}")]
     Load {

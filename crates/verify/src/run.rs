@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use monotable_access::items::{self, Item};
+use monotable_access::pattern::{self as store_pattern, PageRequest};
 use monotable_model::{Condition, KeyAttributeType, Model, Operation, Pattern};
-use monotable_store::items::{self, Item};
-use monotable_store::pattern::{self as store_pattern, PageRequest};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample};
@@ -37,9 +37,9 @@ struct Run {
 /// Loads `data` into a fresh in-memory table built from `model` and checks every pattern.
 pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, VerifyError> {
     let table = model.table.name.clone();
-    let dynamo = monotable_store::memory()?;
+    let dynamo = monotable_connect::memory()?;
     let client = dynamo.client();
-    monotable_store::table::ensure_table(client, model).await?;
+    monotable_access::table::ensure_table(client, model).await?;
     crate::load::load(client, model, &data.samples).await?;
     let known: BTreeMap<(String, String), String> = data
         .samples

@@ -10,7 +10,7 @@ use monotable_model::{IndexKind, KeyTemplate, Model, ProjectionType};
 use serde_json::Value;
 
 use super::{SOURCE_BEGIN, SOURCE_END};
-use crate::definition::{scalar_type, table_definition};
+use monotable_model::definition::{scalar_type, table_definition};
 
 /// A NoSQL Workbench file could not be imported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

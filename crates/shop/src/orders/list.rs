@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use monotable_store::items::{self, Item};
-use monotable_store::pattern::{self, PageRequest};
+use monotable_access::items::{self, Item};
+use monotable_access::pattern::{self, PageRequest};
 
 use super::{DAY_SHARDS, Order, Status, order_from_item};
 use crate::Shop;

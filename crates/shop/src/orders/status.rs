@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use aws_sdk_dynamodb::types::{TransactWriteItem, Update};
 
-use monotable_store::items::{self, n, s};
+use monotable_access::items::{self, n, s};
 
 use super::{
     Order, OrderLine, RETRIES, Status, StatusChange, load, order_values, product_key,

@@ -62,13 +62,16 @@ impl Reply {
 
 impl TestShop {
     /// A shop over the in-memory engine whose requests first meet `faults`.
-    pub async fn with_faults(faults: Arc<monotable_store::faults::Faults>) -> TestShop {
+    pub async fn with_faults(faults: Arc<monotable_connect::faults::Faults>) -> TestShop {
         let model = monotable_shop::model().expect("shop model");
-        let engine = monotable_store::Engine::memory().expect("engine");
-        monotable_store::table::ensure_table(&engine.client(), &model)
-            .await
-            .expect("table");
-        let client = monotable_store::inprocess::client_with_faults(engine, faults);
+        let engine = monotable_connect::Engine::memory().expect("engine");
+        monotable_access::table::ensure_table(
+            &monotable_connect::inprocess::client(engine.clone()),
+            &model,
+        )
+        .await
+        .expect("table");
+        let client = monotable_connect::inprocess::client_with_faults(engine, faults);
         TestShop::over(client, model, None)
     }
 
@@ -80,13 +83,13 @@ impl TestShop {
                 let nanos = OffsetDateTime::now_utc().unix_timestamp_nanos();
                 model.table.name = format!("ShopTest-{}-{nanos}", std::process::id());
                 external = Some(model.table.name.clone());
-                monotable_store::connect(&monotable_store::Backend::Endpoint(url))
+                monotable_connect::connect(&monotable_connect::Backend::Endpoint(url))
                     .await
                     .expect("endpoint")
             }
-            _ => monotable_store::memory().expect("engine"),
+            _ => monotable_connect::memory().expect("engine"),
         };
-        monotable_store::table::ensure_table(dynamo.client(), &model)
+        monotable_access::table::ensure_table(dynamo.client(), &model)
             .await
             .expect("table");
         TestShop::over(dynamo.client().clone(), model, external)

@@ -4,11 +4,11 @@
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConsumedCapacity, Put, ReturnConsumedCapacity, TransactWriteItem,
 };
+use monotable_access::items::Item;
 use monotable_check::cost::{
     self, IndexUnits, ReadConsistency, Units, actual_entry_bytes, item_size, read_units,
 };
 use monotable_model::{Condition, IndexKind, KeyAttributeType, Model, Pattern};
-use monotable_store::items::Item;
 use serde_json::Value;
 
 use super::items::{engine_units, item_json, update_prediction, write_prediction};
@@ -360,7 +360,7 @@ impl Ctx<'_> {
             };
         }
         let lookup = |n: &str| values.get(n).cloned();
-        let mut item = monotable_store::items::keys(self.model, &entity.name, &lookup).ok()?;
+        let mut item = monotable_access::items::keys(self.model, &entity.name, &lookup).ok()?;
         for attribute in &entity.attributes {
             let from = if mutable.contains(&attribute.name.as_str()) {
                 donor

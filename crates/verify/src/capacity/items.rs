@@ -2,9 +2,9 @@
 //! `ConsumedCapacity` as `Units`, and the predicted units of writing or updating an item.
 
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
+use monotable_access::items::Item;
 use monotable_check::cost::{IndexUnits, Units, actual_entry_bytes, item_size, write_units};
 use monotable_model::{Model, ProjectionType};
-use monotable_store::items::Item;
 use serde_json::Value;
 
 use super::report::units;

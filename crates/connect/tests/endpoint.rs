@@ -6,9 +6,9 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
-use monotable_store::serve::sigv4;
-use monotable_store::serve::{EndpointOptions, Limits, endpoint_guard};
-use monotable_store::{Engine, serve};
+use monotable_connect::serve::sigv4;
+use monotable_connect::serve::{EndpointOptions, Limits, endpoint_guard};
+use monotable_connect::{Engine, serve};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -73,8 +73,8 @@ fn post(host: &str, extra: &str, target: &str, body: &str) -> Vec<u8> {
 }
 
 async fn seed(engine: &Engine) {
-    let client = engine.client();
-    monotable_store::table::ensure_table(&client, &shop_like_model())
+    let client = monotable_connect::inprocess::client(engine.clone());
+    monotable_access::table::ensure_table(&client, &shop_like_model())
         .await
         .unwrap();
     client
@@ -141,9 +141,7 @@ async fn a_cross_origin_scan_and_put_from_a_web_page_are_refused() {
     .await;
     assert_eq!(status, 403);
     // Nothing was written.
-    let item = server
-        .engine
-        .client()
+    let item = monotable_connect::inprocess::client(server.engine.clone())
         .get_item()
         .table_name("Secrets")
         .key(

@@ -1,16 +1,16 @@
-//! The table a model describes: CreateTable built from the model, created when missing.
+//! The table a model describes: the model crate's one table definition as the SDK's
+//! CreateTable (the same table every export describes), created when missing.
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection, ProvisionedThroughput, ScalarAttributeType, TableStatus,
     TimeToLiveSpecification,
 };
-use monotable_model::{IndexKind, KeyAttributeType, Model, ProjectionType};
-
-/// Capacity given to each table and index of a PROVISIONED model (the model has no figures).
-pub const DEFAULT_PROVISIONED_UNITS: i64 = 5;
+use monotable_model::definition::{self, TableDefinition, table_definition};
+use monotable_model::{KeyAttributeType, Model};
 
 /// Making the model's table failed.
 #[derive(Debug, thiserror::Error)]
@@ -56,53 +56,84 @@ fn scalar(ty: KeyAttributeType) -> ScalarAttributeType {
     }
 }
 
-fn key(name: &str, kind: KeyType) -> KeySchemaElement {
-    KeySchemaElement::builder()
-        .attribute_name(name)
-        .key_type(kind)
-        .build()
-        .expect("name and key type are set")
+fn key_schema(schema: &definition::KeySchema) -> Vec<KeySchemaElement> {
+    let key = |name: &str, kind: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(kind)
+            .build()
+            .expect("name and key type are set")
+    };
+    let mut out = vec![key(&schema.partition_key, KeyType::Hash)];
+    out.extend(schema.sort_key.as_deref().map(|sk| key(sk, KeyType::Range)));
+    out
 }
 
-fn key_schema(pk: &str, sk: Option<&str>) -> Vec<KeySchemaElement> {
-    let mut schema = vec![key(pk, KeyType::Hash)];
-    schema.extend(sk.map(|sk| key(sk, KeyType::Range)));
-    schema
-}
-
-fn projection(model_projection: ProjectionType, include: &[String]) -> Projection {
+fn projection(projection: &definition::Projection) -> Projection {
+    use aws_sdk_dynamodb::types::ProjectionType as Type;
     let builder = Projection::builder();
-    match model_projection {
-        ProjectionType::All => {
-            builder.projection_type(aws_sdk_dynamodb::types::ProjectionType::All)
-        }
-        ProjectionType::KeysOnly => {
-            builder.projection_type(aws_sdk_dynamodb::types::ProjectionType::KeysOnly)
-        }
-        ProjectionType::Include => builder
-            .projection_type(aws_sdk_dynamodb::types::ProjectionType::Include)
-            .set_non_key_attributes(Some(include.to_vec())),
+    match projection {
+        definition::Projection::Include(attributes) => builder
+            .projection_type(Type::Include)
+            .set_non_key_attributes(Some(attributes.clone())),
+        definition::Projection::KeysOnly => builder.projection_type(Type::KeysOnly),
+        _ => builder.projection_type(Type::All),
     }
     .build()
 }
 
-/// The attribute definitions: every key attribute of the table and its indexes, once, with its
-/// declared type.
-fn attribute_definitions(model: &Model) -> Vec<AttributeDefinition> {
-    model
-        .key_attribute_names()
-        .into_iter()
-        .map(|name| {
-            let ty = model
-                .key_attribute_type(name)
-                .unwrap_or(KeyAttributeType::S);
+fn throughput(t: Option<definition::Throughput>) -> Option<ProvisionedThroughput> {
+    let t = t?;
+    let units = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    Some(
+        ProvisionedThroughput::builder()
+            .read_capacity_units(units(t.read_capacity_units))
+            .write_capacity_units(units(t.write_capacity_units))
+            .build()
+            .expect("units are set"),
+    )
+}
+
+/// The CreateTable call for `definition`: the same table every export describes.
+fn create_table(client: &Client, definition: &TableDefinition) -> CreateTableFluentBuilder {
+    let attributes = definition
+        .attribute_definitions
+        .iter()
+        .map(|a| {
             AttributeDefinition::builder()
-                .attribute_name(name)
-                .attribute_type(scalar(ty))
+                .attribute_name(&a.name)
+                .attribute_type(scalar(a.ty))
                 .build()
                 .expect("name and type are set")
         })
-        .collect()
+        .collect();
+    let billing = match definition.billing {
+        definition::Billing::PayPerRequest => BillingMode::PayPerRequest,
+        _ => BillingMode::Provisioned,
+    };
+    let mut request = client
+        .create_table()
+        .table_name(&definition.table_name)
+        .set_key_schema(Some(key_schema(&definition.key_schema)))
+        .set_attribute_definitions(Some(attributes))
+        .billing_mode(billing)
+        .set_provisioned_throughput(throughput(definition.billing.throughput()));
+    for index in &definition.global_secondary_indexes {
+        let gsi = GlobalSecondaryIndex::builder()
+            .index_name(&index.name)
+            .set_key_schema(Some(key_schema(&index.key_schema)))
+            .projection(projection(&index.projection))
+            .set_provisioned_throughput(throughput(index.throughput));
+        request = request.global_secondary_indexes(gsi.build().expect("gsi is complete"));
+    }
+    for index in &definition.local_secondary_indexes {
+        let lsi = LocalSecondaryIndex::builder()
+            .index_name(&index.name)
+            .set_key_schema(Some(key_schema(&index.key_schema)))
+            .projection(projection(&index.projection));
+        request = request.local_secondary_indexes(lsi.build().expect("lsi is complete"));
+    }
+    request
 }
 
 /// Create the model's table (indexes, billing mode, TTL) unless a table of that name exists, and
@@ -144,58 +175,8 @@ pub async fn ensure_table(client: &Client, model: &Model) -> Result<bool, TableE
         Err(e) => return Err(call("DescribeTable")(&e)),
     }
 
-    let provisioned = model.table.billing_mode == monotable_model::BillingMode::Provisioned;
-    let throughput = || {
-        ProvisionedThroughput::builder()
-            .read_capacity_units(DEFAULT_PROVISIONED_UNITS)
-            .write_capacity_units(DEFAULT_PROVISIONED_UNITS)
-            .build()
-            .expect("units are set")
-    };
-    let mut request = client
-        .create_table()
-        .table_name(&table)
-        .set_key_schema(Some(key_schema(wanted_pk, wanted_sk)))
-        .set_attribute_definitions(Some(attribute_definitions(model)))
-        .billing_mode(if provisioned {
-            BillingMode::Provisioned
-        } else {
-            BillingMode::PayPerRequest
-        });
-    if provisioned {
-        request = request.provisioned_throughput(throughput());
-    }
-    for index in &model.indexes {
-        let projection = projection(index.projection, &index.include);
-        match index.kind {
-            IndexKind::Global => {
-                let mut gsi = GlobalSecondaryIndex::builder()
-                    .index_name(&index.name)
-                    .set_key_schema(Some(key_schema(
-                        &index.partition_key,
-                        index.sort_key.as_deref(),
-                    )))
-                    .projection(projection);
-                if provisioned {
-                    gsi = gsi.provisioned_throughput(throughput());
-                }
-                request = request.global_secondary_indexes(gsi.build().expect("gsi is complete"));
-            }
-            IndexKind::Local => {
-                request = request.local_secondary_indexes(
-                    LocalSecondaryIndex::builder()
-                        .index_name(&index.name)
-                        .set_key_schema(Some(key_schema(
-                            &index.partition_key,
-                            index.sort_key.as_deref(),
-                        )))
-                        .projection(projection)
-                        .build()
-                        .expect("lsi is complete"),
-                );
-            }
-        }
-    }
+    let definition = table_definition(model);
+    let request = create_table(client, &definition);
     match request.send().await {
         Ok(_) => {}
         // Another process created it between our describe and create: fine.

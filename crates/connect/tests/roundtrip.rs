@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, GlobalSecondaryIndex, KeySchemaElement, KeyType,
     Projection, ProjectionType, Put, ScalarAttributeType, TableStatus, TransactWriteItem,
 };
-use monotable_store::{Backend, DataLocation, Dynamo, Engine, connect, serve};
+use monotable_connect::{Backend, DataLocation, Dynamo, Engine, connect, serve};
 
 /// The client under test: the external endpoint when `MONOTABLE_TEST_ENDPOINT` is set, else a
 /// fresh in-memory embedded engine.
@@ -26,7 +26,7 @@ async fn client_under_test() -> Dynamo {
                 .expect("MONOTABLE_TEST_ENDPOINT answers");
             dynamo
         }
-        _ => monotable_store::memory().expect("in-memory engine"),
+        _ => monotable_connect::memory().expect("in-memory engine"),
     }
 }
 

@@ -1,4 +1,5 @@
-//! Where DynamoDB is: the one connection config, the embedded engine, and the SDK client built for each.
+//! The connection layer: where DynamoDB is (the one connection config), the embedded engine, and
+//! the SDK client built for each; `serve` offers the engine over HTTP.
 //!
 //! Everything above this crate talks to DynamoDB through an [`aws_sdk_dynamodb::Client`] and never
 //! learns which backend it got:
@@ -21,10 +22,7 @@ pub mod error;
 #[cfg(feature = "faults")]
 pub mod faults;
 pub mod inprocess;
-pub mod items;
-pub mod pattern;
 pub mod serve;
-pub mod table;
 
 pub use client::{Dynamo, connect, memory};
 pub use config::{Backend, DATABASE_FILE, DEFAULT_DATA_DIR, DataLocation};

@@ -97,9 +97,9 @@ struct InProcessConnector {
 
 impl HttpConnector for InProcessConnector {
     fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
-        // The engine is synchronous (SQLite behind a mutex) and answers in microseconds for the
-        // requests this project makes; it runs on the calling task, as in dynoxide's own server.
-        // Only the wait for the disk is asynchronous (group commit, `durability`).
+        // In memory the engine (SQLite behind a mutex) answers in microseconds: it runs on the
+        // calling task. A file-backed engine runs on a blocking thread and its answer waits for
+        // the disk (group commit): `dispatch::run_async`.
         let target = request.headers().get("x-amz-target").map(str::to_string);
         let Some(body) = request.body().bytes() else {
             // The DynamoDB client never streams a request body; say so rather than guess.
@@ -118,14 +118,16 @@ impl HttpConnector for InProcessConnector {
                 Ok(response(dispatch::settle(&engine, answer).await))
             });
         }
-        let answer = dispatch::run(&self.engine, Origin::InProcess, target.as_deref(), body);
-        if answer.ticket.is_none() {
-            return HttpConnectorFuture::ready(Ok(response(answer)));
+        if self.engine.is_file_backed() {
+            let (engine, body) = (self.engine.clone(), body.to_vec());
+            return HttpConnectorFuture::new(async move {
+                Ok(response(
+                    dispatch::run_async(&engine, Origin::InProcess, target, body).await,
+                ))
+            });
         }
-        let engine = self.engine.clone();
-        HttpConnectorFuture::new(
-            async move { Ok(response(dispatch::settle(&engine, answer).await)) },
-        )
+        let answer = dispatch::run(&self.engine, Origin::InProcess, target.as_deref(), body);
+        HttpConnectorFuture::ready(Ok(response(answer)))
     }
 }
 

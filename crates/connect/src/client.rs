@@ -39,7 +39,7 @@ impl Dynamo {
     /// A connected embedded engine.
     pub fn embedded(engine: Engine) -> Dynamo {
         Dynamo {
-            client: engine.client(),
+            client: crate::inprocess::client(engine.clone()),
             backend: Backend::Embedded(engine.location().clone()),
             engine: Some(engine),
         }

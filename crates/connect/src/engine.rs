@@ -103,11 +103,10 @@ impl Engine {
         &self.location
     }
 
-    /// The engine's own database handle, for the store crate's connector and server and for
-    /// benchmarks that measure the SDK stack against direct engine calls. Application code goes
-    /// through [`Engine::client`].
-    #[doc(hidden)]
-    pub fn database(&self) -> &Database {
+    /// The engine's own database handle, for [`crate::dispatch`] only. Everything else sends
+    /// DynamoDB's JSON through [`crate::dispatch::run`] or an SDK client
+    /// ([`crate::inprocess::client`]).
+    pub(crate) fn database(&self) -> &Database {
         &self.db
     }
 
@@ -130,9 +129,9 @@ impl Engine {
         })
     }
 
-    /// An SDK client whose requests this engine answers in-process.
-    pub fn client(&self) -> aws_sdk_dynamodb::Client {
-        crate::inprocess::client(self.clone())
+    /// Whether the data lives in a file (so calls do disk I/O).
+    pub fn is_file_backed(&self) -> bool {
+        self.disk.is_some()
     }
 
     /// Refuse service when the database file went missing or was replaced under this process.

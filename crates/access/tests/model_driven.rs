@@ -4,16 +4,16 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_store::items::{self, s};
-use monotable_store::pattern::{self, PageRequest};
-use monotable_store::table;
+use monotable_access::items::{self, s};
+use monotable_access::pattern::{self, PageRequest};
+use monotable_access::table;
 
 const SHOP: &str = include_str!("../../../examples/shop/shop.toml");
 
 #[tokio::test]
 async fn the_shop_table_is_created_once_and_patterns_run_from_the_model() {
     let model = monotable_model::parse(SHOP).expect("shop model parses");
-    let dynamo = monotable_store::memory().unwrap();
+    let dynamo = monotable_connect::memory().unwrap();
     let client = dynamo.client();
 
     assert!(
@@ -174,7 +174,7 @@ async fn numeric_keys_are_written_and_queried_as_numbers() {
         model.key_attribute_type("GSI1SK"),
         Some(monotable_model::KeyAttributeType::N)
     );
-    let dynamo = monotable_store::memory().unwrap();
+    let dynamo = monotable_connect::memory().unwrap();
     let client = dynamo.client();
     table::ensure_table(client, &model).await.unwrap();
     for (round, points) in [(1, 9), (2, 10), (3, 100), (4, 55)] {

@@ -89,9 +89,18 @@ async fn post(
     if let Some(refused) = check_auth(&endpoint.options, method, uri, headers, body) {
         return response(refused, reply_type);
     }
-    let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok());
-    let answer = dispatch::run(&endpoint.engine, dispatch::Origin::Http, target, body);
-    response(dispatch::settle(&endpoint.engine, answer).await, reply_type)
+    let target = headers
+        .get("x-amz-target")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let answer = dispatch::run_async(
+        &endpoint.engine,
+        dispatch::Origin::Http,
+        target,
+        body.to_vec(),
+    )
+    .await;
+    response(answer, reply_type)
 }
 
 /// The refusal for a request whose credentials do not pass.

@@ -1,14 +1,12 @@
-//! The table a model describes as plain data: the single source every table export is rendered from.
-//!
-//! [`table_definition`] is SDK-free on purpose: the store crate can map it onto
-//! `aws_sdk_dynamodb`'s CreateTable builders, and the JSON and CloudFormation exports render it,
-//! so every path creates the same table.
+//! The table a model describes as plain data: the one CreateTable definition. The access layer
+//! maps it onto the SDK's CreateTable (`monotable_access::table`), and the CreateTable JSON,
+//! CloudFormation and SAM exports render it, so every path creates the same table.
 
-use monotable_model::{IndexKind, KeyAttributeType, Model, ProjectionType};
+use crate::{IndexKind, KeyAttributeType, Model, ProjectionType};
 
 /// Read and write capacity units given to the table and to each global secondary index of a
 /// `PROVISIONED` model. The model format has no capacity figures, so this is a starting point to
-/// change after deploying (or to manage with auto scaling); it matches the store crate's default.
+/// change after deploying (or to manage with auto scaling).
 pub const DEFAULT_PROVISIONED_UNITS: u64 = 5;
 
 /// Everything CreateTable needs, plus the TTL attribute (which DynamoDB sets separately).
@@ -164,7 +162,7 @@ fn key_type(model: &Model, name: &str) -> KeyAttributeType {
 /// table and on each global index.
 pub fn table_definition(model: &Model) -> TableDefinition {
     let table = &model.table;
-    let provisioned = model.table.billing_mode == monotable_model::BillingMode::Provisioned;
+    let provisioned = model.table.billing_mode == crate::BillingMode::Provisioned;
     let billing = if provisioned {
         Billing::Provisioned(Throughput::default())
     } else {
