@@ -58,11 +58,13 @@ pub enum Rule {
     IndexUsage,
     /// MT014: a query with unbounded results and no pagination.
     Unpaginated,
+    /// MT015: an update sets some inputs of an index key template without the others.
+    StaleIndexKey,
 }
 
 impl Rule {
     /// Every rule, in code order.
-    pub const ALL: [Rule; 15] = [
+    pub const ALL: [Rule; 16] = [
         Rule::Model,
         Rule::UnwrittenKey,
         Rule::UnreachableEntity,
@@ -78,9 +80,10 @@ impl Rule {
         Rule::UniquenessViaGsi,
         Rule::IndexUsage,
         Rule::Unpaginated,
+        Rule::StaleIndexKey,
     ];
 
-    /// The stable code, `MT000`..`MT014`.
+    /// The stable code, `MT000`..`MT015`.
     pub fn code(self) -> &'static str {
         match self {
             Rule::Model => "MT000",
@@ -98,6 +101,7 @@ impl Rule {
             Rule::UniquenessViaGsi => "MT012",
             Rule::IndexUsage => "MT013",
             Rule::Unpaginated => "MT014",
+            Rule::StaleIndexKey => "MT015",
         }
     }
 
@@ -119,6 +123,7 @@ impl Rule {
             Rule::UniquenessViaGsi => "uniqueness-via-gsi",
             Rule::IndexUsage => "index-usage",
             Rule::Unpaginated => "unpaginated-query",
+            Rule::StaleIndexKey => "stale-index-key",
         }
     }
 
@@ -148,6 +153,9 @@ impl Rule {
             Rule::UniquenessViaGsi => "uniqueness promised through a GSI instead of a guard item",
             Rule::IndexUsage => "an unused, undeclared, redundant or non-sparse index",
             Rule::Unpaginated => "a query with unbounded results and no pagination",
+            Rule::StaleIndexKey => {
+                "an update sets some inputs of an index key template without the others"
+            }
         }
     }
 

@@ -83,3 +83,26 @@ fn clean_json_has_no_diagnostics() {
     let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
     assert_eq!(json["diagnostics"].as_array().map(Vec::len), Some(0));
 }
+
+#[test]
+fn the_shops_status_update_is_judged_by_what_it_sets() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/shop/shop.toml");
+    let source = std::fs::read_to_string(path).expect("shop model exists");
+    assert!(source.contains("sets = [\"status\", \"updatedAt\", \"version\"]"));
+    // Orders by status and currency: the status change would have to set `currency` too.
+    let by_currency = source.replace("STATUS#{status}\"", "STATUS#{status}#{currency}\"");
+    let report = check_source("shop.toml", &by_currency);
+    assert_eq!(
+        report.codes(),
+        ["MT015"],
+        "{}",
+        report.render(Format::Human)
+    );
+    let d = &report.diagnostics()[0];
+    assert_eq!(
+        d.message,
+        "update `updateOrderStatus` sets `status` but not `currency`: index key `GSI2PK` goes stale"
+    );
+    let sets = &by_currency[d.span.clone().expect("a span")];
+    assert_eq!(sets, "[\"status\", \"updatedAt\", \"version\"]");
+}

@@ -130,6 +130,10 @@ fn pattern_notes(pattern: &Pattern) -> String {
         let names: Vec<String> = reads.iter().map(|r| code(&r.name)).collect();
         notes.push(format!("reads {}", names.join(", ")));
     }
+    if let Some(sets) = &pattern.sets {
+        let names: Vec<String> = sets.attributes.iter().map(|a| code(&a.name)).collect();
+        notes.push(format!("sets {}", names.join(", ")));
+    }
     notes.join("; ")
 }
 

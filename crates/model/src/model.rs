@@ -209,6 +209,20 @@ pub struct KeyField {
     pub span: Range<usize>,
 }
 
+impl KeyField {
+    /// What rendering this key needs: the template's variables, then the condition's boolean
+    /// (it decides whether the key is written at all), each once.
+    pub fn inputs(&self) -> Vec<&str> {
+        let mut inputs: Vec<&str> = Vec::new();
+        for name in self.template.variables().chain(self.condition.as_deref()) {
+            if !inputs.contains(&name) {
+                inputs.push(name);
+            }
+        }
+        inputs
+    }
+}
+
 /// The key templates of an entity for one index (or the table).
 #[derive(Debug, Clone)]
 pub struct KeyTemplates {
@@ -283,6 +297,22 @@ impl Entity {
     /// The template written to key attribute `attribute`.
     pub fn key_field(&self, attribute: &str) -> Option<&KeyField> {
         self.keys.iter().find(|k| k.attribute == attribute)
+    }
+
+    /// The variables of the table's key templates: the attributes that make up the item's
+    /// identity, known to any call that addresses the item by its key, and never changed by an
+    /// update.
+    pub fn primary_key_inputs(&self) -> Vec<&str> {
+        let Some(keys) = self.key(None) else {
+            return Vec::new();
+        };
+        let mut inputs: Vec<&str> = keys.pk.template.variables().collect();
+        if let Some(sk) = &keys.sk {
+            inputs.extend(sk.template.variables());
+        }
+        inputs.sort_unstable();
+        inputs.dedup();
+        inputs
     }
 
     /// Key templates for the table (`None`) or an index the entity appears in.
@@ -429,8 +459,27 @@ pub struct Pattern {
     pub descending: bool,
     /// Transaction writes.
     pub writes: Vec<Write>,
+    /// What an `UpdateItem` declares it changes; `None` when it declares nothing.
+    pub sets: Option<Sets>,
     /// Span of the pattern definition.
     pub span: Range<usize>,
+}
+
+/// The attributes an `UpdateItem` pattern changes (`sets = [...]`): attributes of its one
+/// returned entity, none of them an input of its primary key or a key attribute.
+#[derive(Debug, Clone)]
+pub struct Sets {
+    /// The attributes, as listed, each once.
+    pub attributes: Vec<Named>,
+    /// Span of the whole list.
+    pub span: Range<usize>,
+}
+
+impl Sets {
+    /// Whether the update changes `attribute`.
+    pub fn contains(&self, attribute: &str) -> bool {
+        self.attributes.iter().any(|a| a.name == attribute)
+    }
 }
 
 impl Pattern {

@@ -442,6 +442,11 @@ pub struct RawPattern {
     /// Items written by a `TransactWrite`.
     #[serde(default)]
     pub writes: Vec<Sp<RawWrite>>,
+    /// `UpdateItem` only: the attributes of the returned entity the update changes (with SET,
+    /// REMOVE or ADD). `monotable check` then reports an index key that would go stale: one
+    /// whose template has some of its inputs set and others not (MT015).
+    #[serde(default)]
+    pub sets: Option<Sp<Vec<Sp<String>>>>,
 }
 
 /// Traffic estimates.

@@ -5,6 +5,7 @@ mod indexes;
 mod keys;
 mod lookup;
 mod types;
+mod updates;
 
 use monotable_model::{Attribute, Entity, Model, Pattern};
 
@@ -19,6 +20,7 @@ pub fn run_all(model: &Model) -> Vec<Diagnostic> {
     capacity::check(model, &lookup, &mut out);
     indexes::check(model, &lookup, &mut out);
     types::check(model, &lookup, &mut out);
+    updates::check(model, &mut out);
     out
 }
 

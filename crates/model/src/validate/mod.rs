@@ -1,11 +1,13 @@
 //! Turning the raw TOML types into a validated [`Model`], collecting every issue with its span.
 //!
 //! The table and indexes are in `schema`, entities in `entity`, access patterns in `pattern`,
-//! traffic figures and numeric bounds in `traffic`.
+//! what an update declares it changes in `sets`, traffic figures and numeric bounds in
+//! `traffic`.
 
 mod entity;
 mod pattern;
 mod schema;
+mod sets;
 mod traffic;
 
 use std::collections::BTreeSet;

@@ -284,6 +284,7 @@ impl Validator {
             .filter(|(pk, _)| !pk.is_empty());
         let keys = self.keys(name, p, &params, model, schema);
         self.operation_needs(name, raw, &keys, schema);
+        let sets = self.sets(name, p, model);
         let named = |v: &Sp<String>| Named {
             name: v.value.clone(),
             span: v.span.clone(),
@@ -306,6 +307,7 @@ impl Validator {
             consistent_read: p.consistent_read.unwrap_or(false),
             descending: p.descending.unwrap_or(false),
             writes,
+            sets,
             span: raw.span.clone(),
         }
     }
