@@ -3,6 +3,7 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use monotable::{BatchError, GetError, QueryError, ServiceError, TransactError, WriteError};
 use serde::Serialize;
 
 /// An error the shop reports to its caller.
@@ -117,79 +118,100 @@ impl ShopError {
     }
 }
 
-impl From<monotable_access::items::ItemError> for ShopError {
-    fn from(e: monotable_access::items::ItemError) -> Self {
-        ShopError::internal(e)
-    }
-}
-
-impl From<monotable_access::pattern::PatternError> for ShopError {
-    fn from(e: monotable_access::pattern::PatternError) -> Self {
-        use monotable_access::pattern::PatternError;
-        match &e {
-            PatternError::Call { code, status, .. } => {
-                from_dynamodb(code.as_deref(), *status, e.to_string())
-            }
-            _ => ShopError::internal(e),
-        }
-    }
+/// The 400 for a cursor this listing did not issue.
+pub(crate) fn invalid_cursor() -> ShopError {
+    ShopError::invalid(
+        "invalid_cursor",
+        "`cursor` is not a cursor this listing issued; start again without it",
+    )
 }
 
 /// What a DynamoDB error means to the caller: a missing table, throttling, DynamoDB failing or
 /// unreachable are 503s that say so; anything else is a 500 whose detail is logged.
-fn from_dynamodb(code: Option<&str>, status: Option<u16>, detail: String) -> ShopError {
-    match code {
-        Some("ResourceNotFoundException") => {
-            tracing::error!(%detail, "the shop's table is missing");
-            ShopError::Unavailable {
-                code: "table_missing",
-                message: "the shop's table does not exist (was it deleted?); retry shortly".into(),
+impl From<ServiceError> for ShopError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::TableMissing { message } => {
+                tracing::error!(detail = %message, "the shop's table is missing");
+                ShopError::Unavailable {
+                    code: "table_missing",
+                    message: "the shop's table does not exist (was it deleted?); retry shortly"
+                        .into(),
+                }
             }
-        }
-        Some(
-            "ProvisionedThroughputExceededException"
-            | "ThrottlingException"
-            | "RequestLimitExceeded",
-        ) => ShopError::Unavailable {
-            code: "throttled",
-            message: "DynamoDB is throttling requests; retry shortly".into(),
-        },
-        _ if status.is_none_or(|s| s >= 500) => {
-            tracing::error!(%detail, "DynamoDB failed or did not answer");
-            ShopError::Unavailable {
-                code: "unavailable",
-                message: "the database is unavailable; retry shortly".into(),
+            ServiceError::Throttled { .. } => ShopError::Unavailable {
+                code: "throttled",
+                message: "DynamoDB is throttling requests; retry shortly".into(),
+            },
+            ServiceError::Unavailable { message } => {
+                tracing::error!(detail = %message, "DynamoDB failed or did not answer");
+                ShopError::Unavailable {
+                    code: "unavailable",
+                    message: "the database is unavailable; retry shortly".into(),
+                }
             }
+            other => ShopError::Internal(other.to_string()),
         }
-        _ => ShopError::Internal(detail),
     }
 }
 
-/// An SDK error as the caller should see it ([`from_dynamodb`]), keeping DynamoDB's code and
-/// message for the log.
-pub(crate) fn sdk<E>(
-    operation: &str,
-    e: aws_sdk_dynamodb::error::SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>,
-) -> ShopError
-where
-    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + 'static,
-{
-    let status = e.raw_response().map(|r| r.status().as_u16());
-    let (code, detail) = match e.as_service_error() {
-        Some(s) => (
-            s.code().map(str::to_string),
-            format!(
-                "{}: {}",
-                s.code().unwrap_or("error"),
-                s.message().unwrap_or("no message")
-            ),
-        ),
-        None => (
-            None,
-            aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string(),
-        ),
-    };
-    from_dynamodb(code.as_deref(), status, format!("{operation}: {detail}"))
+impl From<GetError> for ShopError {
+    fn from(e: GetError) -> Self {
+        match e {
+            GetError::Service(e) => e.into(),
+            other => ShopError::internal(other),
+        }
+    }
+}
+
+impl From<QueryError> for ShopError {
+    fn from(e: QueryError) -> Self {
+        match e {
+            QueryError::Service(e) => e.into(),
+            QueryError::Cursor => invalid_cursor(),
+            other => ShopError::internal(other),
+        }
+    }
+}
+
+impl From<WriteError> for ShopError {
+    fn from(e: WriteError) -> Self {
+        match e {
+            WriteError::Service(e) => e.into(),
+            other => ShopError::internal(other),
+        }
+    }
+}
+
+impl From<TransactError> for ShopError {
+    fn from(e: TransactError) -> Self {
+        match e {
+            TransactError::Service(e) => e.into(),
+            TransactError::Conflict { .. } => {
+                ShopError::busy("other requests kept changing the same items; try again")
+            }
+            other => ShopError::internal(other),
+        }
+    }
+}
+
+impl From<BatchError> for ShopError {
+    fn from(e: BatchError) -> Self {
+        match e {
+            BatchError::Service(e) => e.into(),
+            BatchError::Unprocessed { .. } => ShopError::Unavailable {
+                code: "throttled",
+                message: e.to_string(),
+            },
+            other => ShopError::internal(other),
+        }
+    }
+}
+
+impl From<monotable::TableError> for ShopError {
+    fn from(e: monotable::TableError) -> Self {
+        ShopError::internal(e)
+    }
 }
 
 /// The JSON error body.

@@ -1,18 +1,19 @@
 //! The shop: the seed tutorial's e-commerce backend (users, products, orders, order items) on one
 //! DynamoDB table described by `examples/shop/shop.toml`, served as a REST API.
 //!
-//! - [`Shop`] holds the SDK client, the parsed model and the secrets; the domain operations live
-//!   in [`users`], [`products`] and [`orders`], and build every key through the model.
+//! - [`Shop`] holds the table, the parsed model and the secrets; the domain operations live in
+//!   [`users`], [`products`] and [`orders`]. Their entities derive `monotable::Entity` and their
+//!   reads are the model's patterns ([`patterns`]), so every key is rendered from the model.
 //! - [`api::router`] is the axum Router: the same one runs under `monotable serve` and on AWS
 //!   Lambda ([`lambda`]).
 
 pub mod api;
 pub mod auth;
-pub mod cursor;
 pub mod error;
 pub mod lambda;
 pub mod money;
 pub mod orders;
+pub mod patterns;
 pub mod products;
 pub mod rules;
 pub mod sample;
@@ -22,17 +23,18 @@ pub mod whole;
 
 use std::sync::Arc;
 
-use monotable_model::Model;
+use monotable::model::Model;
 
 pub use error::ShopError;
 
-/// The shop's single-table design, the same file `monotable check` reads.
-pub const MODEL_SOURCE: &str = include_str!("../../../examples/shop/shop.toml");
+/// The shop's single-table design, the same file `monotable check` reads: the one this crate's
+/// code was checked against when it compiled.
+pub const MODEL_SOURCE: &str = patterns::MODEL_SOURCE;
 
 /// Parse the shop's model. The file ships with the binary and is checked by the tests, so this
 /// fails only on a broken build; it still returns the error rather than panic.
-pub fn model() -> Result<Model, monotable_model::ModelError> {
-    monotable_model::parse(MODEL_SOURCE)
+pub fn model() -> Result<Model, monotable::model::ModelError> {
+    monotable::model::parse(MODEL_SOURCE)
 }
 
 /// Everything a request needs: the client, the model, the secrets.
@@ -65,10 +67,9 @@ impl Default for ShopOptions {
 
 #[derive(Clone)]
 struct Inner {
-    client: aws_sdk_dynamodb::Client,
+    db: monotable::Table,
     model: Model,
     auth: auth::Auth,
-    cursor_key: Vec<u8>,
     clock: Clock,
     options: ShopOptions,
     /// Set while a recreation of the table runs, so concurrent requests start only one.
@@ -84,12 +85,12 @@ impl Shop {
         auth: auth::Auth,
         cursor_key: Vec<u8>,
     ) -> Shop {
+        let db = monotable::Table::new(client, model.table.name.clone()).cursor_secret(&cursor_key);
         Shop {
             inner: Arc::new(Inner {
-                client,
+                db,
                 model,
                 auth,
-                cursor_key,
                 clock: Arc::new(time_util::now),
                 options: ShopOptions::default(),
                 recreating: Arc::default(),
@@ -131,7 +132,7 @@ impl Shop {
         }
         let shop = self.clone();
         tokio::spawn(async move {
-            match monotable_access::table::ensure_table(shop.client(), shop.model()).await {
+            match monotable::ensure_table(shop.client(), shop.model()).await {
                 Ok(true) => tracing::warn!(
                     table = shop.table(),
                     "the table was missing; recreated it (empty) from the model"
@@ -150,7 +151,12 @@ impl Shop {
 
     /// The SDK client.
     pub fn client(&self) -> &aws_sdk_dynamodb::Client {
-        &self.inner.client
+        self.inner.db.client()
+    }
+
+    /// The table, as the library reads and writes it.
+    pub fn db(&self) -> &monotable::Table {
+        &self.inner.db
     }
 
     /// The model.
@@ -175,9 +181,5 @@ impl Shop {
         hasher.update(b"monotable cursor key v1\0");
         hasher.update(secret);
         hasher.finalize().to_vec()
-    }
-
-    pub(crate) fn cursor_key(&self) -> &[u8] {
-        &self.inner.cursor_key
     }
 }

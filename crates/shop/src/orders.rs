@@ -2,24 +2,21 @@
 //! check and a conditional stock decrement per product), status changes that move the index keys
 //! in the same conditional write, and the listings (per user, per status, per date range).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-use aws_sdk_dynamodb::types::{AttributeValue, ConditionCheck, Put, TransactWriteItem, Update};
+use monotable::{Condition, Entity, Transaction};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-
-use monotable_access::items::{self, Item, n, s};
-use monotable_access::pattern::{self, PageRequest};
+use time::{Date, OffsetDateTime};
 
 use crate::Shop;
 use crate::auth::Caller;
-use crate::error::{ShopError, sdk};
-use crate::money;
+use crate::error::ShopError;
+use crate::patterns::{GetIdempotencyRecord, GetOrderWithItems};
 use crate::products::{self, Product, ser_money};
 use crate::rules;
 use crate::time_util;
-use crate::users::{backoff, failed_conditions, is_transaction_conflict};
 
 mod list;
 mod status;
@@ -34,17 +31,18 @@ pub const MAX_LINES: usize = 49;
 const _: () = assert!(1 + 1 + 2 * MAX_LINES <= 100 && 1 + 1 + 2 * (MAX_LINES + 1) > 100);
 /// How long an idempotency record is kept (it expires through the table's TTL).
 pub const IDEMPOTENCY_TTL_SECONDS: i64 = 24 * 3600;
-/// Write shards of the per-day index (GSI3); the model's `shard` cardinality.
-pub const DAY_SHARDS: u32 = 8;
 /// Longest date range `GET /orders?from&to` walks by default: each day costs one query per shard.
 pub const MAX_RANGE_DAYS: i64 = 93;
 /// The currency every price is in.
 pub const CURRENCY: &str = "USD";
 const RETRIES: usize = 5;
 
-/// An order's status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+/// An order's status: the model's `status` values.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema, monotable::Enum,
+)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[monotable(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Status {
     /// Created, not paid.
     Pending,
@@ -61,31 +59,18 @@ pub enum Status {
 impl Status {
     /// The wire name.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Pending => "PENDING",
-            Status::Paid => "PAID",
-            Status::Shipped => "SHIPPED",
-            Status::Delivered => "DELIVERED",
-            Status::Cancelled => "CANCELLED",
-        }
+        monotable::EnumValue::as_str(&self)
     }
 
     /// Parse a wire name.
     pub fn parse(text: &str) -> Result<Status, ShopError> {
-        Ok(match text {
-            "PENDING" => Status::Pending,
-            "PAID" => Status::Paid,
-            "SHIPPED" => Status::Shipped,
-            "DELIVERED" => Status::Delivered,
-            "CANCELLED" => Status::Cancelled,
-            other => {
-                return Err(ShopError::invalid(
-                    "invalid_status",
-                    format!(
-                        "`status` must be PENDING, PAID, SHIPPED, DELIVERED or CANCELLED; got {other:?}"
-                    ),
-                ));
-            }
+        <Status as monotable::EnumValue>::from_text(text).ok_or_else(|| {
+            ShopError::invalid(
+                "invalid_status",
+                format!(
+                    "`status` must be PENDING, PAID, SHIPPED, DELIVERED or CANCELLED; got {text:?}"
+                ),
+            )
         })
     }
 
@@ -101,10 +86,14 @@ impl Status {
     }
 }
 
-/// One line of an order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// One line of an order: the model's `OrderItem`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
 #[serde(rename_all = "camelCase")]
+#[monotable(entity = "OrderItem")]
 pub struct OrderLine {
+    /// The order.
+    #[serde(skip)]
+    pub order_id: String,
     /// 1-based line number.
     pub line_no: i64,
     /// The product.
@@ -121,11 +110,15 @@ pub struct OrderLine {
     #[schema(value_type = String, example = "19.98")]
     #[serde(serialize_with = "ser_money")]
     pub line_total: Decimal,
+    /// The order took the product's stock: a cancellation returns it.
+    #[serde(skip)]
+    pub stock_tracked: bool,
 }
 
-/// An order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// An order: the model's `Order`, and in single-order responses its lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
 #[serde(rename_all = "camelCase")]
+#[monotable(version = "version")]
 pub struct Order {
     /// Time-sortable id (ULID).
     pub order_id: String,
@@ -142,14 +135,42 @@ pub struct Order {
     /// Number of lines.
     pub item_count: i64,
     /// RFC 3339 UTC.
-    pub created_at: String,
+    #[serde(serialize_with = "time_util::ser_ts")]
+    #[schema(value_type = String)]
+    pub created_at: OffsetDateTime,
+    /// The UTC day of `createdAt`, which the per-day listing is keyed by.
+    #[serde(skip)]
+    pub day: Date,
+    /// Which write shard of its day the order is in ([`day_shard`]).
+    #[serde(skip)]
+    pub shard: u32,
     /// RFC 3339 UTC.
-    pub updated_at: String,
+    #[serde(serialize_with = "time_util::ser_ts")]
+    #[schema(value_type = String)]
+    pub updated_at: OffsetDateTime,
     /// Bumped by every status change; pass as `expectedVersion`.
     pub version: i64,
     /// The lines (in single-order responses; absent in listings).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[monotable(skip)]
     pub items: Option<Vec<OrderLine>>,
+}
+
+/// The stored result of an order creation with an `Idempotency-Key`: the model's `Idempotency`.
+#[derive(Debug, Clone, PartialEq, Eq, monotable::Entity)]
+pub struct Idempotency {
+    /// The caller.
+    pub user_id: String,
+    /// The client's key.
+    pub idempotency_key: String,
+    /// SHA-256 of the request body.
+    pub request_hash: String,
+    /// The order it created.
+    pub order_id: String,
+    /// When.
+    pub created_at: OffsetDateTime,
+    /// When the table's TTL removes it.
+    pub expires_at: OffsetDateTime,
 }
 
 /// One requested line.
@@ -219,134 +240,31 @@ fn validate_idempotency_key(key: &str) -> Result<(), ShopError> {
     rules::IDEMPOTENCY_KEY.check(key).map(drop)
 }
 
-/// Shard of an order in the per-day index: FNV-1a of its id, modulo [`DAY_SHARDS`].
+/// Write shards of each day of the per-day listing: the model's `shard` cardinality.
+pub fn day_shards() -> u32 {
+    <Order as Entity>::cardinality("shard")
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(1)
+}
+
+/// Shard of an order in the per-day listing: FNV-1a of its id, modulo [`day_shards`].
 pub fn day_shard(order_id: &str) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
     for b in order_id.bytes() {
         hash ^= u32::from(b);
         hash = hash.wrapping_mul(0x0100_0193);
     }
-    hash % DAY_SHARDS
+    hash % day_shards()
 }
 
-fn order_values(o: &Order) -> impl Fn(&str) -> Option<String> + '_ {
-    move |name: &str| match name {
-        "orderId" => Some(o.order_id.clone()),
-        "userId" => Some(o.user_id.clone()),
-        "status" => Some(o.status.as_str().to_string()),
-        "createdAt" => Some(o.created_at.clone()),
-        "day" => o.created_at.get(..10).map(str::to_string),
-        "shard" => Some(day_shard(&o.order_id).to_string()),
-        _ => None,
-    }
-}
-
-pub(crate) fn order_item(shop: &Shop, o: &Order) -> Result<Item, ShopError> {
-    let values = order_values(o);
-    let mut item = items::keys(shop.model(), "Order", &values)?;
-    item.extend([
-        ("orderId".into(), s(&o.order_id)),
-        ("userId".into(), s(&o.user_id)),
-        ("status".into(), s(o.status.as_str())),
-        ("total".into(), n(o.total)),
-        ("currency".into(), s(&o.currency)),
-        ("itemCount".into(), n(o.item_count)),
-        ("createdAt".into(), s(&o.created_at)),
-        ("updatedAt".into(), s(&o.updated_at)),
-        ("day".into(), s(values("day").unwrap_or_default())),
-        ("shard".into(), n(day_shard(&o.order_id))),
-        ("version".into(), n(o.version)),
-    ]);
-    Ok(item)
-}
-
-pub(crate) fn line_item(
-    shop: &Shop,
-    order_id: &str,
-    line: &OrderLine,
-    stock_tracked: bool,
-) -> Result<Item, ShopError> {
-    let values = |name: &str| match name {
-        "orderId" => Some(order_id.to_string()),
-        "lineNo" => Some(line.line_no.to_string()),
-        _ => None,
-    };
-    let mut item = items::keys(shop.model(), "OrderItem", &values)?;
-    item.extend([
-        ("orderId".into(), s(order_id)),
-        ("lineNo".into(), n(line.line_no)),
-        ("productId".into(), s(&line.product_id)),
-        ("productName".into(), s(&line.product_name)),
-        ("quantity".into(), n(line.quantity)),
-        ("unitPrice".into(), n(line.unit_price)),
-        ("lineTotal".into(), n(line.line_total)),
-        ("stockTracked".into(), AttributeValue::Bool(stock_tracked)),
-    ]);
-    Ok(item)
-}
-
-fn order_from_item(item: &Item) -> Result<Order, ShopError> {
-    Ok(Order {
-        order_id: items::string(item, "orderId")?,
-        user_id: items::string(item, "userId")?,
-        status: Status::parse(&items::string(item, "status")?)
-            .map_err(|_| ShopError::internal("stored order status is unknown"))?,
-        total: money::from_stored("total", &items::number(item, "total")?)?,
-        currency: items::string(item, "currency")?,
-        item_count: items::integer(item, "itemCount")?,
-        created_at: items::string(item, "createdAt")?,
-        updated_at: items::string(item, "updatedAt")?,
-        version: items::integer(item, "version")?,
-        items: None,
-    })
-}
-
-fn line_from_item(item: &Item) -> Result<(OrderLine, bool), ShopError> {
-    Ok((
-        OrderLine {
-            line_no: items::integer(item, "lineNo")?,
-            product_id: items::string(item, "productId")?,
-            product_name: items::string(item, "productName")?,
-            quantity: items::integer(item, "quantity")?,
-            unit_price: money::from_stored("unitPrice", &items::number(item, "unitPrice")?)?,
-            line_total: money::from_stored("lineTotal", &items::number(item, "lineTotal")?)?,
-        },
-        items::boolean(item, "stockTracked").unwrap_or(false),
-    ))
-}
-
-/// The order `order_id` with its lines (one Query on the ORDER#id collection), and for each
-/// line whether its product's stock was taken.
-async fn load(
-    shop: &Shop,
-    order_id: &str,
-) -> Result<Option<(Order, Vec<(OrderLine, bool)>)>, ShopError> {
-    let mut header = None;
-    let mut lines = Vec::new();
-    let mut start = None;
-    loop {
-        let page = pattern::query(
-            shop.client(),
-            shop.model(),
-            "getOrderWithItems",
-            &|name| (name == "orderId").then(|| order_id.to_string()),
-            PageRequest { limit: None, start },
-        )
-        .await?;
-        for item in &page.items {
-            match items::entity_type(item) {
-                Some("Order") => header = Some(order_from_item(item)?),
-                Some("OrderItem") => lines.push(line_from_item(item)?),
-                _ => {}
-            }
-        }
-        start = page.last_evaluated_key;
-        if start.is_none() {
-            break;
-        }
-    }
-    lines.sort_by_key(|(l, _)| l.line_no);
-    Ok(header.map(|h| (h, lines)))
+/// The order `order_id` with its lines in line order (one Query of its item collection).
+async fn load(shop: &Shop, order_id: &str) -> Result<Option<(Order, Vec<OrderLine>)>, ShopError> {
+    let order_id = order_id.to_string();
+    let all = GetOrderWithItems { order_id }.all(shop.db()).await?;
+    let mut lines = all.order_items;
+    lines.sort_by_key(|l| l.line_no);
+    Ok(all.order.map(|order| (order, lines)))
 }
 
 /// The order with its items, if the caller may see it (owner or admin); otherwise 404.
@@ -354,7 +272,7 @@ pub async fn get_for(shop: &Shop, caller: &Caller, order_id: &str) -> Result<Ord
     validate_order_id(order_id)?;
     match load(shop, order_id).await? {
         Some((mut order, lines)) if caller.is_self_or_admin(&order.user_id) => {
-            order.items = Some(lines.into_iter().map(|(l, _)| l).collect());
+            order.items = Some(lines);
             Ok(order)
         }
         _ => Err(ShopError::NotFound(format!("no order {order_id}"))),
@@ -382,27 +300,22 @@ async fn replay(
     key: &str,
     hash: &str,
 ) -> Result<Option<Created>, ShopError> {
-    let record = pattern::get(
-        shop.client(),
-        shop.model(),
-        "getIdempotencyRecord",
-        &|name| match name {
-            "userId" => Some(user_id.to_string()),
-            "idempotencyKey" => Some(key.to_string()),
-            _ => None,
-        },
-    )
+    let record = GetIdempotencyRecord {
+        user_id: user_id.to_string(),
+        idempotency_key: key.to_string(),
+    }
+    .send(shop.db())
     .await?;
     let Some(record) = record else {
         return Ok(None);
     };
-    if items::string(&record, "requestHash")? != hash {
+    if record.request_hash != hash {
         return Err(ShopError::conflict(
             "idempotency_key_reused",
             "this Idempotency-Key was used for a different order body; use a new key",
         ));
     }
-    let order_id = items::string(&record, "orderId")?;
+    let order_id = record.order_id;
     let caller = Caller {
         user_id: user_id.to_string(),
         admin: false,
@@ -432,146 +345,152 @@ pub async fn create(
         }
     }
 
-    for attempt in 0..RETRIES {
-        // Prices and availability come from the stored products, read concurrently.
-        let mut reads = tokio::task::JoinSet::new();
-        for (i, line) in request.items.iter().enumerate() {
-            let shop = shop.clone();
-            let id = line.product_id.clone();
-            reads.spawn(async move { (i, products::get(&shop, &id).await) });
-        }
-        let mut found: Vec<Option<Product>> = vec![None; request.items.len()];
-        while let Some(joined) = reads.join_next().await {
-            let (i, product) = joined.map_err(ShopError::internal)?;
-            found[i] = product?;
-        }
-        let mut stocked = Vec::with_capacity(found.len());
-        for (line, product) in request.items.iter().zip(&found) {
-            let product = product
-                .as_ref()
-                .ok_or_else(|| unknown_product(&line.product_id))?;
-            check_available(product, line.quantity)?;
-            stocked.push(product.clone());
-        }
-
-        let now = shop.now();
-        let created_at = time_util::format_ts(now);
-        let order_id = crate::products::new_id(shop);
-        let lines: Vec<OrderLine> = request
-            .items
-            .iter()
-            .zip(&stocked)
-            .enumerate()
-            .map(|(i, (line, p))| OrderLine {
-                line_no: i as i64 + 1,
-                product_id: p.product_id.clone(),
-                product_name: p.name.clone(),
-                quantity: line.quantity,
-                unit_price: p.price,
-                line_total: p.price * Decimal::from(line.quantity),
-            })
-            .collect();
-        let order = Order {
-            order_id: order_id.clone(),
-            user_id: user_id.to_string(),
-            status: Status::Pending,
-            total: lines.iter().map(|l| l.line_total).sum(),
-            currency: CURRENCY.to_string(),
-            item_count: lines.len() as i64,
-            created_at: created_at.clone(),
-            updated_at: created_at.clone(),
-            version: 1,
-            items: None,
-        };
-
-        let table = shop.table();
-        let mut tx = shop.client().transact_write_items();
-        let mut offset = 0;
-        if let Some(key) = idempotency_key {
-            let values = |name: &str| match name {
-                "userId" => Some(user_id.to_string()),
-                "idempotencyKey" => Some(key.to_string()),
-                _ => None,
-            };
-            let mut record = items::keys(shop.model(), "Idempotency", &values)?;
-            record.extend([
-                ("userId".into(), s(user_id)),
-                ("idempotencyKey".into(), s(key)),
-                ("requestHash".into(), s(&hash)),
-                ("orderId".into(), s(&order_id)),
-                ("createdAt".into(), s(&created_at)),
-                (
-                    "expiresAt".into(),
-                    n(now.unix_timestamp() + IDEMPOTENCY_TTL_SECONDS),
-                ),
-            ]);
-            tx = tx.transact_items(put(table, record, Some("attribute_not_exists(PK)"))?);
-            offset = 1;
-        }
-        tx = tx.transact_items(put(
-            table,
-            order_item(shop, &order)?,
-            Some("attribute_not_exists(PK)"),
-        )?);
-        for (line, p) in lines.iter().zip(&stocked) {
-            tx = tx.transact_items(put(
-                table,
-                line_item(shop, &order_id, line, p.stock.is_some())?,
-                None,
-            )?);
-        }
-        for (line, p) in lines.iter().zip(&stocked) {
-            tx = tx.transact_items(take_stock(shop, p, line.quantity)?);
-        }
-
-        match tx.send().await {
-            Ok(_) => {
-                let mut order = order;
-                order.items = Some(lines);
+    for _ in 0..RETRIES {
+        let stocked = read_products(shop, request).await?;
+        let placed = place(shop, user_id, request, &stocked);
+        let tx = transaction(&placed, idempotency_key, &hash);
+        let error = match tx.send(shop.db()).await {
+            Ok(()) => {
+                let mut order = placed.order;
+                order.items = Some(placed.lines);
                 return Ok(Created {
                     order,
                     replayed: false,
                 });
             }
-            Err(e) => {
-                let Some(failed) = failed_conditions(&e) else {
-                    return Err(sdk("TransactWriteItems", e));
-                };
-                if idempotency_key.is_some() && failed.first() == Some(&true) {
-                    // The same key won a race: answer as its retry would.
-                    let key = idempotency_key.unwrap_or_default();
-                    return match replay(shop, user_id, key, &hash).await? {
-                        Some(done) => Ok(done),
-                        None => Err(ShopError::conflict(
-                            "concurrent_request",
-                            "a request with this Idempotency-Key is in progress; retry shortly",
-                        )),
-                    };
-                }
-                let product_checks = offset + 1 + lines.len();
-                if let Some(i) = failed.iter().skip(product_checks).position(|f| *f) {
-                    // Re-read the product that failed: a 409 if it is gone, else retry with the
-                    // current price.
-                    let line = &request.items[i];
-                    if let Some(current) = products::get(shop, &line.product_id).await? {
-                        check_available(&current, line.quantity)?;
-                    } else {
-                        return Err(unknown_product(&line.product_id));
-                    }
-                    continue;
-                }
-                if is_transaction_conflict(&e) {
-                    // Another order on the same product won the race: read again and retry.
-                    backoff(attempt).await;
-                    continue;
-                }
-                return Err(sdk("TransactWriteItems", e));
-            }
+            Err(e) => e,
+        };
+        let offset = usize::from(idempotency_key.is_some());
+        if let Some(key) = idempotency_key
+            && error.failed_at(0)
+        {
+            // The same key won a race: answer as its retry would.
+            return match replay(shop, user_id, key, &hash).await? {
+                Some(done) => Ok(done),
+                None => Err(ShopError::conflict(
+                    "concurrent_request",
+                    "a request with this Idempotency-Key is in progress; retry shortly",
+                )),
+            };
+        }
+        let product_checks = offset + 1 + placed.lines.len();
+        let failed = (0..request.items.len()).find(|i| error.failed_at(product_checks + i));
+        let Some(i) = failed else {
+            return Err(error.into());
+        };
+        // Re-read the product that failed: a 409 if it is gone or unavailable, else retry with
+        // the current price.
+        let line = &request.items[i];
+        match products::get(shop, &line.product_id).await? {
+            Some(current) => check_available(&current, line.quantity)?,
+            None => return Err(unknown_product(&line.product_id)),
         }
     }
     Err(ShopError::busy(
         "the products changed while the order was being placed; try again",
     ))
+}
+
+/// The products of an order's lines, read concurrently, each available in the quantity asked.
+async fn read_products(shop: &Shop, request: &NewOrder) -> Result<Vec<Product>, ShopError> {
+    let mut reads = tokio::task::JoinSet::new();
+    for (i, line) in request.items.iter().enumerate() {
+        let shop = shop.clone();
+        let id = line.product_id.clone();
+        reads.spawn(async move { (i, products::get(&shop, &id).await) });
+    }
+    let mut found: Vec<Option<Product>> = vec![None; request.items.len()];
+    while let Some(joined) = reads.join_next().await {
+        let (i, product) = joined.map_err(ShopError::internal)?;
+        found[i] = product?;
+    }
+    let mut stocked = Vec::with_capacity(found.len());
+    for (line, product) in request.items.iter().zip(found) {
+        let product = product.ok_or_else(|| unknown_product(&line.product_id))?;
+        check_available(&product, line.quantity)?;
+        stocked.push(product);
+    }
+    Ok(stocked)
+}
+
+/// An order about to be placed: the order, its lines, and the products they take.
+struct Placed<'a> {
+    order: Order,
+    lines: Vec<OrderLine>,
+    products: &'a [Product],
+    request: &'a NewOrder,
+}
+
+/// The order and lines of `request`, priced from the stored products.
+fn place<'a>(
+    shop: &Shop,
+    user_id: &str,
+    request: &'a NewOrder,
+    products: &'a [Product],
+) -> Placed<'a> {
+    let now = shop.now();
+    let order_id = crate::products::new_id(shop);
+    let lines: Vec<OrderLine> = request
+        .items
+        .iter()
+        .zip(products)
+        .zip(1..)
+        .map(|((line, p), line_no)| OrderLine {
+            order_id: order_id.clone(),
+            line_no,
+            product_id: p.product_id.clone(),
+            product_name: p.name.clone(),
+            quantity: line.quantity,
+            unit_price: p.price,
+            line_total: p.price * Decimal::from(line.quantity),
+            stock_tracked: p.stock.is_some(),
+        })
+        .collect();
+    let order = Order {
+        shard: day_shard(&order_id),
+        order_id,
+        user_id: user_id.to_string(),
+        status: Status::Pending,
+        total: lines.iter().map(|l| l.line_total).sum(),
+        currency: CURRENCY.to_string(),
+        item_count: i64::try_from(lines.len()).unwrap_or(i64::MAX),
+        created_at: now,
+        day: time_util::utc_day(now),
+        updated_at: now,
+        version: 1,
+        items: None,
+    };
+    Placed {
+        order,
+        lines,
+        products,
+        request,
+    }
+}
+
+/// The order's transaction: the idempotency record (when there is a key), the order, its lines,
+/// and per line its product's check or stock decrement, in that order.
+fn transaction(placed: &Placed, key: Option<&str>, hash: &str) -> Transaction {
+    let mut tx = Transaction::new();
+    if let Some(key) = key {
+        let created_at = placed.order.created_at;
+        tx = tx.create(&Idempotency {
+            user_id: placed.order.user_id.clone(),
+            idempotency_key: key.to_string(),
+            request_hash: hash.to_string(),
+            order_id: placed.order.order_id.clone(),
+            created_at,
+            expires_at: created_at + time::Duration::seconds(IDEMPOTENCY_TTL_SECONDS),
+        });
+    }
+    tx = tx.create(&placed.order);
+    for line in &placed.lines {
+        tx = tx.put(line);
+    }
+    for (line, product) in placed.request.items.iter().zip(placed.products) {
+        tx = take_stock(tx, product, line.quantity);
+    }
+    tx
 }
 
 /// An order names a product that does not exist (or no longer does): a 409, like a product that
@@ -604,63 +523,25 @@ fn check_available(p: &Product, quantity: i64) -> Result<(), ShopError> {
     Ok(())
 }
 
-fn put(table: &str, item: Item, condition: Option<&str>) -> Result<TransactWriteItem, ShopError> {
-    Ok(TransactWriteItem::builder()
-        .put(
-            Put::builder()
-                .table_name(table)
-                .set_item(Some(item))
-                .set_condition_expression(condition.map(str::to_string))
-                .build()
-                .map_err(ShopError::internal)?,
-        )
-        .build())
-}
-
-fn product_key(shop: &Shop, product_id: &str) -> Result<Item, ShopError> {
-    Ok(items::primary_key(shop.model(), "Product", &|name| {
-        (name == "productId").then(|| product_id.to_string())
-    })?)
-}
-
 /// The product's part of the order transaction: still published at the price read, and, when it
 /// tracks stock, enough stock, taken in the same write.
-fn take_stock(shop: &Shop, p: &Product, quantity: i64) -> Result<TransactWriteItem, ShopError> {
-    let key = product_key(shop, &p.product_id)?;
-    let mut values = HashMap::from([
-        (":t".to_string(), AttributeValue::Bool(true)),
-        (":p".to_string(), n(p.price)),
-    ]);
-    let base = "attribute_exists(PK) AND published = :t AND price = :p";
-    Ok(match p.stock {
-        Some(_) => {
-            values.insert(":q".into(), n(quantity));
-            values.insert(":one".into(), n(1));
-            TransactWriteItem::builder()
-                .update(
-                    Update::builder()
-                        .table_name(shop.table())
-                        .set_key(Some(key))
-                        .update_expression("SET stock = stock - :q, version = version + :one")
-                        .condition_expression(format!("{base} AND stock >= :q"))
-                        .set_expression_attribute_values(Some(values))
-                        .build()
-                        .map_err(ShopError::internal)?,
-                )
-                .build()
-        }
-        None => TransactWriteItem::builder()
-            .condition_check(
-                ConditionCheck::builder()
-                    .table_name(shop.table())
-                    .set_key(Some(key))
-                    .condition_expression(format!("{base} AND attribute_not_exists(stock)"))
-                    .set_expression_attribute_values(Some(values))
-                    .build()
-                    .map_err(ShopError::internal)?,
-            )
-            .build(),
-    })
+fn take_stock(tx: Transaction, p: &Product, quantity: i64) -> Transaction {
+    let unchanged = Condition::item_exists::<Product>()
+        .and(Condition::eq("published", true))
+        .and(Condition::eq("price", p.price));
+    match p.stock {
+        Some(_) => tx.update(
+            Product::update_key(p.product_id.clone())
+                .add_stock(-quantity)
+                .bump_version()
+                .when(unchanged.and(Condition::ge("stock", quantity)))
+                .into_update(),
+        ),
+        None => tx.check(
+            Product::key_of(p.product_id.clone()),
+            unchanged.and(Condition::not_exists("stock")),
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -690,10 +571,18 @@ mod tests {
 
     #[test]
     fn shards_spread_and_stay_in_range() {
-        let mut counts = [0u32; DAY_SHARDS as usize];
+        let shards = day_shards() as usize;
+        assert!(shards > 1, "the model spreads each day over shards");
+        let per = 8000 / shards as u32;
+        let mut counts = vec![0u32; shards];
         for _ in 0..8000 {
             counts[day_shard(&ulid::Ulid::new().to_string()) as usize] += 1;
         }
-        assert!(counts.iter().all(|c| (700..1300).contains(c)), "{counts:?}");
+        assert!(
+            counts
+                .iter()
+                .all(|c| (per * 7 / 10..per * 13 / 10).contains(c)),
+            "{counts:?}"
+        );
     }
 }

@@ -1,23 +1,26 @@
-//! Products: the catalogue, by id, by category (GSI1) and, while published, in the sparse GSI2.
+//! Products: the catalogue, by id, by category and, while published, in the sparse published
+//! listing (the model's patterns say which index each reads).
 
+use monotable::{QueryRequest, Row, WriteError};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-
-use monotable_access::items::{self, Item, n, s};
-use monotable_access::pattern;
+use time::OffsetDateTime;
 
 use crate::Shop;
-use crate::cursor;
-use crate::error::{ShopError, sdk};
+use crate::error::ShopError;
 use crate::money;
+use crate::patterns::{
+    GetProduct, ListProductsByCategory, ListPublishedProducts, ListPublishedProductsByCategory,
+};
 use crate::rules;
 use crate::time_util;
 
 const RETRIES: usize = 5;
 
-/// A product.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// A product: the model's `Product`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
 #[serde(rename_all = "camelCase")]
+#[monotable(version = "version")]
 pub struct Product {
     /// Time-sortable id (ULID).
     pub product_id: String,
@@ -35,9 +38,13 @@ pub struct Product {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stock: Option<i64>,
     /// RFC 3339 UTC.
-    pub created_at: String,
+    #[serde(serialize_with = "time_util::ser_ts")]
+    #[schema(value_type = String)]
+    pub created_at: OffsetDateTime,
     /// RFC 3339 UTC.
-    pub updated_at: String,
+    #[serde(serialize_with = "time_util::ser_ts")]
+    #[schema(value_type = String)]
+    pub updated_at: OffsetDateTime,
     /// Bumped by every change (orders included, when they take stock).
     pub version: i64,
 }
@@ -111,52 +118,9 @@ pub fn validate_product_id(id: &str) -> Result<(), ShopError> {
     rules::PRODUCT_ID.check(id).map(drop)
 }
 
-pub(crate) fn from_item(item: &Item) -> Result<Product, ShopError> {
-    Ok(Product {
-        product_id: items::string(item, "productId")?,
-        name: items::string(item, "name")?,
-        category: items::string(item, "category")?,
-        price: money::from_stored("price", &items::number(item, "price")?)?,
-        published: items::boolean(item, "published")?,
-        stock: items::opt_number(item, "stock")?
-            .map(|v| v.parse::<i64>().map_err(ShopError::internal))
-            .transpose()?,
-        created_at: items::string(item, "createdAt")?,
-        updated_at: items::string(item, "updatedAt")?,
-        version: items::integer(item, "version")?,
-    })
-}
-
-pub(crate) fn to_item(shop: &Shop, p: &Product) -> Result<Item, ShopError> {
-    let values = |name: &str| match name {
-        "productId" => Some(p.product_id.clone()),
-        "category" => Some(p.category.clone()),
-        "published" => Some(p.published.to_string()),
-        _ => None,
-    };
-    let mut item = items::keys(shop.model(), "Product", &values)?;
-    item.extend([
-        ("productId".into(), s(&p.product_id)),
-        ("name".into(), s(&p.name)),
-        ("category".into(), s(&p.category)),
-        ("price".into(), n(p.price)),
-        (
-            "published".into(),
-            aws_sdk_dynamodb::types::AttributeValue::Bool(p.published),
-        ),
-        ("createdAt".into(), s(&p.created_at)),
-        ("updatedAt".into(), s(&p.updated_at)),
-        ("version".into(), n(p.version)),
-    ]);
-    if let Some(stock) = p.stock {
-        item.insert("stock".into(), n(stock));
-    }
-    Ok(item)
-}
-
 /// Create a product.
 pub async fn create(shop: &Shop, input: &NewProduct) -> Result<Product, ShopError> {
-    let now = time_util::format_ts(shop.now());
+    let now = shop.now();
     let product = Product {
         product_id: new_id(shop),
         name: validate_name(&input.name)?,
@@ -164,34 +128,25 @@ pub async fn create(shop: &Shop, input: &NewProduct) -> Result<Product, ShopErro
         price: validate_price(&input.price)?,
         published: input.published,
         stock: input.stock.map(validate_stock).transpose()?,
-        created_at: now.clone(),
+        created_at: now,
         updated_at: now,
         version: 1,
     };
-    shop.client()
-        .put_item()
-        .table_name(shop.table())
-        .set_item(Some(to_item(shop, &product)?))
-        .condition_expression("attribute_not_exists(PK)")
-        .send()
-        .await
-        .map_err(|e| sdk("PutItem", e))?;
+    shop.db().create(&product).await?;
     Ok(product)
 }
 
 /// The product `id`.
 pub async fn get(shop: &Shop, id: &str) -> Result<Option<Product>, ShopError> {
     validate_product_id(id)?;
-    let item = pattern::get(shop.client(), shop.model(), "getProduct", &|name| {
-        (name == "productId").then(|| id.to_string())
-    })
-    .await?;
-    item.as_ref().map(from_item).transpose()
+    let product_id = id.to_string();
+    Ok(GetProduct { product_id }.send(shop.db()).await?)
 }
 
-/// Apply `patch` to product `id`, moving its index keys with it (category listing, published
-/// listing). Optimistic: conditional on the version read, retried when an order took stock
-/// meanwhile.
+/// Apply `patch` to product `id`. One conditional update of the fields given: the library
+/// re-renders the index keys they feed (the category listing key, the published listing key,
+/// removed while the product is a draft). Optimistic: conditional on the version read, retried
+/// when an order took stock meanwhile.
 pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Product, ShopError> {
     validate_product_id(id)?;
     let name = patch.name.as_deref().map(validate_name).transpose()?;
@@ -212,28 +167,30 @@ pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Produc
             price: price.unwrap_or(old.price),
             published: patch.published.unwrap_or(old.published),
             stock: stock.or(old.stock),
-            updated_at: time_util::format_ts(shop.now()),
+            updated_at: shop.now(),
             version: old.version + 1,
             ..old.clone()
         };
-        let result = shop
-            .client()
-            .put_item()
-            .table_name(shop.table())
-            .set_item(Some(to_item(shop, &new)?))
-            .condition_expression("version = :v")
-            .expression_attribute_values(":v", n(old.version))
-            .send()
-            .await;
-        match result {
-            Ok(_) => return Ok(new),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
-            {
-                continue;
-            }
-            Err(e) => return Err(sdk("PutItem", e)),
+        let mut update = old.update().set_updated_at(new.updated_at);
+        if let Some(name) = &name {
+            update = update.set_name(name.clone());
+        }
+        if let Some(category) = &category {
+            update = update.set_category(category.clone());
+        }
+        if let Some(price) = price {
+            update = update.set_price(price);
+        }
+        if let Some(published) = patch.published {
+            update = update.set_published(published);
+        }
+        if let Some(stock) = stock {
+            update = update.set_stock(Some(stock));
+        }
+        match update.send(shop.db()).await {
+            Ok(()) => return Ok(new),
+            Err(WriteError::VersionConflict { .. }) => continue,
+            Err(e) => return Err(e.into()),
         }
     }
     Err(ShopError::busy(
@@ -251,42 +208,25 @@ pub struct Page<T> {
     pub next_cursor: Option<String>,
 }
 
-/// Run a paginated query pattern and map its items. A page holds `limit` items whenever that many
-/// remain, and carries a cursor only when more follow.
-pub(crate) async fn list<T>(
+/// One page of a pattern's query: `limit` items whenever that many remain, and a cursor only
+/// when more follow.
+pub(crate) async fn list<R: Row>(
     shop: &Shop,
-    pattern_name: &str,
-    scope: &str,
-    values: &(dyn Fn(&str) -> Option<String> + Sync),
+    request: QueryRequest<R>,
     limit: i32,
-    cursor_text: Option<&str>,
-    map: impl Fn(&Item) -> Result<T, ShopError>,
-) -> Result<Page<T>, ShopError> {
-    let start = cursor_text
-        .map(|c| cursor::decode_key(shop.cursor_key(), scope, c))
-        .transpose()?;
+    cursor: Option<&str>,
+) -> Result<Page<R>, ShopError> {
     let limit =
         usize::try_from(rules::LIMIT.check(i64::from(limit))?).map_err(ShopError::internal)?;
-    let page = pattern::query_page(
-        shop.client(),
-        shop.model(),
-        pattern_name,
-        values,
-        limit,
-        start,
-    )
-    .await?;
-    let items = page.items.iter().map(map).collect::<Result<Vec<_>, _>>()?;
-    let next_cursor = page
-        .last_evaluated_key
-        .as_ref()
-        .map(|k| cursor::encode_key(shop.cursor_key(), scope, k))
-        .transpose()?;
-    Ok(Page { items, next_cursor })
+    let page = request.limit(limit).cursor(cursor).send(shop.db()).await?;
+    Ok(Page {
+        items: page.items,
+        next_cursor: page.next_cursor,
+    })
 }
 
 /// Products in `category`: with `drafts`, published and unpublished alike (admins); without,
-/// only published ones, selected by the key (`GSI1SK` begins `PRODUCT#true#`), so a draft is
+/// only published ones, selected by the key (`listPublishedProductsByCategory`), so a draft is
 /// never read for such a caller, let alone put in a cursor.
 pub async fn by_category(
     shop: &Shop,
@@ -296,22 +236,12 @@ pub async fn by_category(
     cursor: Option<&str>,
 ) -> Result<Page<Product>, ShopError> {
     let category = validate_category(category)?;
-    let pattern = if drafts {
-        "listProductsByCategory"
+    let request = if drafts {
+        ListProductsByCategory { category }.request()
     } else {
-        "listPublishedProductsByCategory"
+        ListPublishedProductsByCategory { category }.request()
     };
-    let scope = format!("{pattern}|{category}");
-    list(
-        shop,
-        pattern,
-        &scope,
-        &|name| (name == "category").then(|| category.clone()),
-        limit,
-        cursor,
-        from_item,
-    )
-    .await
+    list(shop, request, limit, cursor).await
 }
 
 /// Published products.
@@ -320,14 +250,5 @@ pub async fn published(
     limit: i32,
     cursor: Option<&str>,
 ) -> Result<Page<Product>, ShopError> {
-    list(
-        shop,
-        "listPublishedProducts",
-        "listPublishedProducts",
-        &|_| None,
-        limit,
-        cursor,
-        from_item,
-    )
-    .await
+    list(shop, ListPublishedProducts {}.request(), limit, cursor).await
 }

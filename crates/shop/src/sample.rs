@@ -1,17 +1,13 @@
 //! Realistic sample data: users, products in several categories (some drafts, some tracking
-//! stock), and orders over months in every status, built with the same item builders the API
-//! uses and written with BatchWriteItem.
+//! stock), and orders over months in every status, built as the same entities the API writes and
+//! written with BatchWriteItem.
 
-use std::collections::HashMap;
-
-use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+use monotable::{Entity, Item};
 use rust_decimal::Decimal;
 use time::{Duration, OffsetDateTime};
 
-use monotable_access::items::Item;
-
 use crate::Shop;
-use crate::error::{ShopError, sdk};
+use crate::error::ShopError;
 use crate::orders::{self, Order, OrderLine, Status};
 use crate::products::Product;
 use crate::time_util;
@@ -103,22 +99,18 @@ pub async fn load(
     let mut user_ids = Vec::with_capacity(config.users);
     for i in 0..config.users {
         let created = start + Duration::milliseconds(rng.u64(..span_ms / 10 + 1) as i64);
-        let stamp = time_util::format_ts(created);
+        let email = format!("user{i}@example.com");
         let user = User {
             user_id: format!("user-{i:05}"),
             name: format!("Sample User {i}"),
-            email: format!("user{i}@example.com"),
-            created_at: stamp.clone(),
-            updated_at: stamp,
+            email_lower: email.to_lowercase(),
+            email,
+            created_at: created,
+            updated_at: created,
             version: 1,
         };
-        let lower = user.email.to_lowercase();
-        writer
-            .put(crate::users::user_item(shop, &user, &lower)?)
-            .await?;
-        writer
-            .put(crate::users::guard_item(shop, &user.user_id, &lower)?)
-            .await?;
+        writer.put(user.to_item()).await?;
+        writer.put(user.guard().to_item()).await?;
         user_ids.push(user.user_id);
         loaded.users += 1;
     }
@@ -126,7 +118,6 @@ pub async fn load(
     let mut products = Vec::with_capacity(config.products);
     for i in 0..config.products {
         let created = start + Duration::milliseconds(rng.u64(..span_ms / 10 + 1) as i64);
-        let stamp = time_util::format_ts(created);
         let cents = rng.i64(99..=49_999);
         let product = Product {
             product_id: ulid_at(&mut rng, created),
@@ -135,20 +126,17 @@ pub async fn load(
             price: Decimal::new(cents, 2),
             published: rng.u8(..10) != 0, // one in ten is a draft
             stock: (rng.u8(..3) == 0).then(|| rng.i64(0..=1_000)),
-            created_at: stamp.clone(),
-            updated_at: stamp,
+            created_at: created,
+            updated_at: created,
             version: 1,
         };
-        writer
-            .put(crate::products::to_item(shop, &product)?)
-            .await?;
+        writer.put(product.to_item()).await?;
         products.push(product);
         loaded.products += 1;
     }
 
     for _ in 0..config.orders {
         let created = start + Duration::milliseconds(rng.u64(..span_ms) as i64);
-        let stamp = time_util::format_ts(created);
         let order_id = ulid_at(&mut rng, created);
         let line_count = rng.usize(1..=5);
         let mut lines = Vec::with_capacity(line_count);
@@ -159,17 +147,16 @@ pub async fn load(
                 continue;
             }
             let quantity = rng.i64(1..=4);
-            lines.push((
-                OrderLine {
-                    line_no: lines.len() as i64 + 1,
-                    product_id: p.product_id.clone(),
-                    product_name: p.name.clone(),
-                    quantity,
-                    unit_price: p.price,
-                    line_total: p.price * Decimal::from(quantity),
-                },
-                p.stock.is_some(),
-            ));
+            lines.push(OrderLine {
+                order_id: order_id.clone(),
+                line_no: lines.len() as i64 + 1,
+                product_id: p.product_id.clone(),
+                product_name: p.name.clone(),
+                quantity,
+                unit_price: p.price,
+                line_total: p.price * Decimal::from(quantity),
+                stock_tracked: p.stock.is_some(),
+            });
         }
         // Older orders have moved further along; every status occurs.
         let age = (config.end - created).whole_days();
@@ -181,22 +168,22 @@ pub async fn load(
             _ => Status::Delivered,
         };
         let order = Order {
+            shard: orders::day_shard(&order_id),
             order_id: order_id.clone(),
             user_id: user_ids[rng.usize(..user_ids.len())].clone(),
             status,
-            total: lines.iter().map(|(l, _)| l.line_total).sum(),
+            total: lines.iter().map(|l| l.line_total).sum(),
             currency: orders::CURRENCY.to_string(),
             item_count: lines.len() as i64,
-            created_at: stamp.clone(),
-            updated_at: stamp,
+            created_at: created,
+            day: time_util::utc_day(created),
+            updated_at: created,
             version: 1,
             items: None,
         };
-        writer.put(crate::orders::order_item(shop, &order)?).await?;
-        for (line, tracked) in &lines {
-            writer
-                .put(crate::orders::line_item(shop, &order_id, line, *tracked)?)
-                .await?;
+        writer.put(order.to_item()).await?;
+        for line in &lines {
+            writer.put(line.to_item()).await?;
         }
         loaded.orders += 1;
     }
@@ -273,38 +260,6 @@ impl<'a> Writer<'a> {
 
 async fn write_batch(shop: &Shop, items: Vec<Item>) -> Result<usize, ShopError> {
     let count = items.len();
-    let mut requests: Vec<WriteRequest> = Vec::with_capacity(count);
-    for item in items {
-        let put = PutRequest::builder()
-            .set_item(Some(item))
-            .build()
-            .map_err(ShopError::internal)?;
-        requests.push(WriteRequest::builder().put_request(put).build());
-    }
-    let table = shop.table().to_string();
-    let mut attempt = 0u32;
-    while !requests.is_empty() {
-        let out = shop
-            .client()
-            .batch_write_item()
-            .set_request_items(Some(HashMap::from([(table.clone(), requests)])))
-            .send()
-            .await
-            .map_err(|e| sdk("BatchWriteItem", e))?;
-        requests = out
-            .unprocessed_items
-            .and_then(|mut u| u.remove(&table))
-            .unwrap_or_default();
-        if !requests.is_empty() {
-            attempt += 1;
-            if attempt > 8 {
-                return Err(ShopError::Unavailable {
-                    code: "throttled",
-                    message: "BatchWriteItem kept leaving items unprocessed".into(),
-                });
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(25 << attempt.min(6))).await;
-        }
-    }
+    shop.db().batch_put_items(items).await?;
     Ok(count)
 }

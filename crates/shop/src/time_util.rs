@@ -22,6 +22,16 @@ pub fn format_ts(t: OffsetDateTime) -> String {
     }
 }
 
+/// Serialize a timestamp as [`format_ts`] writes it (serde's `serialize_with`).
+pub fn ser_ts<S: serde::Serializer>(t: &OffsetDateTime, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_str(&format_ts(*t))
+}
+
+/// The UTC day of a time.
+pub fn utc_day(t: OffsetDateTime) -> Date {
+    t.checked_to_offset(UtcOffset::UTC).unwrap_or(t).date()
+}
+
 /// The UTC day of a timestamp: `2026-12-02`.
 pub fn format_day(d: Date) -> String {
     let fmt = format_description!("[year]-[month]-[day]");
@@ -45,12 +55,12 @@ pub enum Bound {
 }
 
 /// The earliest time a key can hold: `0000-01-01T00:00:00.000Z`.
-fn earliest() -> OffsetDateTime {
+pub fn earliest() -> OffsetDateTime {
     time::macros::date!(0000 - 01 - 01).midnight().assume_utc()
 }
 
 /// The latest time a key can hold: `9999-12-31T23:59:59.999Z`.
-fn latest() -> OffsetDateTime {
+pub fn latest() -> OffsetDateTime {
     time::macros::datetime!(9999 - 12 - 31 23:59:59.999).assume_utc()
 }
 

@@ -1,25 +1,23 @@
 //! Users: profiles keyed by user id, with the email kept unique (case-insensitively) by a guard
 //! item written in the same transaction as the user.
 
-use std::collections::HashMap;
-
-use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
+use monotable::{Condition, PutSpec, Transaction};
 use serde::{Deserialize, Serialize};
-
-use monotable_access::items::{self, Item, n, s};
-use monotable_access::pattern;
+use time::OffsetDateTime;
 
 use crate::Shop;
-use crate::error::{ShopError, sdk};
+use crate::error::ShopError;
+use crate::patterns::{GetUser, GetUserIdByEmail};
 use crate::rules;
 use crate::time_util;
 
-/// How many times a write that lost a race is retried before answering 409.
+/// How many times a write that lost a race is retried before answering 503.
 const RETRIES: usize = 3;
 
-/// A user profile.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// A user profile: the model's `User`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
 #[serde(rename_all = "camelCase")]
+#[monotable(version = "version")]
 pub struct User {
     /// The user id (the token's `sub`).
     pub user_id: String,
@@ -27,12 +25,38 @@ pub struct User {
     pub name: String,
     /// Email as given; unique case-insensitively.
     pub email: String,
+    /// The email lower-cased: the uniqueness key.
+    #[serde(skip)]
+    pub email_lower: String,
     /// RFC 3339 UTC.
-    pub created_at: String,
+    #[serde(serialize_with = "time_util::ser_ts")]
+    #[schema(value_type = String)]
+    pub created_at: OffsetDateTime,
     /// RFC 3339 UTC.
-    pub updated_at: String,
+    #[serde(serialize_with = "time_util::ser_ts")]
+    #[schema(value_type = String)]
+    pub updated_at: OffsetDateTime,
     /// Bumped by every change.
     pub version: i64,
+}
+
+/// The uniqueness guard of an email: the model's `EmailGuard`.
+#[derive(Debug, Clone, PartialEq, Eq, monotable::Entity)]
+pub struct EmailGuard {
+    /// The email lower-cased.
+    pub email_lower: String,
+    /// The user who has it.
+    pub user_id: String,
+}
+
+impl User {
+    /// The guard that keeps this user's email unique.
+    pub fn guard(&self) -> EmailGuard {
+        EmailGuard {
+            email_lower: self.email_lower.clone(),
+            user_id: self.user_id.clone(),
+        }
+    }
 }
 
 /// `PUT /users/{userId}` body.
@@ -58,152 +82,21 @@ fn validate_input(input: &UserInput) -> Result<(String, String, String), ShopErr
     Ok((name.to_string(), email.to_string(), email.to_lowercase()))
 }
 
-fn from_item(item: &Item) -> Result<User, ShopError> {
-    Ok(User {
-        user_id: items::string(item, "userId")?,
-        name: items::string(item, "name")?,
-        email: items::string(item, "email")?,
-        created_at: items::string(item, "createdAt")?,
-        updated_at: items::string(item, "updatedAt")?,
-        version: items::integer(item, "version")?,
-    })
-}
-
-pub(crate) fn user_item(shop: &Shop, user: &User, email_lower: &str) -> Result<Item, ShopError> {
-    let values = |name: &str| match name {
-        "userId" => Some(user.user_id.clone()),
-        "emailLower" => Some(email_lower.to_string()),
-        _ => None,
-    };
-    let mut item = items::keys(shop.model(), "User", &values)?;
-    item.extend([
-        ("userId".into(), s(&user.user_id)),
-        ("name".into(), s(&user.name)),
-        ("email".into(), s(&user.email)),
-        ("emailLower".into(), s(email_lower)),
-        ("createdAt".into(), s(&user.created_at)),
-        ("updatedAt".into(), s(&user.updated_at)),
-        ("version".into(), n(user.version)),
-    ]);
-    Ok(item)
-}
-
-pub(crate) fn guard_item(shop: &Shop, user_id: &str, email_lower: &str) -> Result<Item, ShopError> {
-    let values = |name: &str| match name {
-        "userId" => Some(user_id.to_string()),
-        "emailLower" => Some(email_lower.to_string()),
-        _ => None,
-    };
-    let mut item = items::keys(shop.model(), "EmailGuard", &values)?;
-    item.extend([
-        ("userId".into(), s(user_id)),
-        ("emailLower".into(), s(email_lower)),
-    ]);
-    Ok(item)
-}
-
-fn guard_key(shop: &Shop, email_lower: &str) -> Result<Item, ShopError> {
-    Ok(items::primary_key(shop.model(), "EmailGuard", &|name| {
-        (name == "emailLower").then(|| email_lower.to_string())
-    })?)
-}
-
-async fn read(shop: &Shop, user_id: &str) -> Result<Option<(User, String)>, ShopError> {
-    let item = pattern::get(shop.client(), shop.model(), "getUser", &|name| {
-        (name == "userId").then(|| user_id.to_string())
-    })
-    .await?;
-    match item {
-        None => Ok(None),
-        Some(item) => {
-            let lower = items::string(&item, "emailLower")?;
-            Ok(Some((from_item(&item)?, lower)))
-        }
-    }
-}
-
 /// The user `user_id`, if it exists.
 pub async fn get(shop: &Shop, user_id: &str) -> Result<Option<User>, ShopError> {
     validate_user_id(user_id)?;
-    Ok(read(shop, user_id).await?.map(|(u, _)| u))
+    let user_id = user_id.to_string();
+    Ok(GetUser { user_id }.send(shop.db()).await?)
 }
 
 /// The user whose email is `email` (case-insensitive), through the guard item.
 pub async fn find_by_email(shop: &Shop, email: &str) -> Result<Option<User>, ShopError> {
-    let lower = rules::EMAIL.check(email)?.to_lowercase();
-    let guard = pattern::get(shop.client(), shop.model(), "getUserIdByEmail", &|name| {
-        (name == "emailLower").then(|| lower.clone())
-    })
-    .await?;
-    let Some(guard) = guard else { return Ok(None) };
-    let user_id = items::string(&guard, "userId")?;
-    get(shop, &user_id).await
-}
-
-fn put(
-    item: Item,
-    table: &str,
-    condition: &str,
-    values: HashMap<String, AttributeValue>,
-) -> Result<TransactWriteItem, ShopError> {
-    Ok(TransactWriteItem::builder()
-        .put(
-            Put::builder()
-                .table_name(table)
-                .set_item(Some(item))
-                .condition_expression(condition)
-                .set_expression_attribute_values((!values.is_empty()).then_some(values))
-                .build()
-                .map_err(ShopError::internal)?,
-        )
-        .build())
-}
-
-/// Which part of a transaction failed its condition, from the cancellation reasons.
-pub(crate) fn failed_conditions<R>(
-    e: &aws_sdk_dynamodb::error::SdkError<
-        aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError,
-        R,
-    >,
-) -> Option<Vec<bool>> {
-    let service = e.as_service_error()?;
-    let aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError::TransactionCanceledException(tc) = service else {
-        return None;
-    };
-    Some(
-        tc.cancellation_reasons()
-            .iter()
-            .map(|r| r.code() == Some("ConditionalCheckFailed"))
-            .collect(),
-    )
-}
-
-/// Whether a transaction lost a race with another one on the same items (DynamoDB cancels it
-/// with `TransactionConflict`, or refuses it while another is in progress): worth a retry.
-pub(crate) fn is_transaction_conflict<R>(
-    e: &aws_sdk_dynamodb::error::SdkError<
-        aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError,
-        R,
-    >,
-) -> bool {
-    use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError as E;
-    match e.as_service_error() {
-        Some(E::TransactionCanceledException(tc)) => tc
-            .cancellation_reasons()
-            .iter()
-            .any(|r| r.code() == Some("TransactionConflict")),
-        Some(E::TransactionInProgressException(_)) => true,
-        _ => false,
+    let email_lower = rules::EMAIL.check(email)?.to_lowercase();
+    let guard = GetUserIdByEmail { email_lower }.send(shop.db()).await?;
+    match guard {
+        Some(guard) => get(shop, &guard.user_id).await,
+        None => Ok(None),
     }
-}
-
-/// A short pause before retrying a transaction that lost a race, longer each attempt.
-pub(crate) async fn backoff(attempt: usize) {
-    let millis = 5u64 << attempt.min(5);
-    tokio::time::sleep(std::time::Duration::from_millis(
-        millis + fastrand::u64(..=millis),
-    ))
-    .await;
 }
 
 /// Create or update the profile of `user_id`. Returns the user and whether it was created.
@@ -215,94 +108,57 @@ pub async fn put_user(
     input: &UserInput,
 ) -> Result<(User, bool), ShopError> {
     validate_user_id(user_id)?;
-    let (name, email, lower) = validate_input(input)?;
-    let table = shop.table().to_string();
-    for attempt in 0..RETRIES {
-        let now = time_util::format_ts(shop.now());
-        match read(shop, user_id).await? {
+    let (name, email, email_lower) = validate_input(input)?;
+    for _ in 0..RETRIES {
+        let now = shop.now();
+        let current = GetUser {
+            user_id: user_id.to_string(),
+        }
+        .send(shop.db())
+        .await?;
+        let created = current.is_none();
+        let (user, tx) = match current {
             None => {
                 let user = User {
                     user_id: user_id.to_string(),
                     name: name.clone(),
                     email: email.clone(),
-                    created_at: now.clone(),
+                    email_lower: email_lower.clone(),
+                    created_at: now,
                     updated_at: now,
                     version: 1,
                 };
-                let result = shop
-                    .client()
-                    .transact_write_items()
-                    .transact_items(put(
-                        user_item(shop, &user, &lower)?,
-                        &table,
-                        "attribute_not_exists(PK)",
-                        HashMap::new(),
-                    )?)
-                    .transact_items(put(
-                        guard_item(shop, user_id, &lower)?,
-                        &table,
-                        "attribute_not_exists(PK)",
-                        HashMap::new(),
-                    )?)
-                    .send()
-                    .await;
-                match result {
-                    Ok(_) => return Ok((user, true)),
-                    Err(e) => match failed_conditions(&e).as_deref() {
-                        Some([_, true]) => return Err(email_taken(&email)),
-                        Some([true, _]) => continue, // created meanwhile: update it instead
-                        _ if is_transaction_conflict(&e) => backoff(attempt).await,
-                        _ => return Err(sdk("TransactWriteItems", e)),
-                    },
-                }
+                let tx = Transaction::new().create(&user).create(&user.guard());
+                (user, tx)
             }
-            Some((old, old_lower)) => {
+            Some(old) => {
                 let user = User {
                     name: name.clone(),
                     email: email.clone(),
+                    email_lower: email_lower.clone(),
                     updated_at: now,
                     version: old.version + 1,
                     ..old.clone()
                 };
-                let version_ok = HashMap::from([(":v".to_string(), n(old.version))]);
-                let mut tx = shop.client().transact_write_items().transact_items(put(
-                    user_item(shop, &user, &lower)?,
-                    &table,
-                    "version = :v",
-                    version_ok,
-                )?);
-                if old_lower != lower {
+                let mut tx = Transaction::new().write(PutSpec::replace(&user, old.version));
+                if old.email_lower != email_lower {
+                    let mine = Condition::eq("userId", user_id.to_string());
                     tx = tx
-                        .transact_items(
-                            TransactWriteItem::builder()
-                                .delete(
-                                    Delete::builder()
-                                        .table_name(&table)
-                                        .set_key(Some(guard_key(shop, &old_lower)?))
-                                        .condition_expression("userId = :me")
-                                        .expression_attribute_values(":me", s(user_id))
-                                        .build()
-                                        .map_err(ShopError::internal)?,
-                                )
-                                .build(),
-                        )
-                        .transact_items(put(
-                            guard_item(shop, user_id, &lower)?,
-                            &table,
-                            "attribute_not_exists(PK)",
-                            HashMap::new(),
-                        )?);
+                        .delete(EmailGuard::key_of(old.email_lower.clone()), mine)
+                        .create(&user.guard());
                 }
-                match tx.send().await {
-                    Ok(_) => return Ok((user, false)),
-                    Err(e) => match failed_conditions(&e).as_deref() {
-                        Some([_, _, true]) => return Err(email_taken(&email)),
-                        Some([true, ..]) => continue, // changed meanwhile: read again
-                        _ if is_transaction_conflict(&e) => backoff(attempt).await,
-                        _ => return Err(sdk("TransactWriteItems", e)),
-                    },
-                }
+                (user, tx)
             }
+        };
+        match tx.send(shop.db()).await {
+            Ok(()) => return Ok((user, created)),
+            // The new guard is the last action: the email is someone else's.
+            Err(e) if e.failed_at(if created { 1 } else { 2 }) => {
+                return Err(email_taken(&email));
+            }
+            // The user was created or changed meanwhile: read it again.
+            Err(e) if e.failed_at(0) => continue,
+            Err(e) => return Err(e.into()),
         }
     }
     Err(ShopError::busy(
@@ -315,4 +171,30 @@ fn email_taken(email: &str) -> ShopError {
         "email_taken",
         format!("another user already has the email {email}"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monotable::Entity as _;
+
+    #[test]
+    fn users_keep_their_guard_in_step() {
+        let t = time_util::now();
+        let user = User {
+            user_id: "u1".into(),
+            name: "A".into(),
+            email: "A@x.io".into(),
+            email_lower: "a@x.io".into(),
+            created_at: t,
+            updated_at: t,
+            version: 1,
+        };
+        let item = user.to_item();
+        assert_eq!(User::from_item(&item).unwrap(), user);
+        assert_eq!(
+            user.guard().key().item(),
+            EmailGuard::key_of("a@x.io").item()
+        );
+    }
 }

@@ -3,13 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use monotable_access::items::{self, Item};
-use monotable_access::pattern::{self, PageRequest};
+use time::OffsetDateTime;
 
-use super::{DAY_SHARDS, Order, Status, order_from_item};
+use super::{Order, Status, day_shards};
 use crate::Shop;
-use crate::cursor;
-use crate::error::ShopError;
+use crate::error::{ShopError, invalid_cursor};
+use crate::patterns::{
+    ListOrdersByDay, ListOrdersByStatus, ListOrdersByStatusInRange, ListUserOrders,
+};
 use crate::products::{self, Page};
 use crate::time_util::{self, Bound};
 
@@ -21,37 +22,29 @@ pub async fn for_user(
     cursor: Option<&str>,
 ) -> Result<Page<Order>, ShopError> {
     crate::users::validate_user_id(user_id)?;
-    products::list(
-        shop,
-        "listUserOrders",
-        &format!("listUserOrders|{user_id}"),
-        &|name| (name == "userId").then(|| user_id.to_string()),
-        limit,
-        cursor,
-        order_from_item,
-    )
-    .await
+    let user_id = user_id.to_string();
+    products::list(shop, ListUserOrders { user_id }.request(), limit, cursor).await
 }
 
-/// Sort-key bounds of a date range: `from` inclusive, `to` inclusive to its last millisecond
-/// (the `#~` suffix sorts after every order id at that instant).
-fn range(from: Option<&str>, to: Option<&str>) -> Result<(String, String), ShopError> {
-    let from = from
-        .map(|f| time_util::parse_bound("from", f, Bound::Start))
-        .transpose()?;
-    let to = to
-        .map(|t| time_util::parse_bound("to", t, Bound::End))
-        .transpose()?;
-    if let (Some(f), Some(t)) = (from, to)
-        && f > t
-    {
+/// The times of a date range: `from` from its first instant, `to` through its last millisecond
+/// (the pattern's upper bound takes in every order of that millisecond); a missing end is the
+/// earliest or the latest time a key holds.
+fn range(
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<(OffsetDateTime, OffsetDateTime), ShopError> {
+    let from = match from {
+        Some(f) => time_util::parse_bound("from", f, Bound::Start)?,
+        None => time_util::earliest(),
+    };
+    let to = match to {
+        Some(t) => time_util::parse_bound("to", t, Bound::End)?,
+        None => time_util::latest(),
+    };
+    if from > to {
         return Err(ShopError::invalid("invalid_range", "`from` is after `to`"));
     }
-    Ok((
-        from.map(time_util::format_ts).unwrap_or_else(|| "0".into()),
-        to.map(|t| format!("{}#~", time_util::format_ts(t)))
-            .unwrap_or_else(|| "9".into()),
-    ))
+    Ok((from, to))
 }
 
 /// Orders in `status`, newest first, optionally within `from..=to`.
@@ -63,41 +56,25 @@ pub async fn by_status(
     limit: i32,
     cursor: Option<&str>,
 ) -> Result<Page<Order>, ShopError> {
-    let status_text = status.as_str().to_string();
     if from.is_none() && to.is_none() {
-        return products::list(
-            shop,
-            "listOrdersByStatus",
-            &format!("listOrdersByStatus|{status_text}"),
-            &|name| (name == "status").then(|| status_text.clone()),
-            limit,
-            cursor,
-            order_from_item,
-        )
-        .await;
+        let request = ListOrdersByStatus { status }.request();
+        return products::list(shop, request, limit, cursor).await;
     }
-    let (lower, upper) = range(from, to)?;
-    products::list(
-        shop,
-        "listOrdersByStatusInRange",
-        &format!("listOrdersByStatusInRange|{status_text}|{lower}|{upper}"),
-        &|name| match name {
-            "status" => Some(status_text.clone()),
-            "from" => Some(lower.clone()),
-            "to" => Some(upper.clone()),
-            _ => None,
-        },
-        limit,
-        cursor,
-        order_from_item,
-    )
-    .await
+    let (from, to) = range(from, to)?;
+    let request = ListOrdersByStatusInRange { status, from, to }.request();
+    products::list(shop, request, limit, cursor).await
+}
+
+/// Where a page of the per-day listing ends: the last order returned, in listing order
+/// (newest first: by creation time, then by id).
+fn position(o: &Order) -> (OffsetDateTime, &str) {
+    (o.created_at, o.order_id.as_str())
 }
 
 /// Orders created within `from..=to` across all statuses, newest first. Each day is written to
-/// [`DAY_SHARDS`] partitions so no day is a hot partition; a page queries the shards of each day,
-/// newest day first, and merges them by sort key. At most [`crate::ShopOptions::max_range_days`]
-/// days ([`super::MAX_RANGE_DAYS`] by default).
+/// [`day_shards`] partitions so no day is a hot partition; a page queries the shards of each day,
+/// newest day first, and merges them. At most [`crate::ShopOptions::max_range_days`] days
+/// ([`super::MAX_RANGE_DAYS`] by default).
 pub async fn by_date(
     shop: &Shop,
     from: &str,
@@ -107,11 +84,7 @@ pub async fn by_date(
 ) -> Result<Page<Order>, ShopError> {
     let limit = usize::try_from(crate::rules::LIMIT.check(i64::from(limit))?)
         .map_err(ShopError::internal)?;
-    let from_t = time_util::parse_bound("from", from, Bound::Start)?;
-    let to_t = time_util::parse_bound("to", to, Bound::End)?;
-    if from_t > to_t {
-        return Err(ShopError::invalid("invalid_range", "`from` is after `to`"));
-    }
+    let (from_t, to_t) = range(Some(from), Some(to))?;
     let days = (to_t.date() - from_t.date()).whole_days() + 1;
     let max_days = shop.options().max_range_days;
     if days > max_days {
@@ -120,86 +93,96 @@ pub async fn by_date(
             format!("a date range spans at most {max_days} days; this one spans {days}"),
         ));
     }
-    let (lower, upper) = range(Some(from), Some(to))?;
-    let scope = format!("listOrdersByDay|{lower}|{upper}");
+    let scope = format!(
+        "listOrdersByDay|{}|{}",
+        time_util::format_ts(from_t),
+        time_util::format_ts(to_t)
+    );
     let after = match cursor_text {
-        Some(c) => Some(
-            cursor::decode_position(shop.cursor_key(), &scope, c)?
-                .remove("after")
-                .ok_or_else(|| {
-                    ShopError::invalid(
-                        "invalid_cursor",
-                        "`cursor` is not a cursor this listing issued",
-                    )
-                })?,
-        ),
+        Some(c) => Some(open_cursor(shop, &scope, c)?),
         None => None,
     };
-    let want = limit + 1;
-    let top = after.clone().unwrap_or_else(|| upper.clone());
-    let start_day = match &after {
-        Some(a) => a
-            .get(..10)
-            .and_then(|d| {
-                time::Date::parse(d, time::macros::format_description!("[year]-[month]-[day]")).ok()
-            })
-            .unwrap_or(to_t.date()),
-        None => to_t.date(),
-    };
-    let mut collected: Vec<(String, Item)> = Vec::new();
-    let mut day = start_day;
-    while day >= from_t.date() && collected.len() < want {
-        let day_text = time_util::format_day(day);
-        let mut shards = tokio::task::JoinSet::new();
-        for shard in 0..DAY_SHARDS {
-            let shop = shop.clone();
-            let (day_text, lower, top) = (day_text.clone(), lower.clone(), top.clone());
-            shards.spawn(async move {
-                pattern::query(
-                    shop.client(),
-                    shop.model(),
-                    "listOrdersByDay",
-                    &|name| match name {
-                        "day" => Some(day_text.clone()),
-                        "shard" => Some(shard.to_string()),
-                        "from" => Some(lower.clone()),
-                        "to" => Some(top.clone()),
-                        _ => None,
-                    },
-                    PageRequest {
-                        limit: i32::try_from(want).ok(),
-                        start: None,
-                    },
-                )
-                .await
-            });
-        }
-        while let Some(joined) = shards.join_next().await {
-            let page = joined.map_err(ShopError::internal)??;
-            for item in page.items {
-                let sk = items::string(&item, "GSI3SK")?;
-                if Some(&sk) != after.as_ref() {
-                    collected.push((sk, item));
-                }
-            }
-        }
-        collected.sort_by(|a, b| b.0.cmp(&a.0));
-        collected.truncate(want);
+    let top = after.as_ref().map_or(to_t, |(t, _)| *t);
+    let mut collected: Vec<Order> = Vec::new();
+    let mut day = top.date();
+    while day >= from_t.date() && collected.len() <= limit {
+        let orders = read_day(shop, day, from_t, top, limit + 1).await?;
+        collected.extend(orders.into_iter().filter(|o| {
+            after
+                .as_ref()
+                .is_none_or(|(t, id)| position(o) < (*t, id.as_str()))
+        }));
+        collected.sort_by(|a, b| position(b).cmp(&position(a)));
+        collected.truncate(limit + 1);
         day = match day.previous_day() {
             Some(d) => d,
             None => break,
         };
     }
     let next_cursor = if collected.len() > limit {
-        let at = BTreeMap::from([("after".to_string(), collected[limit - 1].0.clone())]);
-        Some(cursor::encode_position(shop.cursor_key(), &scope, at)?)
+        let last = &collected[limit - 1];
+        Some(seal_cursor(shop, &scope, last)?)
     } else {
         None
     };
-    let items = collected
-        .iter()
-        .take(limit)
-        .map(|(_, item)| order_from_item(item))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Page { items, next_cursor })
+    collected.truncate(limit);
+    Ok(Page {
+        items: collected,
+        next_cursor,
+    })
+}
+
+/// Up to `want` orders of each shard of `day` created within `from..=to`, newest first.
+async fn read_day(
+    shop: &Shop,
+    day: time::Date,
+    from: OffsetDateTime,
+    to: OffsetDateTime,
+    want: usize,
+) -> Result<Vec<Order>, ShopError> {
+    let mut shards = tokio::task::JoinSet::new();
+    for shard in 0..day_shards() {
+        let table = shop.db().clone();
+        let request = ListOrdersByDay {
+            day,
+            shard,
+            from,
+            to,
+        };
+        shards.spawn(async move { request.limit(want).send(&table).await });
+    }
+    let mut orders = Vec::new();
+    while let Some(joined) = shards.join_next().await {
+        orders.extend(joined.map_err(ShopError::internal)??.items);
+    }
+    Ok(orders)
+}
+
+fn seal_cursor(shop: &Shop, scope: &str, last: &Order) -> Result<String, ShopError> {
+    let at = BTreeMap::from([
+        (
+            "createdAt".to_string(),
+            time_util::format_ts(last.created_at),
+        ),
+        ("orderId".to_string(), last.order_id.clone()),
+    ]);
+    shop.db()
+        .seal_position(scope, at)
+        .ok_or_else(|| ShopError::internal("no randomness to seal a cursor"))
+}
+
+fn open_cursor(
+    shop: &Shop,
+    scope: &str,
+    cursor: &str,
+) -> Result<(OffsetDateTime, String), ShopError> {
+    let mut at = shop
+        .db()
+        .open_position(scope, cursor)
+        .map_err(|_| invalid_cursor())?;
+    let created = at.remove("createdAt").ok_or_else(invalid_cursor)?;
+    let created =
+        time_util::parse_bound("cursor", &created, Bound::Start).map_err(|_| invalid_cursor())?;
+    let order_id = at.remove("orderId").ok_or_else(invalid_cursor)?;
+    Ok((created, order_id))
 }

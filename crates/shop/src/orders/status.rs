@@ -1,21 +1,16 @@
-//! Order status changes: conditional on the status and version read, moving the status index
-//! key in the same write, and returning tracked stock when an order is cancelled.
+//! Order status changes: conditional on the status and version read, the status index key moved
+//! in the same write (the library re-renders it from the new status), and tracked stock returned
+//! when an order is cancelled.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-use aws_sdk_dynamodb::types::{TransactWriteItem, Update};
+use monotable::{Condition, Transaction};
 
-use monotable_access::items::{self, n, s};
-
-use super::{
-    Order, OrderLine, RETRIES, Status, StatusChange, load, order_values, product_key,
-    validate_order_id,
-};
+use super::{Order, OrderLine, RETRIES, Status, StatusChange, load, validate_order_id};
 use crate::Shop;
 use crate::auth::Caller;
-use crate::error::{ShopError, sdk};
-use crate::time_util;
-use crate::users::{backoff, failed_conditions, is_transaction_conflict};
+use crate::error::ShopError;
+use crate::products::Product;
 
 /// Change an order's status. The owner may cancel; an admin may make any legal change. The write
 /// is conditional on the status and version read and moves the status index key with it;
@@ -32,124 +27,94 @@ pub async fn change_status(
         let Some((order, lines)) = load(shop, order_id).await? else {
             return Err(ShopError::NotFound(format!("no order {order_id}")));
         };
-        if !caller.is_self_or_admin(&order.user_id) {
-            return Err(ShopError::NotFound(format!("no order {order_id}")));
-        }
-        if !caller.admin && change.status != Status::Cancelled {
-            return Err(ShopError::Forbidden(
-                "customers may only cancel their orders; other changes need an admin".into(),
-            ));
-        }
-        if let Some(expected) = change.expected_version
-            && expected != order.version
-        {
-            return Err(ShopError::conflict(
-                "stale_version",
-                format!(
-                    "order {order_id} is at version {} (status {}), not {expected}",
-                    order.version,
-                    order.status.as_str()
-                ),
-            ));
-        }
-        if !order.status.can_move_to(change.status) {
-            return Err(ShopError::conflict(
-                "illegal_transition",
-                format!(
-                    "order {order_id} is {}; it cannot become {}",
-                    order.status.as_str(),
-                    change.status.as_str()
-                ),
-            ));
-        }
+        allowed(caller, &order, change)?;
         let mut next = order.clone();
         next.status = change.status;
         next.version = order.version + 1;
-        next.updated_at = time_util::format_ts(shop.now());
-        let moved = items::index_keys(shop.model(), "Order", "GSI2", &order_values(&next))?;
-        let mut set = vec![
-            "#status = :to".to_string(),
-            "version = :next".into(),
-            "updatedAt = :now".into(),
-        ];
-        let mut values = HashMap::from([
-            (":to".to_string(), s(next.status.as_str())),
-            (":from".to_string(), s(order.status.as_str())),
-            (":v".to_string(), n(order.version)),
-            (":next".to_string(), n(next.version)),
-            (":now".to_string(), s(&next.updated_at)),
-        ]);
-        let mut names = HashMap::from([("#status".to_string(), "status".to_string())]);
-        for (i, (attribute, value)) in moved.into_iter().enumerate() {
-            set.push(format!("#k{i} = :k{i}"));
-            names.insert(format!("#k{i}"), attribute);
-            values.insert(format!(":k{i}"), s(value));
-        }
-        let key = items::primary_key(shop.model(), "Order", &order_values(&order))?;
-        let update = Update::builder()
-            .table_name(shop.table())
-            .set_key(Some(key))
-            .update_expression(format!("SET {}", set.join(", ")))
-            .condition_expression("#status = :from AND version = :v")
-            .set_expression_attribute_names(Some(names))
-            .set_expression_attribute_values(Some(values))
-            .build()
-            .map_err(ShopError::internal)?;
-        let mut tx = shop
-            .client()
-            .transact_write_items()
-            .transact_items(TransactWriteItem::builder().update(update).build());
+        next.updated_at = shop.now();
         let restock: Vec<&OrderLine> = if next.status == Status::Cancelled {
             lines
                 .iter()
-                .filter(|(l, tracked)| *tracked && !skip_restock.contains(&l.product_id))
-                .map(|(l, _)| l)
+                .filter(|l| l.stock_tracked && !skip_restock.contains(&l.product_id))
                 .collect()
         } else {
             Vec::new()
         };
+        let mut tx = Transaction::new().update(
+            order
+                .update()
+                .set_status(next.status)
+                .set_updated_at(next.updated_at)
+                .when(Condition::eq("status", order.status))
+                .into_update(),
+        );
         for line in &restock {
-            tx = tx.transact_items(
-                TransactWriteItem::builder()
-                    .update(
-                        Update::builder()
-                            .table_name(shop.table())
-                            .set_key(Some(product_key(shop, &line.product_id)?))
-                            .update_expression("SET stock = stock + :q, version = version + :one")
-                            .condition_expression("attribute_exists(stock)")
-                            .expression_attribute_values(":q", n(line.quantity))
-                            .expression_attribute_values(":one", n(1))
-                            .build()
-                            .map_err(ShopError::internal)?,
-                    )
-                    .build(),
+            tx = tx.update(
+                Product::update_key(line.product_id.clone())
+                    .add_stock(line.quantity)
+                    .bump_version()
+                    .when(Condition::exists("stock"))
+                    .into_update(),
             );
         }
-        match tx.send().await {
-            Ok(_) => {
-                next.items = Some(lines.into_iter().map(|(l, _)| l).collect());
+        match tx.send(shop.db()).await {
+            Ok(()) => {
+                next.items = Some(lines);
                 return Ok(next);
             }
             Err(e) => {
-                let Some(failed) = failed_conditions(&e) else {
-                    return Err(sdk("TransactWriteItems", e));
-                };
                 // A product that stopped tracking stock: cancel without restocking it.
-                for (line, f) in restock.iter().zip(failed.iter().skip(1)) {
-                    if *f {
-                        skip_restock.insert(line.product_id.clone());
-                    }
+                let stopped: Vec<String> = (0..restock.len())
+                    .filter(|i| e.failed_at(i + 1))
+                    .map(|i| restock[i].product_id.clone())
+                    .collect();
+                if stopped.is_empty() && !e.failed_at(0) {
+                    return Err(e.into());
                 }
-                // The order changed under us (or another transaction held it): the next round
-                // re-reads and answers with its state.
-                if is_transaction_conflict(&e) {
-                    backoff(1).await;
-                }
-                continue;
+                // Otherwise the order changed under us: the next round re-reads and answers
+                // with its state.
+                skip_restock.extend(stopped);
             }
         }
     }
     Err(ShopError::busy(format!(
         "order {order_id} kept changing; read it and try again"
     )))
+}
+
+/// Whether `caller` may make `change` to `order` now: 404 for another's order, 403 for a
+/// customer's change other than a cancellation, 409 for a stale version or an illegal move.
+fn allowed(caller: &Caller, order: &Order, change: &StatusChange) -> Result<(), ShopError> {
+    let order_id = &order.order_id;
+    if !caller.is_self_or_admin(&order.user_id) {
+        return Err(ShopError::NotFound(format!("no order {order_id}")));
+    }
+    if !caller.admin && change.status != Status::Cancelled {
+        return Err(ShopError::Forbidden(
+            "customers may only cancel their orders; other changes need an admin".into(),
+        ));
+    }
+    if let Some(expected) = change.expected_version
+        && expected != order.version
+    {
+        return Err(ShopError::conflict(
+            "stale_version",
+            format!(
+                "order {order_id} is at version {} (status {}), not {expected}",
+                order.version,
+                order.status.as_str()
+            ),
+        ));
+    }
+    if !order.status.can_move_to(change.status) {
+        return Err(ShopError::conflict(
+            "illegal_transition",
+            format!(
+                "order {order_id} is {}; it cannot become {}",
+                order.status.as_str(),
+                change.status.as_str()
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -1,8 +1,8 @@
 //! Opaque pagination cursors: the position of the next page, encrypted and authenticated
-//! (AES-256-GCM, a random nonce per cursor) and bound to the listing that made it (its scope is
-//! the associated data). A client learns nothing from a cursor, not even the key it resumes at,
-//! and a tampered cursor or one from another listing (another user's orders, another category)
-//! is refused with a 400.
+//! (AES-256-GCM, a random nonce per cursor) and bound to the listing that made it (its scope,
+//! the pattern and its parameters, is the associated data). A client learns nothing from a
+//! cursor, not even the key it resumes at, and a tampered cursor or one from another listing
+//! (another user's orders, another category) is refused.
 
 use std::collections::BTreeMap;
 
@@ -12,41 +12,42 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::error::ShopError;
-use monotable_access::items::{self, Item};
+use crate::items::{self, Item};
+
+/// A cursor that is not one this listing issued (tampered, foreign, or malformed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the cursor is not one this listing issued; start again without it")]
+pub struct InvalidCursor;
 
 /// The longest cursor accepted, in characters.
 pub const MAX_CURSOR_LEN: usize = 2048;
 
-fn invalid() -> ShopError {
-    ShopError::invalid(
-        "invalid_cursor",
-        "`cursor` is not a cursor this listing issued; start again without it",
-    )
+fn invalid() -> InvalidCursor {
+    InvalidCursor
 }
 
-/// The AEAD key for `secret` (domain-separated from the secret's other uses).
-fn key(secret: &[u8]) -> Result<RandomizedNonceKey, ShopError> {
+/// The AEAD key for `secret` (domain-separated from the secret's other uses). AES-256 takes any
+/// 32 bytes, so this cannot fail.
+fn key(secret: &[u8]) -> Option<RandomizedNonceKey> {
     let mut hasher = Sha256::new();
     hasher.update(b"monotable cursor encryption v2\0");
     hasher.update(secret);
-    RandomizedNonceKey::new(&AES_256_GCM, &hasher.finalize())
-        .map_err(|_| ShopError::internal("cannot make the cursor key"))
+    RandomizedNonceKey::new(&AES_256_GCM, &hasher.finalize()).ok()
 }
 
-/// Seal `position` for `scope`.
-fn seal(secret: &[u8], scope: &str, position: &Value) -> Result<String, ShopError> {
-    let mut data = serde_json::to_vec(position).map_err(ShopError::internal)?;
+/// Seal `position` for `scope`. Sealing fails only if the system has no randomness for a nonce.
+fn seal(secret: &[u8], scope: &str, position: &Value) -> Option<String> {
+    let mut data = serde_json::to_vec(position).ok()?;
     let nonce = key(secret)?
         .seal_in_place_append_tag(Aad::from(scope.as_bytes()), &mut data)
-        .map_err(|_| ShopError::internal("cannot seal a cursor"))?;
+        .ok()?;
     let mut out = nonce.as_ref().to_vec();
     out.extend_from_slice(&data);
-    Ok(URL_SAFE_NO_PAD.encode(out))
+    Some(URL_SAFE_NO_PAD.encode(out))
 }
 
 /// Open a cursor made by [`seal`] for `scope`.
-fn open(secret: &[u8], scope: &str, cursor: &str) -> Result<Value, ShopError> {
+fn open(secret: &[u8], scope: &str, cursor: &str) -> Result<Value, InvalidCursor> {
     if cursor.len() > MAX_CURSOR_LEN {
         return Err(invalid());
     }
@@ -57,18 +58,15 @@ fn open(secret: &[u8], scope: &str, cursor: &str) -> Result<Value, ShopError> {
     let (nonce, sealed) = raw.split_at(NONCE_LEN);
     let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| invalid())?;
     let mut sealed = sealed.to_vec();
-    let plain = key(secret)?
+    let plain = key(secret)
+        .ok_or(InvalidCursor)?
         .open_in_place(nonce, Aad::from(scope.as_bytes()), &mut sealed)
         .map_err(|_| invalid())?;
     serde_json::from_slice(plain).map_err(|_| invalid())
 }
 
-/// A cursor for a position of the shop's own (strings by name).
-pub fn encode_position(
-    secret: &[u8],
-    scope: &str,
-    at: BTreeMap<String, String>,
-) -> Result<String, ShopError> {
+/// A cursor for a position of the caller's own (strings by name).
+pub fn encode_position(secret: &[u8], scope: &str, at: BTreeMap<String, String>) -> Option<String> {
     seal(secret, scope, &serde_json::json!(at))
 }
 
@@ -77,17 +75,17 @@ pub fn decode_position(
     secret: &[u8],
     scope: &str,
     cursor: &str,
-) -> Result<BTreeMap<String, String>, ShopError> {
+) -> Result<BTreeMap<String, String>, InvalidCursor> {
     serde_json::from_value(open(secret, scope, cursor)?).map_err(|_| invalid())
 }
 
 /// A cursor for a query's resume key, its values in their DynamoDB types.
-pub fn encode_key(secret: &[u8], scope: &str, last: &Item) -> Result<String, ShopError> {
+pub fn encode_key(secret: &[u8], scope: &str, last: &Item) -> Option<String> {
     seal(secret, scope, &items::to_json(last))
 }
 
 /// The `ExclusiveStartKey` in a cursor made by [`encode_key`] for `scope`.
-pub fn decode_key(secret: &[u8], scope: &str, cursor: &str) -> Result<Item, ShopError> {
+pub fn decode_key(secret: &[u8], scope: &str, cursor: &str) -> Result<Item, InvalidCursor> {
     items::key_from_json(&open(secret, scope, cursor)?).ok_or_else(invalid)
 }
 
@@ -145,8 +143,10 @@ mod tests {
             &"x".repeat(5000),
             "AAAAAAAAAAAAAAAAAAAAAAAA",
         ] {
-            let err = decode_key(KEY, "listUserOrders|a", junk).unwrap_err();
-            assert_eq!(err.code(), "invalid_cursor");
+            assert_eq!(
+                decode_key(KEY, "listUserOrders|a", junk),
+                Err(InvalidCursor)
+            );
         }
     }
 }

@@ -1,0 +1,139 @@
+//! Batches: writes in chunks of 25 and reads in chunks of 100 (DynamoDB's limits), with what
+//! DynamoDB leaves unprocessed (throttling) retried with bounded exponential backoff and jitter.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::{KeysAndAttributes, PutRequest, WriteRequest};
+
+use crate::entity::{self, Entity};
+use crate::error::{BatchError, ServiceError};
+use crate::handle::Table;
+use crate::items::Item;
+use crate::key::Key;
+
+/// Items in one BatchWriteItem.
+pub const WRITE_CHUNK: usize = 25;
+/// Keys in one BatchGetItem.
+pub const READ_CHUNK: usize = 100;
+
+impl Table {
+    /// Put every entity (no conditions: a batch takes none).
+    pub async fn batch_put<E: Entity>(&self, entities: &[E]) -> Result<(), BatchError> {
+        self.batch_put_items(entities.iter().map(Entity::to_item).collect())
+            .await
+    }
+
+    /// Put every item, 25 at a time.
+    pub async fn batch_put_items(&self, items: Vec<Item>) -> Result<(), BatchError> {
+        let mut items = items.into_iter().peekable();
+        while items.peek().is_some() {
+            let chunk: Vec<WriteRequest> = items
+                .by_ref()
+                .take(WRITE_CHUNK)
+                .map(|item| {
+                    let put = PutRequest::builder().set_item(Some(item)).build();
+                    put.map(|p| WriteRequest::builder().put_request(p).build())
+                })
+                .collect::<Result<_, _>>()
+                .map_err(|e| ServiceError::Validation {
+                    message: e.to_string(),
+                })?;
+            self.write_chunk(chunk).await?;
+        }
+        Ok(())
+    }
+
+    async fn write_chunk(&self, mut requests: Vec<WriteRequest>) -> Result<(), BatchError> {
+        let retries = self.retry_policy();
+        let mut attempt = 0;
+        while !requests.is_empty() {
+            if attempt > 0 {
+                if attempt >= retries.attempts {
+                    return Err(BatchError::Unprocessed {
+                        left: requests.len(),
+                        attempts: attempt,
+                    });
+                }
+                tokio::time::sleep(retries.pause(attempt)).await;
+            }
+            attempt += 1;
+            let out = self
+                .client()
+                .batch_write_item()
+                .set_request_items(Some(HashMap::from([(self.name().to_string(), requests)])))
+                .send()
+                .await
+                .map_err(|e| ServiceError::from_sdk(&e))?;
+            requests = out
+                .unprocessed_items
+                .and_then(|mut u| u.remove(self.name()))
+                .unwrap_or_default();
+        }
+        Ok(())
+    }
+
+    /// The entities at `keys`, 100 keys at a time (missing items are left out; the order is not
+    /// the keys' order).
+    pub async fn batch_get<E: Entity>(
+        &self,
+        keys: Vec<Key<E>>,
+        consistent: bool,
+    ) -> Result<Vec<E>, BatchError> {
+        let mut found = Vec::with_capacity(keys.len());
+        let mut keys = keys.into_iter().map(Key::into_item).peekable();
+        while keys.peek().is_some() {
+            let chunk: Vec<Item> = keys.by_ref().take(READ_CHUNK).collect();
+            for item in self.read_chunk(chunk, consistent).await? {
+                found.push(entity::read::<E>(&item)?);
+            }
+        }
+        Ok(found)
+    }
+
+    async fn read_chunk(
+        &self,
+        mut keys: Vec<Item>,
+        consistent: bool,
+    ) -> Result<Vec<Item>, BatchError> {
+        let retries = self.retry_policy();
+        let mut items = Vec::with_capacity(keys.len());
+        let mut attempt = 0;
+        while !keys.is_empty() {
+            if attempt > 0 {
+                if attempt >= retries.attempts {
+                    return Err(BatchError::Unprocessed {
+                        left: keys.len(),
+                        attempts: attempt,
+                    });
+                }
+                tokio::time::sleep(retries.pause(attempt)).await;
+            }
+            attempt += 1;
+            let request = KeysAndAttributes::builder()
+                .set_keys(Some(keys))
+                .consistent_read(consistent)
+                .build()
+                .map_err(|e| ServiceError::Validation {
+                    message: e.to_string(),
+                })?;
+            let out = self
+                .client()
+                .batch_get_item()
+                .request_items(self.name(), request)
+                .send()
+                .await
+                .map_err(|e| ServiceError::from_sdk(&e))?;
+            items.extend(
+                out.responses
+                    .and_then(|mut r| r.remove(self.name()))
+                    .unwrap_or_default(),
+            );
+            keys = out
+                .unprocessed_keys
+                .and_then(|mut u| u.remove(self.name()))
+                .map(|k| k.keys)
+                .unwrap_or_default();
+        }
+        Ok(items)
+    }
+}

@@ -1,0 +1,294 @@
+//! Transactions: typed puts, updates, deletes and condition checks, at most
+//! [`MAX_ACTIONS`] of them (checked before sending), cancellation reasons mapped back to the
+//! action and its item, and a transaction that lost a race with another writer
+//! (`TransactionConflict`) retried with backoff.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{
+    ConditionCheck, Delete, Put, TransactWriteItem, Update as SdkUpdate,
+};
+
+use crate::entity::Entity;
+use crate::error::{CancelReason, ServiceError, TransactError};
+use crate::handle::Table;
+use crate::items::Item;
+use crate::key::Key;
+use crate::update::{Update, UpdateParts};
+use crate::write::{Condition, PutSpec, Rendered, describe};
+
+/// The most actions one TransactWriteItems holds.
+pub const MAX_ACTIONS: usize = 100;
+
+#[derive(Debug, Clone)]
+enum Action {
+    Put(PutSpec),
+    Update(UpdateParts),
+    Delete {
+        key: Item,
+        condition: Condition,
+        description: String,
+    },
+    Check {
+        key: Item,
+        condition: Condition,
+        description: String,
+    },
+}
+
+impl Action {
+    fn description(&self) -> &str {
+        match self {
+            Action::Put(p) => &p.description,
+            Action::Update(u) => &u.description,
+            Action::Delete { description, .. } | Action::Check { description, .. } => description,
+        }
+    }
+}
+
+/// A transaction being built: actions in order; [`Transaction::send`] writes all or nothing.
+#[derive(Debug, Default, Clone)]
+pub struct Transaction {
+    actions: Vec<Action>,
+    invalid: Option<crate::error::WriteError>,
+}
+
+impl Transaction {
+    /// An empty transaction.
+    pub fn new() -> Transaction {
+        Transaction::default()
+    }
+
+    /// Actions so far.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Whether it has no action.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// Put as `spec` says (create, put, replace, put_if: see [`PutSpec`]).
+    pub fn write(mut self, spec: PutSpec) -> Self {
+        self.actions.push(Action::Put(spec));
+        self
+    }
+
+    /// Create `entity` (fails the transaction when its key is taken).
+    pub fn create<E: Entity>(self, entity: &E) -> Self {
+        self.write(PutSpec::create(entity))
+    }
+
+    /// Put `entity` whatever is there.
+    pub fn put<E: Entity>(self, entity: &E) -> Self {
+        self.write(PutSpec::put(entity))
+    }
+
+    /// Apply `update` (its index keys re-rendered, its version checked).
+    pub fn update<E: Entity>(mut self, update: Update<E>) -> Self {
+        match update.build() {
+            Ok(parts) => self.actions.push(Action::Update(parts)),
+            Err(e) => {
+                self.invalid.get_or_insert(e);
+            }
+        }
+        self
+    }
+
+    /// Delete `key`'s item if `condition` holds.
+    pub fn delete<E: Entity>(mut self, key: Key<E>, condition: Condition) -> Self {
+        let description = describe::<E>(key.item());
+        self.actions.push(Action::Delete {
+            key: key.into_item(),
+            condition,
+            description,
+        });
+        self
+    }
+
+    /// Require `condition` of `key`'s item without writing it.
+    pub fn check<E: Entity>(mut self, key: Key<E>, condition: Condition) -> Self {
+        let description = describe::<E>(key.item());
+        self.actions.push(Action::Check {
+            key: key.into_item(),
+            condition,
+            description,
+        });
+        self
+    }
+
+    /// Write every action or none. A conflict with another transaction is retried with backoff
+    /// (the table's [`crate::Retries`]); a failed condition is reported with each failing action.
+    pub async fn send(self, table: &Table) -> Result<(), TransactError> {
+        if let Some(invalid) = self.invalid {
+            return Err(TransactError::Invalid(invalid));
+        }
+        if self.actions.len() > MAX_ACTIONS {
+            return Err(TransactError::TooManyActions {
+                count: self.actions.len(),
+                max: MAX_ACTIONS,
+            });
+        }
+        if self.actions.is_empty() {
+            return Ok(());
+        }
+        let items: Vec<TransactWriteItem> = self
+            .actions
+            .iter()
+            .map(|a| sdk_item(a, table.name()))
+            .collect::<Result<_, _>>()?;
+        let retries = table.retry_policy();
+        for attempt in 0..retries.attempts.max(1) {
+            if attempt > 0 {
+                tokio::time::sleep(retries.pause(attempt)).await;
+            }
+            let result = table
+                .client()
+                .transact_write_items()
+                .set_transact_items(Some(items.clone()))
+                .send()
+                .await;
+            let error = match result {
+                Ok(_) => return Ok(()),
+                Err(e) => e,
+            };
+            match outcome(&self.actions, &error) {
+                Outcome::Retry => continue,
+                Outcome::Fail(e) => return Err(e),
+            }
+        }
+        Err(TransactError::Conflict {
+            attempts: retries.attempts.max(1),
+        })
+    }
+}
+
+enum Outcome {
+    Retry,
+    Fail(TransactError),
+}
+
+/// What a failed TransactWriteItems means: a lost race (retry), failed conditions (named), or
+/// a service error.
+fn outcome(
+    actions: &[Action],
+    error: &aws_sdk_dynamodb::error::SdkError<
+        TransactWriteItemsError,
+        aws_sdk_dynamodb::config::http::HttpResponse,
+    >,
+) -> Outcome {
+    match error.as_service_error() {
+        Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => {
+            let reasons: Vec<CancelReason> = cancelled
+                .cancellation_reasons()
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.code().is_some_and(|c| c != "None"))
+                .map(|(index, r)| CancelReason {
+                    index,
+                    item: actions
+                        .get(index)
+                        .map(|a| a.description().to_string())
+                        .unwrap_or_default(),
+                    code: r.code().unwrap_or_default().to_string(),
+                    message: r.message().map(str::to_string),
+                })
+                .collect();
+            if reasons.iter().any(|r| r.code == "ConditionalCheckFailed") {
+                Outcome::Fail(TransactError::ConditionFailed { reasons })
+            } else if reasons.iter().all(|r| r.code == "TransactionConflict") {
+                Outcome::Retry
+            } else if reasons
+                .iter()
+                .any(|r| r.code.starts_with("Throttling") || r.code.contains("Throughput"))
+            {
+                Outcome::Fail(TransactError::Service(ServiceError::Throttled {
+                    message: cancelled.message().unwrap_or("throttled").to_string(),
+                }))
+            } else {
+                Outcome::Fail(TransactError::Cancelled { reasons })
+            }
+        }
+        Some(TransactWriteItemsError::TransactionInProgressException(_)) => Outcome::Retry,
+        _ => Outcome::Fail(TransactError::Service(ServiceError::from_sdk(error))),
+    }
+}
+
+/// A condition's expression, names and values, each `None` when empty (as the SDK takes them).
+type Placeholders = (
+    Option<String>,
+    Option<HashMap<String, String>>,
+    Option<HashMap<String, aws_sdk_dynamodb::types::AttributeValue>>,
+);
+
+fn placeholders(rendered: Rendered) -> Placeholders {
+    (
+        rendered.text,
+        (!rendered.names.is_empty()).then_some(rendered.names),
+        (!rendered.values.is_empty()).then_some(rendered.values),
+    )
+}
+
+fn built<T, E: std::fmt::Display>(result: Result<T, E>) -> Result<T, TransactError> {
+    result.map_err(|e| {
+        TransactError::Service(ServiceError::Validation {
+            message: e.to_string(),
+        })
+    })
+}
+
+fn sdk_item(action: &Action, table: &str) -> Result<TransactWriteItem, TransactError> {
+    let item = match action {
+        Action::Put(spec) => {
+            let (text, names, values) = placeholders(spec.condition.render("c"));
+            let put = Put::builder()
+                .table_name(table)
+                .set_item(Some(spec.item.clone()))
+                .set_condition_expression(text)
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .build();
+            TransactWriteItem::builder().put(built(put)?).build()
+        }
+        Action::Update(parts) => {
+            let update = SdkUpdate::builder()
+                .table_name(table)
+                .set_key(Some(parts.key.clone()))
+                .update_expression(&parts.update)
+                .set_condition_expression(parts.condition.clone())
+                .set_expression_attribute_names(Some(parts.names.clone()))
+                .set_expression_attribute_values(
+                    (!parts.values.is_empty()).then(|| parts.values.clone()),
+                )
+                .build();
+            TransactWriteItem::builder().update(built(update)?).build()
+        }
+        Action::Delete { key, condition, .. } => {
+            let (text, names, values) = placeholders(condition.render("c"));
+            let delete = Delete::builder()
+                .table_name(table)
+                .set_key(Some(key.clone()))
+                .set_condition_expression(text)
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .build();
+            TransactWriteItem::builder().delete(built(delete)?).build()
+        }
+        Action::Check { key, condition, .. } => {
+            let (text, names, values) = placeholders(condition.render("c"));
+            let check = ConditionCheck::builder()
+                .table_name(table)
+                .set_key(Some(key.clone()))
+                .set_condition_expression(text)
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .build();
+            TransactWriteItem::builder()
+                .condition_check(built(check)?)
+                .build()
+        }
+    };
+    Ok(item)
+}

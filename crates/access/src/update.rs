@@ -1,0 +1,291 @@
+//! Partial updates that keep the design true: every index key whose template reads an attribute
+//! the update changes is re-rendered and written in the same UpdateItem (or removed, when a sparse
+//! index's condition turns false), and an update that changes one input of a key template without
+//! knowing the others is refused before it is sent (`WriteError::PartialKeyUpdate`), since it
+//! would leave the key stale. An entity with a version attribute is updated under optimistic
+//! locking.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::entity::{Entity, KeySpec};
+use crate::error::{ServiceError, WriteError};
+use crate::handle::Table;
+use crate::key::{Key, KeyArg, render};
+use crate::write::{Condition, Failure, describe};
+
+/// An UpdateItem of one item of `E`. Built by the derive's typed setters
+/// (`order.update().status(Status::Paid)`), or with [`Update::set`] directly.
+pub struct Update<E> {
+    key: Key<E>,
+    known: HashMap<&'static str, KeyArg>,
+    changed: HashMap<&'static str, KeyArg>,
+    sets: Vec<(&'static str, AttributeValue)>,
+    adds: Vec<(&'static str, AttributeValue)>,
+    removes: Vec<&'static str>,
+    condition: Condition,
+    expected_version: Option<i64>,
+    bump: bool,
+}
+
+/// An update ready to send: the expressions and what a failed condition means.
+#[derive(Debug, Clone)]
+pub struct UpdateParts {
+    /// The item's key.
+    pub key: crate::items::Item,
+    /// `SET ... REMOVE ...`.
+    pub update: String,
+    /// The condition, when there is one.
+    pub condition: Option<String>,
+    /// Placeholder names.
+    pub names: HashMap<String, String>,
+    /// Placeholder values.
+    pub values: HashMap<String, AttributeValue>,
+    /// What a failed condition means.
+    pub on_failure: Failure,
+    /// The item, for messages.
+    pub description: String,
+}
+
+impl<E: Entity> Update<E> {
+    /// An update of the item `entity` is: every key input is known, and an entity with a version
+    /// attribute is updated only if still at `entity`'s version (the update bumps it).
+    pub fn of(entity: &E) -> Update<E> {
+        let mut update = Update::by_key(entity.key(), entity.key_args());
+        update.expected_version = entity.version().filter(|_| E::VERSION.is_some());
+        update
+    }
+
+    /// An update of the item at `key`, knowing the key inputs in `known` (those of the table's
+    /// key at least: the derive's `update_key` passes them).
+    pub fn by_key(key: Key<E>, known: HashMap<&'static str, KeyArg>) -> Update<E> {
+        Update {
+            key,
+            known,
+            changed: HashMap::new(),
+            sets: Vec::new(),
+            adds: Vec::new(),
+            removes: Vec::new(),
+            condition: Condition::none(),
+            expected_version: None,
+            bump: false,
+        }
+    }
+
+    /// Set `attribute` to `value`; `arg` is its key text when a key template reads it.
+    pub fn set(
+        mut self,
+        attribute: &'static str,
+        value: AttributeValue,
+        arg: Option<KeyArg>,
+    ) -> Self {
+        if let Some(arg) = arg {
+            self.changed.insert(attribute, arg);
+        }
+        self.sets.push((attribute, value));
+        self
+    }
+
+    /// Remove `attribute` (an optional one).
+    pub fn remove(mut self, attribute: &'static str) -> Self {
+        self.removes.push(attribute);
+        self
+    }
+
+    /// Add `delta` to the number in `attribute` (`SET a = a + :d`); a key input cannot be
+    /// changed this way, as its new value is unknown before the write.
+    pub fn add(mut self, attribute: &'static str, delta: AttributeValue) -> Self {
+        self.adds.push((attribute, delta));
+        self
+    }
+
+    /// Require `condition` too.
+    pub fn when(mut self, condition: Condition) -> Self {
+        self.condition = std::mem::take(&mut self.condition).and(condition);
+        self
+    }
+
+    /// Update only if the item is at `version` (and bump it), even when built from a key.
+    pub fn expect_version(mut self, version: i64) -> Self {
+        self.expected_version = Some(version);
+        self
+    }
+
+    /// Add one to the version attribute without requiring a version (a write that must not
+    /// fail on a concurrent change, but that readers holding the old version should notice).
+    pub fn bump_version(mut self) -> Self {
+        self.bump = true;
+        self
+    }
+
+    /// Check the update and write its expressions, re-rendering every index key it affects.
+    pub fn build(self) -> Result<UpdateParts, WriteError> {
+        let mut sets = self.sets.clone();
+        let mut removes: Vec<&'static str> = self.removes.clone();
+        for spec in E::KEYS.iter().filter(|k| !k.is_primary()) {
+            match self.rerender(spec)? {
+                Rerender::Untouched => {}
+                Rerender::Set(value) => sets.push((spec.attribute, value)),
+                Rerender::Remove => removes.push(spec.attribute),
+            }
+        }
+        // An update never creates an item: it changes one that exists.
+        let mut condition = Condition::item_exists::<E>().and(self.condition.clone());
+        let mut on_failure = Failure::Condition;
+        let mut adds = self.adds.clone();
+        if let (Some(version), Some(expected)) = (E::VERSION, self.expected_version) {
+            condition = condition.and(Condition::eq(version, expected));
+            sets.retain(|(a, _)| *a != version);
+            adds.retain(|(a, _)| *a != version);
+            sets.push((
+                version,
+                AttributeValue::N((expected.saturating_add(1)).to_string()),
+            ));
+            on_failure = Failure::Version(expected);
+        } else if let (Some(version), true) = (E::VERSION, self.bump) {
+            sets.retain(|(a, _)| *a != version);
+            adds.retain(|(a, _)| *a != version);
+            adds.push((version, AttributeValue::N("1".into())));
+        }
+        let mut parts = UpdateParts {
+            key: self.key.item().clone(),
+            update: String::new(),
+            condition: None,
+            names: HashMap::new(),
+            values: HashMap::new(),
+            on_failure,
+            description: describe::<E>(self.key.item()),
+        };
+        write_expression(&mut parts, &sets, &adds, &removes);
+        let rendered = condition.render("c");
+        parts.condition = rendered.text;
+        parts.names.extend(rendered.names);
+        parts.values.extend(rendered.values);
+        Ok(parts)
+    }
+
+    /// What the update does to the index key `spec`.
+    fn rerender(&self, spec: &KeySpec) -> Result<Rerender, WriteError> {
+        let touched = |name: &str| self.changed.contains_key(name) || self.removes.contains(&name);
+        let inputs: Vec<&'static str> = crate::key::inputs(spec.template)
+            .chain(spec.condition)
+            .collect();
+        let Some(changed) = inputs.iter().copied().find(|i| touched(i)) else {
+            if let Some((added, _)) = self.adds.iter().find(|(a, _)| inputs.contains(a)) {
+                return Err(WriteError::KeyInputAdded {
+                    entity: E::NAME,
+                    key: spec.attribute,
+                    attribute: added,
+                });
+            }
+            return Ok(Rerender::Untouched);
+        };
+        let arg = |name: &'static str| self.changed.get(name).or_else(|| self.known.get(name));
+        let missing = |name: &'static str| WriteError::PartialKeyUpdate {
+            entity: E::NAME,
+            key: spec.attribute,
+            changed,
+            missing: name,
+        };
+        if let Some(flag) = spec.condition {
+            if self.removes.contains(&flag) {
+                return Ok(Rerender::Remove);
+            }
+            let mut text = String::new();
+            arg(flag)
+                .ok_or_else(|| missing(flag))?
+                .write(&mut text, None);
+            if text != "true" {
+                return Ok(Rerender::Remove);
+            }
+        }
+        let args: HashMap<&'static str, KeyArg> = crate::key::inputs(spec.template)
+            .map(|name| {
+                arg(name)
+                    .cloned()
+                    .map(|a| (name, a))
+                    .ok_or_else(|| missing(name))
+            })
+            .collect::<Result<_, _>>()?;
+        let text = render(spec.template, &args).map_err(missing)?;
+        Ok(Rerender::Set(spec.kind.value(text)))
+    }
+
+    /// Send it.
+    pub async fn send(self, table: &Table) -> Result<(), WriteError> {
+        let parts = self.build()?;
+        let result = table
+            .client()
+            .update_item()
+            .table_name(table.name())
+            .set_key(Some(parts.key))
+            .update_expression(parts.update)
+            .set_condition_expression(parts.condition)
+            .set_expression_attribute_names(Some(parts.names))
+            .set_expression_attribute_values((!parts.values.is_empty()).then_some(parts.values))
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
+            {
+                Err(parts.on_failure.error(parts.description))
+            }
+            Err(e) => Err(ServiceError::from_sdk(&e).into()),
+        }
+    }
+}
+
+enum Rerender {
+    Untouched,
+    Set(AttributeValue),
+    Remove,
+}
+
+/// `SET #u0 = :u0, #u1 = #u1 + :u1 REMOVE #u2` into `parts`.
+fn write_expression(
+    parts: &mut UpdateParts,
+    sets: &[(&'static str, AttributeValue)],
+    adds: &[(&'static str, AttributeValue)],
+    removes: &[&'static str],
+) {
+    let mut n = 0usize;
+    let mut assignments = Vec::new();
+    let mut name = |parts: &mut UpdateParts, attribute: &str| {
+        let placeholder = format!("#u{n}");
+        n += 1;
+        parts
+            .names
+            .insert(placeholder.clone(), attribute.to_string());
+        placeholder
+    };
+    for (attribute, value) in sets {
+        let p = name(parts, attribute);
+        let v = format!(":{}", &p[1..]);
+        parts.values.insert(v.clone(), value.clone());
+        assignments.push(format!("{p} = {v}"));
+    }
+    for (attribute, delta) in adds {
+        let p = name(parts, attribute);
+        let v = format!(":{}", &p[1..]);
+        parts.values.insert(v.clone(), delta.clone());
+        assignments.push(format!("{p} = {p} + {v}"));
+    }
+    let mut text = String::new();
+    if !assignments.is_empty() {
+        text.push_str("SET ");
+        text.push_str(&assignments.join(", "));
+    }
+    let removed: Vec<String> = removes.iter().map(|a| name(parts, a)).collect();
+    if !removed.is_empty() {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str("REMOVE ");
+        text.push_str(&removed.join(", "));
+    }
+    parts.update = text;
+}

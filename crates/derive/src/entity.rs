@@ -1,0 +1,538 @@
+//! `#[derive(Entity)]`: the struct checked against the model's entity (every required attribute
+//! a field of a compatible type, every key template input a field, nothing the model does not
+//! know), then the item conversion both ways, the key templates compiled into string building,
+//! and a typed update builder.
+
+use monotable_model::{Attribute, AttributeType, Entity as ModelEntity, KeyField, Segment};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, Ident, LitStr, Type, Visibility};
+
+use crate::codegen::{self, Conv};
+use crate::model_file::{self, Loaded};
+use crate::types::{self, RustKind};
+
+/// The container's `#[monotable(...)]`.
+#[derive(Default)]
+struct Options {
+    model: Option<String>,
+    entity: Option<(String, Span)>,
+    version: Option<(String, Span)>,
+}
+
+/// One field and the attribute it stores.
+pub struct Field<'a> {
+    pub ident: Ident,
+    pub ty: Type,
+    pub inner: Type,
+    pub optional: bool,
+    pub attribute: Option<&'a Attribute>,
+    pub name: String,
+    pub skip: bool,
+}
+
+fn parse_options(input: &DeriveInput) -> syn::Result<Options> {
+    let mut options = Options::default();
+    for attr in input
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("monotable"))
+    {
+        attr.parse_nested_meta(|meta| {
+            let value = || -> syn::Result<LitStr> { meta.value()?.parse() };
+            if meta.path.is_ident("model") {
+                options.model = Some(value()?.value());
+            } else if meta.path.is_ident("entity") {
+                let lit = value()?;
+                options.entity = Some((lit.value(), lit.span()));
+            } else if meta.path.is_ident("version") {
+                let lit = value()?;
+                options.version = Some((lit.value(), lit.span()));
+            } else {
+                return Err(meta.error(
+                    "expected `model = \"...\"`, `entity = \"...\"` or `version = \"...\"`",
+                ));
+            }
+            Ok(())
+        })?;
+    }
+    Ok(options)
+}
+
+fn field_options(field: &syn::Field) -> syn::Result<(Option<String>, bool)> {
+    let (mut rename, mut skip) = (None, false);
+    for attr in field
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("monotable"))
+    {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                rename = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("skip") {
+                skip = true;
+            } else {
+                return Err(meta.error("expected `rename = \"attribute\"` or `skip`"));
+            }
+            Ok(())
+        })?;
+    }
+    Ok((rename, skip))
+}
+
+/// The derive's output, or every error found, combined.
+pub fn derive(input: DeriveInput) -> TokenStream {
+    match expand(&input) {
+        Ok(tokens) => tokens,
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+fn combine(errors: Vec<syn::Error>) -> syn::Result<()> {
+    let mut iter = errors.into_iter();
+    match iter.next() {
+        None => Ok(()),
+        Some(mut first) => {
+            first.extend(iter);
+            Err(first)
+        }
+    }
+}
+
+fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let options = parse_options(input)?;
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[derive(Entity)] works on structs with named fields",
+        ));
+    };
+    let Fields::Named(named) = &data.fields else {
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[derive(Entity)] needs named fields",
+        ));
+    };
+    let (entity_name, entity_span) = options
+        .entity
+        .clone()
+        .unwrap_or_else(|| (input.ident.to_string(), input.ident.span()));
+    let loaded = model_file::load(options.model.as_deref(), entity_span)?;
+    let Some(entity) = loaded.model.entity(&entity_name) else {
+        let known: Vec<&str> = loaded
+            .model
+            .entities
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        return Err(syn::Error::new(
+            entity_span,
+            format!(
+                "the model {} has no entity `{entity_name}`; it has: {}",
+                loaded.path.display(),
+                known.join(", ")
+            ),
+        ));
+    };
+    let mut errors = Vec::new();
+    let mut fields = Vec::new();
+    for f in &named.named {
+        match field(f, entity, &loaded) {
+            Ok(field) => fields.push(field),
+            Err(e) => errors.push(e),
+        }
+    }
+    check_required(entity, &fields, &loaded, &input.ident, &mut errors);
+    check_keys(entity, &fields, &loaded, &input.ident, &mut errors);
+    let version = match &options.version {
+        Some((name, span)) => check_version(name, *span, &fields, &loaded, &mut errors),
+        None => None,
+    };
+    combine(errors)?;
+    Ok(generate(input, entity, &fields, &loaded, version))
+}
+
+/// Map one struct field to its attribute and check its type.
+fn field<'a>(f: &syn::Field, entity: &'a ModelEntity, loaded: &Loaded) -> syn::Result<Field<'a>> {
+    let ident = f
+        .ident
+        .clone()
+        .ok_or_else(|| syn::Error::new_spanned(f, "unnamed field"))?;
+    let (rename, skip) = field_options(f)?;
+    let name = rename.unwrap_or_else(|| types::camel(&ident.to_string()));
+    let (optional, inner) = match types::option_inner(&f.ty) {
+        Some(inner) => (true, inner.clone()),
+        None => (false, f.ty.clone()),
+    };
+    let mut out = Field {
+        ident,
+        ty: f.ty.clone(),
+        inner,
+        optional,
+        attribute: None,
+        name,
+        skip,
+    };
+    if skip {
+        return Ok(out);
+    }
+    let place = loaded.place(&entity.span);
+    let Some(attribute) = entity.attribute(&out.name) else {
+        return Err(syn::Error::new_spanned(
+            &f.ty,
+            format!(
+                "`{}` is not an attribute of entity {} ({place}); add it to the model, map the field with #[monotable(rename = \"attribute\")], or leave it out of the item with #[monotable(skip)]",
+                out.name, entity.name
+            ),
+        ));
+    };
+    check_type(&out, attribute, loaded)?;
+    out.attribute = Some(attribute);
+    Ok(out)
+}
+
+fn check_type(f: &Field, a: &Attribute, loaded: &Loaded) -> syn::Result<()> {
+    let place = loaded.place(&a.span);
+    if a.required && f.optional {
+        return Err(syn::Error::new_spanned(
+            &f.ty,
+            format!(
+                "`{}` is required in the model ({place}): the field cannot be an Option",
+                a.name
+            ),
+        ));
+    }
+    if !a.required && !f.optional {
+        return Err(syn::Error::new_spanned(
+            &f.ty,
+            format!(
+                "`{}` is optional in the model ({place}), so an item may lack it: make the field Option<{}>",
+                a.name,
+                {
+                    let inner = &f.inner;
+                    quote!(#inner).to_string().replace(' ', "")
+                }
+            ),
+        ));
+    }
+    if types::compatible(a, types::kind(&f.inner)) == Some(false) {
+        let why = match (a.ty, types::kind(&f.inner)) {
+            (AttributeType::Decimal, RustKind::Float) => {
+                " (a float would round money; `decimal` is exact both ways)"
+            }
+            (AttributeType::Enum, _) => {
+                " (an enum attribute is a Rust enum whose variants are the model's values)"
+            }
+            _ => "",
+        };
+        let inner = &f.inner;
+        return Err(syn::Error::new_spanned(
+            &f.inner,
+            format!(
+                "`{}` is a model `{}` ({place}), which `{}` cannot hold{why}; use {}",
+                a.name,
+                types::type_name(a),
+                quote!(#inner).to_string().replace(' ', ""),
+                types::suggestion(a)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_required(
+    entity: &ModelEntity,
+    fields: &[Field],
+    loaded: &Loaded,
+    ident: &Ident,
+    errors: &mut Vec<syn::Error>,
+) {
+    for a in entity.attributes.iter().filter(|a| a.required) {
+        if !fields.iter().any(|f| !f.skip && f.name == a.name) {
+            errors.push(syn::Error::new_spanned(
+                ident,
+                format!(
+                    "entity {} requires attribute `{}` ({}, a model `{}`): add a field `{}: {}`",
+                    entity.name,
+                    a.name,
+                    loaded.place(&a.span),
+                    types::type_name(a),
+                    types::snake(&a.name),
+                    types::suggestion(a)
+                ),
+            ));
+        }
+    }
+}
+
+/// One key attribute the entity writes: the index it is on (`None` for the table), whether it
+/// is part of the table's key, and its template.
+#[derive(Clone, Copy)]
+pub struct KeyUse<'a> {
+    pub index: Option<&'a str>,
+    pub primary: bool,
+    pub field: &'a KeyField,
+}
+
+/// Every key attribute the entity writes: the table's key, then each index's, then any written
+/// for no declared index (the model's check reports those; they are still kept in step).
+pub fn key_fields(entity: &ModelEntity) -> Vec<KeyUse<'_>> {
+    let mut out: Vec<KeyUse> = Vec::new();
+    for t in &entity.index_keys {
+        for field in std::iter::once(&t.pk).chain(t.sk.as_ref()) {
+            if out.iter().any(|k| k.field.attribute == field.attribute) {
+                continue;
+            }
+            out.push(KeyUse {
+                index: t.index.as_deref(),
+                primary: t.index.is_none(),
+                field,
+            });
+        }
+    }
+    for field in &entity.keys {
+        if !out.iter().any(|k| k.field.attribute == field.attribute) {
+            out.push(KeyUse {
+                index: None,
+                primary: false,
+                field,
+            });
+        }
+    }
+    out
+}
+
+/// The table's key attributes of the entity.
+pub fn table_keys(entity: &ModelEntity) -> Vec<&KeyField> {
+    key_fields(entity)
+        .into_iter()
+        .filter(|k| k.primary)
+        .map(|k| k.field)
+        .collect()
+}
+
+fn check_keys(
+    entity: &ModelEntity,
+    fields: &[Field],
+    loaded: &Loaded,
+    ident: &Ident,
+    errors: &mut Vec<syn::Error>,
+) {
+    for key in key_fields(entity).into_iter().map(|k| k.field) {
+        let inputs = key.template.variables().chain(key.condition.as_deref());
+        for name in inputs {
+            let field = fields.iter().find(|f| !f.skip && f.name == name);
+            let problem = match field {
+                None => Some("comes from no field"),
+                Some(f) if f.optional => Some("is an Option field, but a key is always written"),
+                Some(_) => None,
+            };
+            if let Some(problem) = problem {
+                errors.push(syn::Error::new_spanned(
+                    ident,
+                    format!(
+                        "key template `{}` = \"{}\" ({}) reads `{name}`, which {problem}",
+                        key.attribute,
+                        key.template,
+                        loaded.place(&key.span)
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+fn check_version(
+    name: &str,
+    span: Span,
+    fields: &[Field],
+    loaded: &Loaded,
+    errors: &mut Vec<syn::Error>,
+) -> Option<String> {
+    match fields.iter().find(|f| f.name == name && !f.skip) {
+        Some(f) if f.attribute.is_some_and(|a| a.ty == AttributeType::Integer) && !f.optional => {
+            Some(name.to_string())
+        }
+        _ => {
+            errors.push(syn::Error::new(
+                span,
+                format!(
+                    "the version attribute `{name}` must be a required `integer` attribute of the model ({}) with a field",
+                    loaded.path.display()
+                ),
+            ));
+            None
+        }
+    }
+}
+
+fn conv<'a>(f: &'a Field) -> Conv<'a> {
+    Conv::new(f.attribute.expect("checked"), &f.inner)
+}
+
+fn generate(
+    input: &DeriveInput,
+    entity: &ModelEntity,
+    fields: &[Field],
+    loaded: &Loaded,
+    version: Option<String>,
+) -> TokenStream {
+    let ident = &input.ident;
+    let vis = &input.vis;
+    let name = &entity.name;
+    let stored: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
+    let to_item = stored.iter().map(|f| {
+        let (field, attr) = (&f.ident, &f.name);
+        let value = conv(f).to_value(quote!(v));
+        if f.optional {
+            quote! { if let ::core::option::Option::Some(v) = &self.#field { item.insert(#attr.to_string(), #value); } }
+        } else {
+            quote! { { let v = &self.#field; item.insert(#attr.to_string(), #value); } }
+        }
+    });
+    let from_item = fields.iter().map(|f| {
+        let field = &f.ident;
+        if f.skip {
+            return quote! { #field: ::core::default::Default::default() };
+        }
+        let (attr, read) = (&f.name, conv(f).reader());
+        let how = if f.optional {
+            quote!(optional)
+        } else {
+            quote!(required)
+        };
+        quote! { #field: ::monotable::__private::#how(item, #name, #attr, #read)? }
+    });
+    let on_self = |f: &Field| {
+        let field = &f.ident;
+        quote!(&self.#field)
+    };
+    let key_items = key_fields(entity)
+        .into_iter()
+        .map(|k| codegen::render_key(k.field, stored.as_slice(), loaded, quote!(item), &on_self));
+    let primary = table_keys(entity)
+        .into_iter()
+        .map(|k| codegen::render_key(k, stored.as_slice(), loaded, quote!(item), &on_self));
+    let specs = key_fields(entity)
+        .into_iter()
+        .map(|k| codegen::key_spec(k, loaded));
+    let inputs = key_inputs(entity);
+    let args = stored.iter().filter(|f| inputs.contains(&f.name)).map(|f| {
+        let (field, attr) = (&f.ident, &f.name);
+        let arg = conv(f).key_arg(quote!(::core::clone::Clone::clone(&self.#field)));
+        quote! { args.insert(#attr, #arg); }
+    });
+    let version_const = version.as_ref().map(|v| quote! { const VERSION: ::core::option::Option<&'static str> = ::core::option::Option::Some(#v); });
+    let version_fn = version.as_ref().and_then(|v| stored.iter().find(|f| &f.name == v)).map(|f| {
+        let field = &f.ident;
+        quote! { fn version(&self) -> ::core::option::Option<i64> { ::core::convert::TryFrom::try_from(self.#field).ok() } }
+    });
+    let cardinalities = entity.attributes.iter().filter_map(|a| {
+        a.cardinality.map(|c| {
+            let n = &a.name;
+            quote! { (#n, #c) }
+        })
+    });
+    let checks = stored.iter().map(|f| {
+        let bound = conv(f).bound(&f.inner);
+        let values = enum_values_check(f, entity, loaded);
+        quote! { #bound #values }
+    });
+    let aliases = stored.iter().map(|f| alias(vis, ident, f));
+    let tracking = loaded.tracking();
+    let update = crate::update::generate(input, entity, &stored, loaded, version.as_deref());
+    quote! {
+        #tracking
+        #(#checks)*
+        #(#aliases)*
+        impl ::monotable::Entity for #ident {
+            const NAME: &'static str = #name;
+            const KEYS: &'static [::monotable::KeySpec] = &[#(#specs),*];
+            const CARDINALITIES: &'static [(&'static str, u64)] = &[#(#cardinalities),*];
+            #version_const
+            fn to_item(&self) -> ::monotable::__private::Item {
+                let mut item = ::monotable::__private::Item::new();
+                #(#to_item)*
+                #(#key_items)*
+                item.insert(::monotable::__private::ENTITY_TYPE.to_string(), ::monotable::__private::AttributeValue::S(#name.to_string()));
+                item
+            }
+            fn from_item(item: &::monotable::__private::Item) -> ::core::result::Result<Self, ::monotable::EntityError> {
+                ::core::result::Result::Ok(Self { #(#from_item),* })
+            }
+            fn key(&self) -> ::monotable::Key<Self> {
+                let mut item = ::monotable::__private::Item::new();
+                #(#primary)*
+                ::monotable::Key::from_item(item)
+            }
+            fn key_args(&self) -> ::std::collections::HashMap<&'static str, ::monotable::KeyArg> {
+                let mut args = ::std::collections::HashMap::new();
+                #(#args)*
+                args
+            }
+            #version_fn
+        }
+        #update
+    }
+}
+
+/// For an enum attribute: a compile-time assertion that the Rust enum's texts are the model's
+/// values (the derive cannot see the enum itself, so a const evaluates it).
+fn enum_values_check(f: &Field, entity: &ModelEntity, loaded: &Loaded) -> TokenStream {
+    let Some(a) = f.attribute.filter(|a| a.ty == AttributeType::Enum) else {
+        return TokenStream::new();
+    };
+    let values = &a.values;
+    let inner = &f.inner;
+    let message = format!(
+        "the variants of the enum in field `{}` must be exactly the model's values of {}.{} ({}): {}",
+        f.ident,
+        entity.name,
+        a.name,
+        loaded.place(&a.span),
+        values.join(", ")
+    );
+    quote_spanned! { f.inner.span()=>
+        const _: () = {
+            const MODEL: &[&str] = &[#(#values),*];
+            ::core::assert!(
+                ::monotable::__private::same_values(<#inner as ::monotable::EnumValue>::VALUES, MODEL),
+                #message
+            );
+        };
+    }
+}
+
+/// Every attribute a key template or a sparse condition reads.
+pub fn key_inputs(entity: &ModelEntity) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for k in key_fields(entity).into_iter().map(|k| k.field) {
+        for v in k
+            .template
+            .segments()
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Var { name, .. } => Some(name.as_str()),
+                Segment::Literal(_) => None,
+            })
+            .chain(k.condition.as_deref())
+        {
+            if !out.iter().any(|o| o == v) {
+                out.push(v.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// `type __monotable_Order_status = Status;`: a field's type, named for `patterns!`.
+fn alias(vis: &Visibility, ident: &Ident, f: &Field) -> TokenStream {
+    let name = format_ident!("__monotable_{}_{}", ident, f.name);
+    let inner = &f.inner;
+    quote_spanned! { f.inner.span()=>
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis type #name = #inner;
+    }
+}

@@ -1,0 +1,114 @@
+//! Finding, reading and validating the model file at compile time: the path given in the
+//! attribute, or `[package.metadata.monotable] model` of the crate being compiled, both relative
+//! to its `CARGO_MANIFEST_DIR`; errors that name the file and the line.
+
+use std::path::{Path, PathBuf};
+
+use monotable_model::Model;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+
+/// A model read for one macro invocation.
+pub struct Loaded {
+    /// The file, absolute.
+    pub path: PathBuf,
+    /// Its text.
+    pub source: String,
+    /// The validated model.
+    pub model: Model,
+    /// The manifest, when the path came from its metadata (tracked too).
+    pub manifest: Option<PathBuf>,
+}
+
+impl Loaded {
+    /// `shop.toml:42`: where a span of the model is, for messages.
+    pub fn place(&self, span: &std::ops::Range<usize>) -> String {
+        let (line, _) = monotable_model::line_col(&self.source, span.start);
+        let name = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        format!("{name}:{line}")
+    }
+
+    /// `const _: &str = include_str!(...)` for the model file (and the manifest it was named
+    /// in), so that editing it rebuilds the crate.
+    pub fn tracking(&self) -> TokenStream {
+        let files = std::iter::once(&self.path).chain(self.manifest.as_ref());
+        let paths = files.map(|p| p.to_string_lossy().into_owned());
+        quote! { #( const _: &str = include_str!(#paths); )* }
+    }
+}
+
+fn manifest_dir() -> Result<PathBuf, String> {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .ok_or_else(|| "CARGO_MANIFEST_DIR is not set: build with cargo".to_string())
+}
+
+/// The model path in `[package.metadata.monotable] model` of `manifest`.
+fn from_metadata(manifest: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(manifest)
+        .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+    let value: toml::Table = toml::from_str(&text)
+        .map_err(|e| format!("{} is not valid TOML: {e}", manifest.display()))?;
+    value
+        .get("package")
+        .and_then(|p| p.get("metadata"))
+        .and_then(|m| m.get("monotable"))
+        .and_then(|m| m.get("model"))
+        .and_then(|m| m.as_str())
+        .map(str::to_string)
+        .ok_or_else(|| {
+            format!(
+                "no model file: give #[monotable(model = \"path/to/model.toml\", ...)] or set `model` under [package.metadata.monotable] in {}",
+                manifest.display()
+            )
+        })
+}
+
+/// Read and validate the model named by `explicit` (relative to the crate's manifest directory),
+/// or by the crate's metadata. The error is meant for a compile error at `span`.
+pub fn load(explicit: Option<&str>, span: Span) -> Result<Loaded, syn::Error> {
+    let fail = |msg: String| syn::Error::new(span, msg);
+    let dir = manifest_dir().map_err(fail)?;
+    let (relative, manifest) = match explicit {
+        Some(path) => (path.to_string(), None),
+        None => {
+            let manifest = dir.join("Cargo.toml");
+            (from_metadata(&manifest).map_err(fail)?, Some(manifest))
+        }
+    };
+    let path = dir.join(&relative);
+    let path = path.canonicalize().unwrap_or(path);
+    let source = std::fs::read_to_string(&path).map_err(|e| {
+        fail(format!(
+            "cannot read the model file {}: {e}",
+            path.display()
+        ))
+    })?;
+    let model = monotable_model::parse(&source).map_err(|e| {
+        let first = e
+            .issues
+            .first()
+            .map(|issue| {
+                let at = issue
+                    .line_col(&source)
+                    .map(|(l, c)| format!("{}:{l}:{c}: ", path.display()))
+                    .unwrap_or_default();
+                format!("{at}{}", issue.message)
+            })
+            .unwrap_or_else(|| e.to_string());
+        fail(format!(
+            "the model file is not a valid model: {first}\n(`monotable check {}` shows every problem)",
+            path.display()
+        ))
+    })?;
+    Ok(Loaded {
+        path,
+        source,
+        model,
+        manifest,
+    })
+}

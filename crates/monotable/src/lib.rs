@@ -1,0 +1,63 @@
+//! monotable: a DynamoDB single-table design as data, and your app's code checked against it.
+//!
+//! One model file (`model.toml`) declares the table, its indexes, each entity's attributes and
+//! key templates, and the access patterns. This crate turns it into Rust:
+//!
+//! - [`Entity`] (`#[derive(monotable::Entity)]`): a struct as one entity, checked field by field
+//!   against the model when the crate compiles, with its item conversion and its key rendering
+//!   generated from the model's templates;
+//! - [`Enum`] (`#[derive(monotable::Enum)]`): an enum attribute, its variants checked against
+//!   the model's values;
+//! - [`patterns!`]: each read access pattern as a typed request (`ListUserOrders { user_id }`)
+//!   returning entities, pages with opaque cursors, streams, or a collection;
+//! - writes that keep the design true: [`Table::create`] (conditional on the model's key
+//!   names), [`Update`] (re-renders every index key whose inputs it changes, and refuses a
+//!   partial change), optimistic locking, [`Transaction`] and batches;
+//! - [`connect`]: a client for the embedded engine, a local endpoint or AWS, through the
+//!   official AWS SDK.
+//!
+//! ```ignore
+//! let client = monotable::connect::memory().await?;
+//! let table = monotable::Table::new(client, TABLE_NAME);
+//! table.create(&order).await?;
+//! let page = ListUserOrders { user_id }.limit(20).send(&table).await?;
+//! ```
+
+pub use monotable_derive::{Entity, Enum, patterns};
+
+pub use monotable_access::batch;
+pub use monotable_access::cursor::InvalidCursor;
+pub use monotable_access::entity::{Entity, EntityError, KeySpec};
+pub use monotable_access::error::{
+    BatchError, CancelReason, GetError, QueryError, ServiceError, TransactError, WriteError,
+};
+pub use monotable_access::handle::{Retries, Table};
+pub use monotable_access::items::Item;
+pub use monotable_access::key::{Key, KeyArg, KeyKind, Seg};
+pub use monotable_access::request::{
+    GetRequest, KeyCondition, MAX_PAGE, Page, QueryRequest, QuerySpec, Row, SortCondition,
+};
+pub use monotable_access::table::{TableError, ensure_table};
+pub use monotable_access::transact::{MAX_ACTIONS, Transaction};
+pub use monotable_access::update::Update;
+pub use monotable_access::value::{EnumValue, TimeFormat, Value, ValueError};
+pub use monotable_access::write::{Condition, PutSpec};
+
+/// The official AWS SDK for DynamoDB, as this crate uses it.
+pub use aws_sdk_dynamodb as sdk;
+/// The connection layer: the embedded engine, endpoints, AWS, and `serve`.
+pub use monotable_connect as connect;
+/// The model: parse, validate, render.
+pub use monotable_model as model;
+
+/// What derived code names; not an API.
+#[doc(hidden)]
+pub mod __private {
+    pub use aws_sdk_dynamodb::primitives::Blob;
+    pub use aws_sdk_dynamodb::types::AttributeValue;
+    pub use monotable_access::entity::{is, optional, required};
+    pub use monotable_access::items::{ENTITY_TYPE, Item};
+    pub use monotable_access::value::{ExactDecimal, Integer, KeyText, Timestamp, same_values};
+    pub use rust_decimal::Decimal;
+    pub use time;
+}

@@ -1,0 +1,15 @@
+//! The shop's read access patterns, typed from the model by `monotable::patterns!`: one struct per
+//! GetItem or Query pattern of `shop.toml` (`GetUser { user_id }`, `ListUserOrders { user_id }`,
+//! `GetOrderWithItems { order_id }`, ...), its parameters typed by the entities' fields. The model
+//! is the one named in this crate's `[package.metadata.monotable]`.
+
+monotable::patterns! {
+    entities {
+        User => crate::users::User,
+        EmailGuard => crate::users::EmailGuard,
+        Order => crate::orders::Order,
+        OrderItem => crate::orders::OrderLine,
+        Product => crate::products::Product,
+        Idempotency => crate::orders::Idempotency,
+    }
+}
