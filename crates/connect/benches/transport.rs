@@ -1,6 +1,6 @@
 //! Round-trip cost of one GetItem and one PutItem on the embedded engine, three ways: direct engine
 //! calls (the floor), the SDK through the in-process connector, and the SDK over a loopback HTTP
-//! listener. Run: `cargo bench -p monotable-store --bench transport` (results: docs/benchmarks.md).
+//! listener. Run: `cargo bench -p monotable-connect --bench transport` (results: docs/benchmarks.md).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -2,7 +2,10 @@
 //! attribute, or `[package.metadata.monotable] model` of the crate being compiled, both relative
 //! to its `CARGO_MANIFEST_DIR`; errors that name the file and the line.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use monotable_model::Model;
 use proc_macro2::{Span, TokenStream};
@@ -13,9 +16,9 @@ pub struct Loaded {
     /// The file, absolute.
     pub path: PathBuf,
     /// Its text.
-    pub source: String,
+    pub source: Arc<str>,
     /// The validated model.
-    pub model: Model,
+    pub model: Arc<Model>,
     /// The manifest, when the path came from its metadata (tracked too).
     pub manifest: Option<PathBuf>,
 }
@@ -82,12 +85,40 @@ pub fn load(explicit: Option<&str>, span: Span) -> Result<Loaded, syn::Error> {
     };
     let path = dir.join(&relative);
     let path = path.canonicalize().unwrap_or(path);
-    let source = std::fs::read_to_string(&path).map_err(|e| {
-        fail(format!(
-            "cannot read the model file {}: {e}",
-            path.display()
-        ))
-    })?;
+    let (source, model) = cached(&path).map_err(fail)?;
+    Ok(Loaded {
+        path,
+        source,
+        model,
+        manifest,
+    })
+}
+
+/// A model file read and validated, or why it cannot be used.
+type Parsed = Result<(Arc<str>, Arc<Model>), String>;
+
+/// Models already read by this compiler process, by path, with the modification time they had:
+/// every derive of a crate reads the same file, and one parse and check serves them all.
+static CACHE: Mutex<Option<HashMap<PathBuf, (Option<SystemTime>, Parsed)>>> = Mutex::new(None);
+
+fn cached(path: &Path) -> Parsed {
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let map = cache.get_or_insert_with(HashMap::new);
+    if let Some((when, parsed)) = map.get(path)
+        && when.is_some()
+        && *when == modified
+    {
+        return parsed.clone();
+    }
+    let parsed = parse(path);
+    map.insert(path.to_path_buf(), (modified, parsed.clone()));
+    parsed
+}
+
+fn parse(path: &Path) -> Parsed {
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the model file {}: {e}", path.display()))?;
     let model = monotable_model::parse(&source).map_err(|e| {
         let first = e
             .issues
@@ -100,15 +131,41 @@ pub fn load(explicit: Option<&str>, span: Span) -> Result<Loaded, syn::Error> {
                 format!("{at}{}", issue.message)
             })
             .unwrap_or_else(|| e.to_string());
-        fail(format!(
+        format!(
             "the model file is not a valid model: {first}\n(`monotable check {}` shows every problem)",
             path.display()
-        ))
+        )
     })?;
-    Ok(Loaded {
-        path,
-        source,
-        model,
-        manifest,
-    })
+    refuse_check_errors(&model, &source, path)?;
+    Ok((Arc::from(source), Arc::new(model)))
+}
+
+/// A model `monotable check` finds errors in (keys that collide, a pattern that reads what no
+/// entity writes, ...) is refused: code compiled against a broken design would be broken too.
+/// Warnings are left to `check`.
+fn refuse_check_errors(model: &Model, source: &str, path: &Path) -> Result<(), String> {
+    let errors: Vec<String> = monotable_check::check_model(model)
+        .into_iter()
+        .filter(|d| d.severity == monotable_check::Severity::Error)
+        .take(3)
+        .map(|d| {
+            let at = d
+                .span
+                .as_ref()
+                .map(|span| {
+                    let (line, col) = monotable_model::line_col(source, span.start);
+                    format!("{}:{line}:{col}: ", path.display())
+                })
+                .unwrap_or_default();
+            format!("{at}error[{}]: {}", d.rule.code(), d.message)
+        })
+        .collect();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "the model has errors that `monotable check` reports:\n{}\n(`monotable check {}` shows them all, with their fixes)",
+        errors.join("\n"),
+        path.display()
+    ))
 }
