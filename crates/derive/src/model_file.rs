@@ -99,7 +99,10 @@ type Parsed = Result<(Arc<str>, Arc<Model>), String>;
 
 /// Models already read by this compiler process, by path, with the modification time they had:
 /// every derive of a crate reads the same file, and one parse and check serves them all.
-static CACHE: Mutex<Option<HashMap<PathBuf, (Option<SystemTime>, Parsed)>>> = Mutex::new(None);
+static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
+
+/// Each model read, by path, with the modification time it had then.
+type Cache = HashMap<PathBuf, (Option<SystemTime>, Parsed)>;
 
 fn cached(path: &Path) -> Parsed {
     let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
