@@ -1,12 +1,17 @@
 //! Running a model's access patterns: GetItem and Query requests built from the pattern's key
 //! templates, so no caller writes a key string by hand.
 
+use std::borrow::Cow;
+
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use monotable_model::{Condition, KeyTemplate, Model, Operation, Pattern, RenderError};
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use crate::items::{Item, key_value};
+use crate::request::{KeyCondition, SortCondition};
 
 /// Running a pattern failed.
 #[derive(Debug, thiserror::Error)]
@@ -183,15 +188,14 @@ pub async fn query(
     let Condition::Eq(pk_template) = &pk.condition else {
         return Err(PatternError::NoPartitionKey(name.to_string()));
     };
-    let mut request = client
+    let condition = key_condition(model, p, &pk.attribute, pk_template, values)?;
+    let expression = condition.expression();
+    let request = client
         .query()
         .table_name(&model.table.name)
         .set_index_name(p.index_name().map(str::to_string))
-        .expression_attribute_names("#pk", &pk.attribute)
-        .expression_attribute_values(
-            ":pk",
-            key_value(model, &pk.attribute, render(p, pk_template, values)?),
-        )
+        .set_expression_attribute_names(Some(expression.names))
+        .set_expression_attribute_values(Some(expression.values))
         .scan_index_forward(!p.descending)
         .consistent_read(p.consistent_read && p.index_name().is_none())
         .set_limit(
@@ -199,33 +203,8 @@ pub async fn query(
                 .or_else(|| p.limit.and_then(|l| i32::try_from(l).ok())),
         )
         .set_exclusive_start_key(page.start);
-    let mut expression = String::from("#pk = :pk");
-    if let Some(sk) = &p.sk {
-        let one = |t: &KeyTemplate| -> Result<Vec<String>, PatternError> {
-            Ok(vec![render(p, t, values)?])
-        };
-        let (clause, rendered) = match &sk.condition {
-            Condition::Eq(t) => ("#sk = :sk0", one(t)?),
-            Condition::BeginsWith(t) => ("begins_with(#sk, :sk0)", one(t)?),
-            Condition::Between(a, b) => (
-                "#sk BETWEEN :sk0 AND :sk1",
-                vec![render(p, a, values)?, render(p, b, values)?],
-            ),
-            Condition::Lt(t) => ("#sk < :sk0", one(t)?),
-            Condition::Le(t) => ("#sk <= :sk0", one(t)?),
-            Condition::Gt(t) => ("#sk > :sk0", one(t)?),
-            Condition::Ge(t) => ("#sk >= :sk0", one(t)?),
-        };
-        request = request.expression_attribute_names("#sk", &sk.attribute);
-        for (i, value) in rendered.into_iter().enumerate() {
-            let value = key_value(model, &sk.attribute, value);
-            request = request.expression_attribute_values(format!(":sk{i}"), value);
-        }
-        expression.push_str(" AND ");
-        expression.push_str(clause);
-    }
     let out = request
-        .key_condition_expression(expression)
+        .key_condition_expression(expression.text)
         .send()
         .await
         .map_err(|e| call_error(p, "Query", &e))?;
@@ -233,6 +212,41 @@ pub async fn query(
         items: out.items.unwrap_or_default(),
         last_evaluated_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
     })
+}
+
+/// The key condition of query pattern `p` for `values`: written by
+/// [`KeyCondition::expression`], the one place key condition expressions are built.
+fn key_condition(
+    model: &Model,
+    p: &Pattern,
+    pk_attribute: &str,
+    pk_template: &KeyTemplate,
+    values: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<KeyCondition, PatternError> {
+    let value = |attribute: &str, t: &KeyTemplate| -> Result<AttributeValue, PatternError> {
+        Ok(key_value(model, attribute, render(p, t, values)?))
+    };
+    let partition = (
+        Cow::Owned(pk_attribute.to_string()),
+        value(pk_attribute, pk_template)?,
+    );
+    let sort = match &p.sk {
+        None => None,
+        Some(sk) => {
+            let v = |t: &KeyTemplate| value(&sk.attribute, t);
+            let condition = match &sk.condition {
+                Condition::Eq(t) => SortCondition::Eq(v(t)?),
+                Condition::BeginsWith(t) => SortCondition::BeginsWith(v(t)?),
+                Condition::Between(a, b) => SortCondition::Between(v(a)?, v(b)?),
+                Condition::Lt(t) => SortCondition::Lt(v(t)?),
+                Condition::Le(t) => SortCondition::Le(v(t)?),
+                Condition::Gt(t) => SortCondition::Gt(v(t)?),
+                Condition::Ge(t) => SortCondition::Ge(v(t)?),
+            };
+            Some((Cow::Owned(sk.attribute.clone()), condition))
+        }
+    };
+    Ok(KeyCondition { partition, sort })
 }
 
 /// The `ExclusiveStartKey` that resumes a query of `pattern` right after `item`: the table's key

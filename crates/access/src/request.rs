@@ -2,6 +2,7 @@
 //! (the key condition expression is written here and nowhere else), with opaque sealed cursors,
 //! full pages, and a cursor only when more items follow.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::marker::PhantomData;
 
@@ -38,12 +39,14 @@ pub enum SortCondition {
 }
 
 /// A query's key condition: the partition key's equality and an optional sort key condition.
+/// Generated code names attributes with `Cow::Borrowed`; tools reading a model at run time own
+/// them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyCondition {
     /// The partition key attribute and its value.
-    pub partition: (&'static str, AttributeValue),
+    pub partition: (Cow<'static, str>, AttributeValue),
     /// The sort key attribute and its condition.
-    pub sort: Option<(&'static str, SortCondition)>,
+    pub sort: Option<(Cow<'static, str>, SortCondition)>,
 }
 
 /// A key condition as DynamoDB takes it: the expression, its names and its values.
@@ -368,15 +371,15 @@ mod tests {
     fn key_conditions_are_written_in_one_shape() {
         let s = |v: &str| AttributeValue::S(v.into());
         let c = KeyCondition {
-            partition: ("GSI1PK", s("USER#a")),
-            sort: Some(("GSI1SK", SortCondition::Between(s("a"), s("b")))),
+            partition: ("GSI1PK".into(), s("USER#a")),
+            sort: Some(("GSI1SK".into(), SortCondition::Between(s("a"), s("b")))),
         };
         let e = c.expression();
         assert_eq!(e.text, "#pk = :pk AND #sk BETWEEN :sk0 AND :sk1");
         assert_eq!(e.names["#sk"], "GSI1SK");
         assert_eq!(e.values[":sk1"], s("b"));
         let only_pk = KeyCondition {
-            partition: ("PK", s("ORDER#1")),
+            partition: ("PK".into(), s("ORDER#1")),
             sort: None,
         };
         assert_eq!(only_pk.expression().text, "#pk = :pk");

@@ -307,7 +307,7 @@ fn sort_condition(pattern: &Pattern, vars: &[Var], model: &Model) -> TokenStream
             quote!(Ge(#v))
         }
     };
-    quote!(::core::option::Option::Some((#attr, ::monotable::SortCondition::#condition)))
+    quote!(::core::option::Option::Some((::std::borrow::Cow::Borrowed(#attr), ::monotable::SortCondition::#condition)))
 }
 
 fn pattern_tokens(pattern: &Pattern, paths: &[(&str, &Path)], loaded: &Loaded) -> TokenStream {
@@ -464,7 +464,10 @@ fn query_impl(
             /// The query, to page through (`limit`, `cursor`, `send`, `stream`).
             pub fn request(&self) -> ::monotable::QueryRequest<#row> {
                 let partition = #pk_value;
-                let condition = ::monotable::KeyCondition { partition: (#pk_attr, partition), sort: #sort };
+                let condition = ::monotable::KeyCondition {
+                    partition: (::std::borrow::Cow::Borrowed(#pk_attr), partition),
+                    sort: #sort,
+                };
                 let scope = condition.scope(#name);
                 ::monotable::QueryRequest::new(::monotable::QuerySpec {
                     scope,
