@@ -30,6 +30,16 @@ pub enum PatternError {
         /// What the caller wanted.
         wanted: &'static str,
     },
+    /// A page size of 0, or beyond [`crate::request::MAX_PAGE`].
+    #[error("access pattern `{pattern}`: a page holds 1 to {max} items; got {got}")]
+    Limit {
+        /// The pattern.
+        pattern: String,
+        /// What was asked.
+        got: usize,
+        /// The largest page.
+        max: usize,
+    },
     /// The pattern has no partition-key equality.
     #[error("access pattern `{0}` has no partition key condition")]
     NoPartitionKey(String),
@@ -283,6 +293,13 @@ pub async fn query_page(
     start: Option<Item>,
 ) -> Result<Page, PatternError> {
     let p = pattern(model, name)?;
+    if !(1..=crate::request::MAX_PAGE).contains(&limit) {
+        return Err(PatternError::Limit {
+            pattern: name.to_string(),
+            got: limit,
+            max: crate::request::MAX_PAGE,
+        });
+    }
     let want = limit.saturating_add(1);
     let mut items: Vec<Item> = Vec::new();
     let mut next = start;

@@ -224,3 +224,33 @@ async fn numeric_keys_are_written_and_queried_as_numbers() {
     .unwrap();
     assert!(round.is_some());
 }
+
+/// Regression: a page of 0 items read one item, dropped it and reported no more (the shop's
+/// per-day listing indexed `collected[limit - 1]` and panicked). Page sizes are checked here.
+#[tokio::test]
+async fn a_page_of_zero_items_is_refused_not_read() {
+    let model = monotable_model::parse(SHOP).expect("shop model parses");
+    let dynamo = monotable_connect::memory().unwrap();
+    table::ensure_table(dynamo.client(), &model).await.unwrap();
+    let values = |name: &str| (name == "userId").then(|| "alice".to_string());
+    for limit in [0, monotable_access::request::MAX_PAGE + 1] {
+        let err = pattern::query_page(
+            dynamo.client(),
+            &model,
+            "listUserOrders",
+            &values,
+            limit,
+            None,
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            matches!(err, pattern::PatternError::Limit { got, .. } if got == limit),
+            "{err}"
+        );
+    }
+    let page = pattern::query_page(dynamo.client(), &model, "listUserOrders", &values, 1, None)
+        .await
+        .unwrap();
+    assert!(page.items.is_empty() && page.last_evaluated_key.is_none());
+}
