@@ -278,6 +278,23 @@ pub const fn same_values(a: &[&str], b: &[&str]) -> bool {
     true
 }
 
+/// Whether `list` holds `text` (a const fn, for the `Entity` derive's enum assertions).
+pub const fn has_value(list: &[&str], text: &str) -> bool {
+    contains(list, text)
+}
+
+/// Whether `list` holds every text of `of`.
+pub const fn has_all(list: &[&str], of: &[&str]) -> bool {
+    let mut i = 0;
+    while i < of.len() {
+        if !contains(list, of[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 const fn contains(list: &[&str], text: &str) -> bool {
     let mut i = 0;
     while i < list.len() {

@@ -12,6 +12,8 @@ use quote::quote;
 pub struct Loaded {
     /// The file, absolute.
     pub path: PathBuf,
+    /// The file as messages name it: the path as written, relative to the crate's directory.
+    pub shown: String,
     /// Its text.
     pub source: String,
     /// The validated model.
@@ -21,15 +23,10 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// `shop.toml:42`: where a span of the model is, for messages.
+    /// `tests/model/app.toml:42`: where a span of the model is, for messages.
     pub fn place(&self, span: &std::ops::Range<usize>) -> String {
         let (line, _) = monotable_model::line_col(&self.source, span.start);
-        let name = self
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        format!("{name}:{line}")
+        format!("{}:{line}", self.shown)
     }
 
     /// `const _: &str = include_str!(...)` for the model file (and the manifest it was named
@@ -61,11 +58,48 @@ fn from_metadata(manifest: &Path) -> Result<String, String> {
         .and_then(|m| m.as_str())
         .map(str::to_string)
         .ok_or_else(|| {
-            format!(
-                "no model file: give #[monotable(model = \"path/to/model.toml\", ...)] or set `model` under [package.metadata.monotable] in {}",
-                manifest.display()
-            )
+            "no model file: give #[monotable(model = \"path/to/model.toml\", ...)], or set `model = \"path/to/model.toml\"` under [package.metadata.monotable] in this crate's Cargo.toml (the path is relative to the directory of that Cargo.toml)".to_string()
         })
+}
+
+/// Why `relative` cannot be read, and what is there instead: the model files beside where it
+/// was looked for, or that its directory does not exist.
+fn unreadable(relative: &str, path: &Path, error: &std::io::Error) -> String {
+    let mut message = format!(
+        "cannot read the model file `{relative}`: {error}; the path is relative to the directory of this crate's Cargo.toml"
+    );
+    let written = Path::new(relative);
+    let dir = written.parent().filter(|d| !d.as_os_str().is_empty());
+    let shown_dir = dir.map_or_else(|| ".".to_string(), |d| d.display().to_string());
+    match path.parent().map(std::fs::read_dir) {
+        Some(Ok(entries)) => {
+            let mut models: Vec<String> = entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".toml") && n != "Cargo.toml")
+                .collect();
+            models.sort();
+            let name = written
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
+            let closest = name
+                .as_deref()
+                .and_then(|n| crate::types::closest(n, models.iter().map(String::as_str)));
+            match (closest, models.is_empty()) {
+                (Some(c), _) => {
+                    let fix =
+                        dir.map_or_else(|| c.to_string(), |d| d.join(c).display().to_string());
+                    message.push_str(&format!("; did you mean `{fix}`?"));
+                }
+                (None, false) => {
+                    message.push_str(&format!("; `{shown_dir}` holds {}", models.join(", ")))
+                }
+                (None, true) => message.push_str(&format!("; `{shown_dir}` holds no .toml file")),
+            }
+        }
+        _ => message.push_str(&format!("; there is no directory `{shown_dir}`")),
+    }
+    message
 }
 
 /// Read and validate the model named by `explicit` (relative to the crate's manifest directory),
@@ -82,12 +116,8 @@ pub fn load(explicit: Option<&str>, span: Span) -> Result<Loaded, syn::Error> {
     };
     let path = dir.join(&relative);
     let path = path.canonicalize().unwrap_or(path);
-    let source = std::fs::read_to_string(&path).map_err(|e| {
-        fail(format!(
-            "cannot read the model file {}: {e}",
-            path.display()
-        ))
-    })?;
+    let source =
+        std::fs::read_to_string(&path).map_err(|e| fail(unreadable(&relative, &path, &e)))?;
     let model = monotable_model::parse(&source).map_err(|e| {
         let first = e
             .issues
@@ -95,18 +125,27 @@ pub fn load(explicit: Option<&str>, span: Span) -> Result<Loaded, syn::Error> {
             .map(|issue| {
                 let at = issue
                     .line_col(&source)
-                    .map(|(l, c)| format!("{}:{l}:{c}: ", path.display()))
+                    .map(|(l, c)| format!("{relative}:{l}:{c}: "))
                     .unwrap_or_default();
-                format!("{at}{}", issue.message)
+                let help = issue
+                    .help
+                    .as_deref()
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default();
+                format!("{at}{}{help}", issue.message)
             })
             .unwrap_or_else(|| e.to_string());
+        let more = match e.issues.len() {
+            0 | 1 => String::new(),
+            n => format!(" and {} more problems", n - 1),
+        };
         fail(format!(
-            "the model file is not a valid model: {first}\n(`monotable check {}` shows every problem)",
-            path.display()
+            "the model file `{relative}` is not a valid model: {first}\n(`monotable check {relative}`, run in this crate's directory, shows it{more})"
         ))
     })?;
     Ok(Loaded {
         path,
+        shown: relative,
         source,
         model,
         manifest,

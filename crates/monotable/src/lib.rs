@@ -57,7 +57,9 @@ pub mod __private {
     pub use aws_sdk_dynamodb::types::AttributeValue;
     pub use monotable_access::entity::{is, optional, required};
     pub use monotable_access::items::{ENTITY_TYPE, Item};
-    pub use monotable_access::value::{ExactDecimal, Integer, KeyText, Timestamp, same_values};
+    pub use monotable_access::value::{
+        ExactDecimal, Integer, KeyText, Timestamp, has_all, has_value, same_values,
+    };
     pub use rust_decimal::Decimal;
     pub use time;
 }
