@@ -252,6 +252,21 @@ fn sdk_item(action: &Action, table: &str) -> Result<TransactWriteItem, TransactE
                 .build();
             TransactWriteItem::builder().put(built(put)?).build()
         }
+        // An update that changes nothing is the check of its condition.
+        Action::Update(parts) if parts.update.is_empty() => {
+            let check = ConditionCheck::builder()
+                .table_name(table)
+                .set_key(Some(parts.key.clone()))
+                .set_condition_expression(parts.condition.clone())
+                .set_expression_attribute_names(Some(parts.names.clone()))
+                .set_expression_attribute_values(
+                    (!parts.values.is_empty()).then(|| parts.values.clone()),
+                )
+                .build();
+            TransactWriteItem::builder()
+                .condition_check(built(check)?)
+                .build()
+        }
         Action::Update(parts) => {
             let update = SdkUpdate::builder()
                 .table_name(table)

@@ -34,7 +34,8 @@ pub struct Update<E> {
 pub struct UpdateParts {
     /// The item's key.
     pub key: crate::items::Item,
-    /// `SET ... REMOVE ...`.
+    /// `SET ... REMOVE ...`; empty when the update changes nothing (it then only checks its
+    /// condition: that the item exists, at the version expected).
     pub update: String,
     /// The condition, when there is one.
     pub condition: Option<String>,
@@ -73,13 +74,24 @@ impl<E: Entity> Update<E> {
         }
     }
 
-    /// Set `attribute` to `value`; `arg` is its key text when a key template reads it.
+    /// Drop what the update did to `attribute` so far: the last change of an attribute wins
+    /// (DynamoDB refuses an expression that names an attribute twice).
+    fn forget(&mut self, attribute: &str) {
+        self.changed.remove(attribute);
+        self.sets.retain(|(a, _)| *a != attribute);
+        self.adds.retain(|(a, _)| *a != attribute);
+        self.removes.retain(|a| *a != attribute);
+    }
+
+    /// Set `attribute` to `value`; `arg` is its key text when a key template reads it. The last
+    /// change of an attribute wins.
     pub fn set(
         mut self,
         attribute: &'static str,
         value: AttributeValue,
         arg: Option<KeyArg>,
     ) -> Self {
+        self.forget(attribute);
         if let Some(arg) = arg {
             self.changed.insert(attribute, arg);
         }
@@ -89,6 +101,7 @@ impl<E: Entity> Update<E> {
 
     /// Remove `attribute` (an optional one).
     pub fn remove(mut self, attribute: &'static str) -> Self {
+        self.forget(attribute);
         self.removes.push(attribute);
         self
     }
@@ -96,6 +109,7 @@ impl<E: Entity> Update<E> {
     /// Add `delta` to the number in `attribute` (`SET a = a + :d`); a key input cannot be
     /// changed this way, as its new value is unknown before the write.
     pub fn add(mut self, attribute: &'static str, delta: AttributeValue) -> Self {
+        self.forget(attribute);
         self.adds.push((attribute, delta));
         self
     }
@@ -220,7 +234,8 @@ impl<E: Entity> Update<E> {
             .update_item()
             .table_name(table.name())
             .set_key(Some(parts.key))
-            .update_expression(parts.update)
+            // Nothing to change: the item's condition is still checked.
+            .set_update_expression((!parts.update.is_empty()).then_some(parts.update))
             .set_condition_expression(parts.condition)
             .set_expression_attribute_names(Some(parts.names))
             .set_expression_attribute_values((!parts.values.is_empty()).then_some(parts.values))

@@ -303,3 +303,80 @@ async fn bump_version_and_conditions_apply_without_a_version_read() {
         .unwrap_err();
     assert!(matches!(e, WriteError::ConditionFailed { .. }), "{e:?}");
 }
+
+#[tokio::test]
+async fn setting_an_attribute_twice_keeps_the_last_value() {
+    // Both changes went into one expression, which DynamoDB refuses ("two document paths
+    // overlap").
+    let t = TestTable::new().await;
+    let k = task("p1", 1);
+    t.create(&k).await.unwrap();
+    k.update()
+        .set_title("first")
+        .set_notes(Some("kept?".into()))
+        .set_title("second")
+        .set_notes(None)
+        .set_assignee("grace")
+        .set_assignee("hopper")
+        .send(&t)
+        .await
+        .unwrap();
+    let stored = t.get(k.key(), true).await.unwrap().unwrap();
+    assert_eq!(stored.title, "second");
+    assert_eq!(stored.notes, None);
+    assert_eq!(stored.assignee, "hopper");
+    assert_eq!(
+        t.raw(k.key()).await.unwrap(),
+        stored.to_item(),
+        "GSI1PK too"
+    );
+}
+
+#[tokio::test]
+async fn an_update_that_changes_nothing_checks_its_condition() {
+    // It was sent with an empty update expression, which DynamoDB refuses.
+    let t = TestTable::new().await;
+    let c = comment("p1", 1, 1);
+    t.create(&c).await.unwrap();
+    let key = || Comment::update_key("p1", 1, at(1), "c0001");
+    key().send(&t).await.unwrap();
+    key()
+        .when(Condition::eq("author", "ada".to_string()))
+        .send(&t)
+        .await
+        .unwrap();
+    let e = key()
+        .when(Condition::eq("author", "bob".to_string()))
+        .send(&t)
+        .await
+        .unwrap_err();
+    assert!(matches!(e, WriteError::ConditionFailed { .. }), "{e:?}");
+    let e = Comment::update_key("p1", 1, at(1), "ghost")
+        .send(&t)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, WriteError::ConditionFailed { .. }),
+        "never creates: {e:?}"
+    );
+    assert_eq!(t.get(c.key(), true).await.unwrap(), Some(c.clone()));
+
+    // In a transaction it is a condition check.
+    let e = monotable::Transaction::new()
+        .create(&task("p1", 1))
+        .update(
+            key()
+                .when(Condition::eq("author", "bob".to_string()))
+                .into_update(),
+        )
+        .send(&t)
+        .await
+        .unwrap_err();
+    assert!(e.failed_at(1), "{e}");
+    monotable::Transaction::new()
+        .create(&task("p1", 1))
+        .update(key().into_update())
+        .send(&t)
+        .await
+        .unwrap();
+}
