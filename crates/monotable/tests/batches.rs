@@ -103,3 +103,20 @@ async fn an_empty_batch_sends_nothing() {
     assert!(t.batch_get::<Task>(vec![], false).await.unwrap().is_empty());
     assert_eq!(faults.injected(), 0);
 }
+
+#[tokio::test]
+async fn batch_get_takes_a_key_twice() {
+    // DynamoDB refuses a BatchGetItem that holds a key twice: the whole read failed.
+    let t = TestTable::new().await;
+    t.batch_put(&tasks(3)).await.unwrap();
+    let keys = vec![
+        Task::key_of("p1", 1),
+        Task::key_of("p1", 2),
+        Task::key_of("p1", 1),
+        Task::key_of("p1", 9),
+        Task::key_of("p1", 9),
+    ];
+    let mut found = t.batch_get(keys, true).await.unwrap();
+    found.sort_by_key(|k| k.task_no);
+    assert_eq!(found, tasks(2));
+}
