@@ -140,6 +140,27 @@ pub fn optional<T>(
     }
 }
 
+/// Support for derived code: put `value` in `item` as `attribute`, unless it is an empty set,
+/// which DynamoDB cannot hold (the attribute is then absent).
+#[doc(hidden)]
+pub fn insert(item: &mut Item, attribute: &str, value: AttributeValue) {
+    if !crate::value::is_empty_set(&value) {
+        item.insert(attribute.to_string(), value);
+    }
+}
+
+/// Support for derived code: a required set attribute, absent when empty (DynamoDB holds no
+/// empty set).
+#[doc(hidden)]
+pub fn required_set<T: Default>(
+    item: &Item,
+    entity: &'static str,
+    attribute: &'static str,
+    read: impl FnOnce(&AttributeValue) -> Result<T, ValueError>,
+) -> Result<T, EntityError> {
+    Ok(optional(item, entity, attribute, read)?.unwrap_or_default())
+}
+
 /// Support for derived code: a required attribute.
 #[doc(hidden)]
 pub fn required<T>(

@@ -84,13 +84,17 @@ impl<E: Entity> Update<E> {
     }
 
     /// Set `attribute` to `value`; `arg` is its key text when a key template reads it. The last
-    /// change of an attribute wins.
+    /// change of an attribute wins. An empty set removes the attribute (DynamoDB holds no empty
+    /// set).
     pub fn set(
         mut self,
         attribute: &'static str,
         value: AttributeValue,
         arg: Option<KeyArg>,
     ) -> Self {
+        if crate::value::is_empty_set(&value) {
+            return self.remove(attribute);
+        }
         self.forget(attribute);
         if let Some(arg) = arg {
             self.changed.insert(attribute, arg);

@@ -2,6 +2,9 @@
 //! (as `N`, parsed back without a float), `rust_decimal::Decimal` (as `N`, exact), lists, maps and
 //! sets; timestamps in each format the model names; and the text a value takes inside a key.
 //!
+//! DynamoDB holds no empty set: an entity's empty set is stored as no attribute, and reads back
+//! as an empty set (a required attribute) or `None` (an optional one).
+//!
 //! The `Entity` derive calls these for each field, choosing by the model's attribute type, so a
 //! field whose Rust type cannot hold that type is a compile error naming the trait below.
 
@@ -39,7 +42,7 @@ fn wrong(expected: &str, got: &AttributeValue) -> ValueError {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be stored as this model attribute",
     label = "this field's type does not match the model",
-    note = "strings are `String`, integers `i64` (or another integer type), decimals `rust_decimal::Decimal`, numbers `f64`, booleans `bool`, lists `Vec<T>`, maps `HashMap<String, T>`, sets `BTreeSet<String>`; an enum attribute needs `#[derive(monotable::Enum)]`"
+    note = "strings are `String`, integers `i64` (or another integer type), decimals `rust_decimal::Decimal`, numbers `f64`, booleans `bool`, lists `Vec<T>`, maps `HashMap<String, T>`, sets `BTreeSet<String>` (or of integers or decimals); an enum attribute needs `#[derive(monotable::Enum)]`"
 )]
 pub trait Value: Sized {
     /// The attribute value.
@@ -191,6 +194,58 @@ macro_rules! string_sets {
     )*};
 }
 string_sets!(HashSet, BTreeSet);
+
+/// Number sets (`NS`) of integers and decimals, each element exact both ways.
+macro_rules! number_sets {
+    ($($n:ty),*) => {$(
+        impl Value for BTreeSet<$n> {
+            fn to_value(&self) -> AttributeValue {
+                number_set(self.iter())
+            }
+            fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
+                read_number_set(value)
+            }
+        }
+        impl Value for HashSet<$n> {
+            fn to_value(&self) -> AttributeValue {
+                number_set(self.iter())
+            }
+            fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
+                read_number_set(value)
+            }
+        }
+    )*};
+}
+number_sets!(
+    i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, isize, usize, Decimal
+);
+
+fn number_set<'a, T: Value + 'a>(items: impl Iterator<Item = &'a T>) -> AttributeValue {
+    AttributeValue::Ns(
+        items
+            .filter_map(|n| n.to_value().as_n().ok().cloned())
+            .collect(),
+    )
+}
+
+fn read_number_set<T: Value, C: FromIterator<T>>(value: &AttributeValue) -> Result<C, ValueError> {
+    value
+        .as_ns()
+        .map_err(|v| wrong("a number set", v))?
+        .iter()
+        .map(|n| T::from_value(&AttributeValue::N(n.clone())))
+        .collect()
+}
+
+/// Whether `value` is a set with no element: DynamoDB holds no empty set, so an item stores none
+/// (the attribute is absent) and an update removes the attribute instead.
+pub fn is_empty_set(value: &AttributeValue) -> bool {
+    match value {
+        AttributeValue::Ss(v) | AttributeValue::Ns(v) => v.is_empty(),
+        AttributeValue::Bs(v) => v.is_empty(),
+        _ => false,
+    }
+}
 
 /// The text a value takes inside a key template (`USER#{userId}`, `ITEM#{lineNo:03}`).
 #[diagnostic::on_unimplemented(
@@ -504,6 +559,16 @@ mod tests {
         round(vec![1i32, 2, 3]);
         round(HashMap::from([("a".to_string(), vec![true])]));
         round(BTreeSet::from(["b".to_string(), "a".to_string()]));
+        round(BTreeSet::from([3i64, -1, 2]));
+        round(HashSet::from([1u8, 255]));
+        round(BTreeSet::from(["0.10".parse::<Decimal>().unwrap()]));
+        assert_eq!(
+            BTreeSet::from(["1.50".parse::<Decimal>().unwrap()]).to_value(),
+            AttributeValue::Ns(vec!["1.5".into()])
+        );
+        assert!(is_empty_set(&BTreeSet::<i64>::new().to_value()));
+        assert!(is_empty_set(&HashSet::<String>::new().to_value()));
+        assert!(!is_empty_set(&Vec::<i64>::new().to_value()));
         let sum: Decimal = "0.1".parse::<Decimal>().unwrap() + "0.2".parse::<Decimal>().unwrap();
         assert_eq!(sum.to_value(), AttributeValue::N("0.3".into()));
         assert!(i8::from_value(&AttributeValue::N("300".into())).is_err());

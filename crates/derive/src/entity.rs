@@ -521,9 +521,9 @@ fn generate(
         let (field, attr) = (&f.ident, &f.name);
         let value = conv(f).to_value(quote!(v));
         if f.optional {
-            quote! { if let ::core::option::Option::Some(v) = &self.#field { item.insert(#attr.to_string(), #value); } }
+            quote! { if let ::core::option::Option::Some(v) = &self.#field { ::monotable::__private::insert(&mut item, #attr, #value); } }
         } else {
-            quote! { { let v = &self.#field; item.insert(#attr.to_string(), #value); } }
+            quote! { { let v = &self.#field; ::monotable::__private::insert(&mut item, #attr, #value); } }
         }
     });
     let from_item = fields.iter().map(|f| {
@@ -532,10 +532,12 @@ fn generate(
             return quote! { #field: ::core::default::Default::default() };
         }
         let (attr, read) = (&f.name, conv(f).reader());
-        let how = if f.optional {
-            quote!(optional)
-        } else {
-            quote!(required)
+        // A set is absent when empty: a required one reads back empty.
+        let set = f.attribute.is_some_and(|a| a.ty == AttributeType::Set);
+        let how = match (f.optional, set) {
+            (true, _) => quote!(optional),
+            (false, true) => quote!(required_set),
+            (false, false) => quote!(required),
         };
         quote! { #field: ::monotable::__private::#how(item, #name, #attr, #read)? }
     });

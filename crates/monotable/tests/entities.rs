@@ -29,6 +29,8 @@ async fn every_attribute_type_round_trips_through_the_table() {
     c.score = Some(-0.125);
     c.reactions = Some([("👍".to_string(), 3), ("#".to_string(), -1)].into());
     c.mentions = Some(vec!["bob".to_string(), "".to_string()]);
+    c.liked_by = ["bob".to_string(), "#".to_string()].into();
+    c.votes = Some([-1, 1, 7].into());
 
     t.create(&p).await.unwrap();
     t.create(&k).await.unwrap();
@@ -200,4 +202,53 @@ fn key_of_renders_the_table_key_from_its_inputs() {
     assert_eq!(Task::VERSION, Some("version"));
     assert_eq!(Comment::VERSION, None);
     assert_eq!(task("p", 1).version(), Some(1));
+}
+
+#[tokio::test]
+async fn an_empty_set_is_stored_as_no_attribute() {
+    // DynamoDB holds no empty set: an entity with one could not be written ("An string set may
+    // not be empty"), nor could an update set one.
+    let t = TestTable::new().await;
+    let mut p = project("p1", "o");
+    p.tags = Some(Default::default());
+    t.create(&p).await.unwrap();
+    assert!(!t.raw(p.key()).await.unwrap().contains_key("tags"));
+    let back = t.get(p.key(), true).await.unwrap().unwrap();
+    assert_eq!(back.tags, None, "an optional empty set reads back as None");
+
+    let c = comment("p1", 1, 1);
+    assert!(c.liked_by.is_empty());
+    t.create(&c).await.unwrap();
+    assert!(!t.raw(c.key()).await.unwrap().contains_key("likedBy"));
+    assert_eq!(
+        t.get(c.key(), true).await.unwrap(),
+        Some(c.clone()),
+        "a required empty set reads back empty"
+    );
+
+    // Updates: an empty set removes the attribute.
+    let key = || Comment::update_key("p1", 1, at(1), "c0001");
+    key()
+        .set_liked_by(["ada".to_string()])
+        .set_votes(Some([1].into()))
+        .send(&t)
+        .await
+        .unwrap();
+    let item = t.raw(c.key()).await.unwrap();
+    assert_eq!(item["likedBy"], AttributeValue::Ss(vec!["ada".into()]));
+    assert_eq!(item["votes"], AttributeValue::Ns(vec!["1".into()]));
+    key()
+        .set_liked_by(std::collections::BTreeSet::new())
+        .set_votes(Some(Default::default()))
+        .send(&t)
+        .await
+        .unwrap();
+    let item = t.raw(c.key()).await.unwrap();
+    assert!(!item.contains_key("likedBy") && !item.contains_key("votes"));
+    assert_eq!(t.get(c.key(), true).await.unwrap(), Some(c));
+    p.update()
+        .set_tags(Some(Default::default()))
+        .send(&t)
+        .await
+        .unwrap();
 }

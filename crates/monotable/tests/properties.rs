@@ -203,13 +203,17 @@ fn a_comment() -> impl Strategy<Value = Comment> {
             // DynamoDB refuses an empty name, in a map too.
             prop::option::of(prop::collection::hash_map(key_text(), any::<i64>(), 0..4)),
             prop::option::of(prop::collection::vec(text(), 0..4)),
+            // A required set may be empty (stored as no attribute); an optional one present
+            // has an element (an empty one reads back as None: entities.rs).
+            prop::collection::btree_set(text(), 0..4),
+            prop::option::of(prop::collection::btree_set(any::<i64>(), 1..4)),
         ),
     )
         .prop_map(
             |(
                 (project_id, task_no, comment_id, author, body, posted_at),
                 (edited_at, client_time, imported_at, read_at_ms),
-                (score, reactions, mentions),
+                (score, reactions, mentions, liked_by, votes),
             )| Comment {
                 project_id,
                 task_no,
@@ -224,6 +228,8 @@ fn a_comment() -> impl Strategy<Value = Comment> {
                 score,
                 reactions,
                 mentions,
+                liked_by,
+                votes,
             },
         )
 }

@@ -65,7 +65,7 @@ pub struct Task {
     pub version: i64,
 }
 
-/// The model's `Comment`: every other timestamp format, a float, a map and a list.
+/// The model's `Comment`: every other timestamp format, a float, a map, a list and sets.
 #[derive(Debug, Clone, PartialEq, monotable::Entity)]
 #[monotable(model = "tests/model/app.toml")]
 pub struct Comment {
@@ -82,6 +82,8 @@ pub struct Comment {
     pub score: Option<f64>,
     pub reactions: Option<HashMap<String, i64>>,
     pub mentions: Option<Vec<String>>,
+    pub liked_by: BTreeSet<String>,
+    pub votes: Option<BTreeSet<i64>>,
 }
 
 monotable::patterns! {
@@ -153,6 +155,8 @@ pub fn comment(project_id: &str, task_no: i64, n: i64) -> Comment {
         score: None,
         reactions: None,
         mentions: None,
+        liked_by: BTreeSet::new(),
+        votes: None,
     }
 }
 
