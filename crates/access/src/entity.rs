@@ -94,7 +94,8 @@ pub trait Entity: Sized + Send + Sync + 'static {
     /// The table's key of this entity.
     fn key(&self) -> Key<Self>;
     /// The key text of every attribute its key templates read (and of sparse conditions), by
-    /// attribute name: what an update re-renders index keys from.
+    /// attribute name, each with its stored value: what an update re-renders index keys from
+    /// (and, without a version to check, requires the item to still hold).
     fn key_args(&self) -> HashMap<&'static str, KeyArg>;
     /// Its version, when it has a version attribute.
     fn version(&self) -> Option<i64> {

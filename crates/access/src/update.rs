@@ -3,7 +3,9 @@
 //! index's condition turns false), and an update that changes one input of a key template without
 //! knowing the others is refused before it is sent (`WriteError::PartialKeyUpdate`), since it
 //! would leave the key stale. An entity with a version attribute is updated under optimistic
-//! locking.
+//! locking; without one, an update that renders a key from inputs it does not set requires the
+//! item to still hold the values it rendered from, so a change another writer made meanwhile
+//! fails the update instead of leaving a key that disagrees with the item.
 
 use std::collections::HashMap;
 
@@ -141,8 +143,19 @@ impl<E: Entity> Update<E> {
     pub fn build(self) -> Result<UpdateParts, WriteError> {
         let mut sets = self.sets.clone();
         let mut removes: Vec<&'static str> = self.removes.clone();
+        // The inputs a key is rendered from without the update changing them.
+        let mut read: Vec<&'static str> = Vec::new();
         for spec in E::KEYS.iter().filter(|k| !k.is_primary()) {
-            match self.rerender(spec)? {
+            let rerender = self.rerender(spec)?;
+            let used: Vec<&'static str> = match rerender {
+                Rerender::Untouched => Vec::new(),
+                Rerender::Set(_) => crate::key::inputs(spec.template)
+                    .chain(spec.condition)
+                    .collect(),
+                Rerender::Remove => spec.condition.into_iter().collect(),
+            };
+            read.extend(used.into_iter().filter(|i| self.unchanged(i)));
+            match rerender {
                 Rerender::Untouched => {}
                 Rerender::Set(value) => sets.push((spec.attribute, value)),
                 Rerender::Remove => removes.push(spec.attribute),
@@ -150,6 +163,23 @@ impl<E: Entity> Update<E> {
         }
         // An update never creates an item: it changes one that exists.
         let mut condition = Condition::item_exists::<E>().and(self.condition.clone());
+        // Without a version to check, a key rendered from values read earlier is only right
+        // while the item still holds them: another writer may have changed one since.
+        let versioned = E::VERSION.is_some() && self.expected_version.is_some();
+        if !versioned {
+            let primary: Vec<&str> = E::KEYS
+                .iter()
+                .filter(|k| k.is_primary())
+                .flat_map(|k| crate::key::inputs(k.template))
+                .collect();
+            read.sort_unstable();
+            read.dedup();
+            for input in read.into_iter().filter(|i| !primary.contains(i)) {
+                if let Some(value) = self.known.get(input).and_then(KeyArg::stored_value) {
+                    condition = condition.and(Condition::equals(input, value.clone()));
+                }
+            }
+        }
         let mut on_failure = Failure::Condition;
         let mut adds = self.adds.clone();
         if let (Some(version), Some(expected)) = (E::VERSION, self.expected_version) {
@@ -181,6 +211,13 @@ impl<E: Entity> Update<E> {
         parts.names.extend(rendered.names);
         parts.values.extend(rendered.values);
         Ok(parts)
+    }
+
+    /// Whether the update leaves `attribute` as it is.
+    fn unchanged(&self, attribute: &str) -> bool {
+        !self.changed.contains_key(attribute)
+            && !self.removes.contains(&attribute)
+            && !self.sets.iter().any(|(a, _)| *a == attribute)
     }
 
     /// What the update does to the index key `spec`.

@@ -558,7 +558,8 @@ fn generate(
     let args = stored.iter().filter(|f| inputs.contains(&f.name)).map(|f| {
         let (field, attr) = (&f.ident, &f.name);
         let arg = conv(f).key_arg(quote!(::core::clone::Clone::clone(&self.#field)));
-        quote! { args.insert(#attr, #arg); }
+        let value = conv(f).to_value(quote!(&self.#field));
+        quote! { args.insert(#attr, #arg.stored(#value)); }
     });
     let version_const = version.as_ref().map(|v| quote! { const VERSION: ::core::option::Option<&'static str> = ::core::option::Option::Some(#v); });
     let version_fn = version.as_ref().and_then(|v| stored.iter().find(|f| &f.name == v)).map(|f| {

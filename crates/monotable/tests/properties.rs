@@ -207,13 +207,14 @@ fn a_comment() -> impl Strategy<Value = Comment> {
             // has an element (an empty one reads back as None: entities.rs).
             prop::collection::btree_set(text(), 0..4),
             prop::option::of(prop::collection::btree_set(any::<i64>(), 1..4)),
+            any::<bool>(),
         ),
     )
         .prop_map(
             |(
                 (project_id, task_no, comment_id, author, body, posted_at),
                 (edited_at, client_time, imported_at, read_at_ms),
-                (score, reactions, mentions, liked_by, votes),
+                (score, reactions, mentions, liked_by, votes, pinned),
             )| Comment {
                 project_id,
                 task_no,
@@ -230,6 +231,7 @@ fn a_comment() -> impl Strategy<Value = Comment> {
                 mentions,
                 liked_by,
                 votes,
+                pinned,
             },
         )
 }

@@ -380,3 +380,54 @@ async fn an_update_that_changes_nothing_checks_its_condition() {
         .await
         .unwrap();
 }
+
+async fn pinned(t: &TestTable) -> Vec<(String, String)> {
+    ListPinnedComments {
+        project_id: "p1".into(),
+        task_no: 1,
+    }
+    .all(t)
+    .await
+    .unwrap()
+    .into_iter()
+    .map(|c| (c.author, c.comment_id))
+    .collect()
+}
+
+#[tokio::test]
+async fn an_update_from_a_stale_entity_without_a_version_leaves_no_stale_key() {
+    // Comments have no version attribute. An update from a comment read before another writer
+    // changed it rendered its index keys from the old values of the inputs it did not set: it
+    // took a pinned comment out of the pinned index, or put it there under its old author.
+    let t = TestTable::new().await;
+    let c = comment("p1", 1, 1);
+    t.create(&c).await.unwrap();
+
+    // Another writer pins it; ours still holds it unpinned, and changes the author.
+    c.update().set_pinned(true).send(&t).await.unwrap();
+    let e = c.update().set_author("bob").send(&t).await.unwrap_err();
+    assert!(matches!(e, WriteError::ConditionFailed { .. }), "{e:?}");
+    let stored = t.get(c.key(), true).await.unwrap().unwrap();
+    assert_eq!((stored.author.as_str(), stored.pinned), ("ada", true));
+    assert_eq!(t.raw(c.key()).await.unwrap(), stored.to_item());
+    let seen = t.eventually(|| pinned(&t), |v| v.len() == 1).await;
+    assert_eq!(seen, [("ada".to_string(), "c0001".to_string())]);
+
+    // Another writer changes the author; ours, from the comment it read, unpins and pins it.
+    stored.update().set_author("carol").send(&t).await.unwrap();
+    let e = stored.update().set_pinned(true).send(&t).await.unwrap_err();
+    assert!(matches!(e, WriteError::ConditionFailed { .. }), "{e:?}");
+    let fresh = t.get(c.key(), true).await.unwrap().unwrap();
+    assert_eq!(fresh.author, "carol");
+    assert_eq!(t.raw(c.key()).await.unwrap(), fresh.to_item());
+
+    // From what the item holds now, it goes through; an update that renders no key needs
+    // nothing more.
+    fresh.update().set_pinned(false).send(&t).await.unwrap();
+    stored.update().set_body("edited").send(&t).await.unwrap();
+    let last = t.get(c.key(), true).await.unwrap().unwrap();
+    assert_eq!((last.body.as_str(), last.pinned), ("edited", false));
+    assert_eq!(t.raw(c.key()).await.unwrap(), last.to_item());
+    let seen = t.eventually(|| pinned(&t), |v| v.is_empty()).await;
+    assert!(seen.is_empty(), "{seen:?}");
+}

@@ -84,6 +84,7 @@ pub struct Comment {
     pub mentions: Option<Vec<String>>,
     pub liked_by: BTreeSet<String>,
     pub votes: Option<BTreeSet<i64>>,
+    pub pinned: bool,
 }
 
 monotable::patterns! {
@@ -157,6 +158,7 @@ pub fn comment(project_id: &str, task_no: i64, n: i64) -> Comment {
         mentions: None,
         liked_by: BTreeSet::new(),
         votes: None,
+        pinned: false,
     }
 }
 
