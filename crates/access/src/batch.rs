@@ -1,7 +1,7 @@
 //! Batches: writes in chunks of 25 and reads in chunks of 100 (DynamoDB's limits), with what
 //! DynamoDB leaves unprocessed (throttling) retried with bounded exponential backoff and jitter.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use aws_sdk_dynamodb::types::{KeysAndAttributes, PutRequest, WriteRequest};
 
@@ -72,15 +72,21 @@ impl Table {
         Ok(())
     }
 
-    /// The entities at `keys`, 100 keys at a time (missing items are left out; the order is not
-    /// the keys' order).
+    /// The entities at `keys`, 100 keys at a time (missing items are left out, a key given twice
+    /// is read once; the order is not the keys' order).
     pub async fn batch_get<E: Entity>(
         &self,
         keys: Vec<Key<E>>,
         consistent: bool,
     ) -> Result<Vec<E>, BatchError> {
         let mut found = Vec::with_capacity(keys.len());
-        let mut keys = keys.into_iter().map(Key::into_item).peekable();
+        // DynamoDB refuses a request that holds a key twice.
+        let mut seen = HashSet::new();
+        let mut keys = keys
+            .into_iter()
+            .map(Key::into_item)
+            .filter(|k| seen.insert(identity(k)))
+            .peekable();
         while keys.peek().is_some() {
             let chunk: Vec<Item> = keys.by_ref().take(READ_CHUNK).collect();
             for item in self.read_chunk(chunk, consistent).await? {
@@ -136,4 +142,14 @@ impl Table {
         }
         Ok(items)
     }
+}
+
+/// A key's attributes with their types, in name order: equal for equal keys.
+fn identity(key: &Item) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = key
+        .iter()
+        .map(|(name, value)| (name.clone(), format!("{value:?}")))
+        .collect();
+    out.sort();
+    out
 }

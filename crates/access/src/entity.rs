@@ -94,7 +94,8 @@ pub trait Entity: Sized + Send + Sync + 'static {
     /// The table's key of this entity.
     fn key(&self) -> Key<Self>;
     /// The key text of every attribute its key templates read (and of sparse conditions), by
-    /// attribute name: what an update re-renders index keys from.
+    /// attribute name, each with its stored value: what an update re-renders index keys from
+    /// (and, without a version to check, requires the item to still hold).
     fn key_args(&self) -> HashMap<&'static str, KeyArg>;
     /// Its version, when it has a version attribute.
     fn version(&self) -> Option<i64> {
@@ -138,6 +139,27 @@ pub fn optional<T>(
             source,
         }),
     }
+}
+
+/// Support for derived code: put `value` in `item` as `attribute`, unless it is an empty set,
+/// which DynamoDB cannot hold (the attribute is then absent).
+#[doc(hidden)]
+pub fn insert(item: &mut Item, attribute: &str, value: AttributeValue) {
+    if !crate::value::is_empty_set(&value) {
+        item.insert(attribute.to_string(), value);
+    }
+}
+
+/// Support for derived code: a required set attribute, absent when empty (DynamoDB holds no
+/// empty set).
+#[doc(hidden)]
+pub fn required_set<T: Default>(
+    item: &Item,
+    entity: &'static str,
+    attribute: &'static str,
+    read: impl FnOnce(&AttributeValue) -> Result<T, ValueError>,
+) -> Result<T, EntityError> {
+    Ok(optional(item, entity, attribute, read)?.unwrap_or_default())
 }
 
 /// Support for derived code: a required attribute.

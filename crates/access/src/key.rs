@@ -46,22 +46,33 @@ impl KeyKind {
 /// Appends a value's key text, zero-padded to the width given.
 type WriteKey = dyn Fn(&mut String, Option<usize>) + Send + Sync;
 
-/// A value's key text, written on demand with the template's padding.
+/// A value's key text, written on demand with the template's padding, and, when known, the
+/// attribute value the item stores it as.
 #[derive(Clone)]
-pub struct KeyArg(Arc<WriteKey>);
+pub struct KeyArg {
+    write: Arc<WriteKey>,
+    stored: Option<AttributeValue>,
+}
 
 impl std::fmt::Debug for KeyArg {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut text = String::new();
-        (self.0)(&mut text, None);
+        (self.write)(&mut text, None);
         write!(f, "KeyArg({text:?})")
     }
 }
 
 impl KeyArg {
+    fn new(write: Arc<WriteKey>) -> KeyArg {
+        KeyArg {
+            write,
+            stored: None,
+        }
+    }
+
     /// The key text of `value`.
     pub fn of<T: crate::value::KeyText + Send + Sync + 'static>(value: T) -> KeyArg {
-        KeyArg(Arc::new(move |out, pad| value.write_key(out, pad)))
+        KeyArg::new(Arc::new(move |out, pad| value.write_key(out, pad)))
     }
 
     /// The key text of a timestamp in `format`.
@@ -69,18 +80,31 @@ impl KeyArg {
         value: T,
         format: crate::value::TimeFormat,
     ) -> KeyArg {
-        KeyArg(Arc::new(move |out, _| value.write_key(out, format)))
+        KeyArg::new(Arc::new(move |out, _| value.write_key(out, format)))
     }
 
     /// Text taken as is.
     pub fn text(text: impl Into<String>) -> KeyArg {
         let text = text.into();
-        KeyArg(Arc::new(move |out, _| out.push_str(&text)))
+        KeyArg::new(Arc::new(move |out, _| out.push_str(&text)))
+    }
+
+    /// The same argument, knowing the attribute value the item holds it as: an update that
+    /// renders a key from this input without changing it then requires the item to still hold
+    /// it (`Entity::key_args` gives them).
+    pub fn stored(mut self, value: AttributeValue) -> KeyArg {
+        self.stored = Some(value);
+        self
+    }
+
+    /// The attribute value the item holds it as, when known.
+    pub fn stored_value(&self) -> Option<&AttributeValue> {
+        self.stored.as_ref()
     }
 
     /// Append the text to `out`.
     pub fn write(&self, out: &mut String, pad: Option<usize>) {
-        (self.0)(out, pad)
+        (self.write)(out, pad)
     }
 }
 

@@ -196,23 +196,28 @@ fn outcome(
                     message: r.message().map(str::to_string),
                 })
                 .collect();
-            if reasons.iter().any(|r| r.code == "ConditionalCheckFailed") {
-                Outcome::Fail(TransactError::ConditionFailed { reasons })
-            } else if reasons.iter().all(|r| r.code == "TransactionConflict") {
-                Outcome::Retry
-            } else if reasons
-                .iter()
-                .any(|r| r.code.starts_with("Throttling") || r.code.contains("Throughput"))
-            {
-                Outcome::Fail(TransactError::Service(ServiceError::Throttled {
-                    message: cancelled.message().unwrap_or("throttled").to_string(),
-                }))
-            } else {
-                Outcome::Fail(TransactError::Cancelled { reasons })
-            }
+            cancellation(reasons, cancelled.message())
         }
         Some(TransactWriteItemsError::TransactionInProgressException(_)) => Outcome::Retry,
         _ => Outcome::Fail(TransactError::Service(ServiceError::from_sdk(error))),
+    }
+}
+
+/// What a cancelled transaction means, from the reasons of its failing actions.
+fn cancellation(reasons: Vec<CancelReason>, message: Option<&str>) -> Outcome {
+    if reasons.iter().any(|r| r.code == "ConditionalCheckFailed") {
+        Outcome::Fail(TransactError::ConditionFailed { reasons })
+    } else if !reasons.is_empty() && reasons.iter().all(|r| r.code == "TransactionConflict") {
+        Outcome::Retry
+    } else if reasons
+        .iter()
+        .any(|r| r.code.starts_with("Throttling") || r.code.contains("Throughput"))
+    {
+        Outcome::Fail(TransactError::Service(ServiceError::Throttled {
+            message: message.unwrap_or("throttled").to_string(),
+        }))
+    } else {
+        Outcome::Fail(TransactError::Cancelled { reasons })
     }
 }
 
@@ -251,6 +256,21 @@ fn sdk_item(action: &Action, table: &str) -> Result<TransactWriteItem, TransactE
                 .set_expression_attribute_values(values)
                 .build();
             TransactWriteItem::builder().put(built(put)?).build()
+        }
+        // An update that changes nothing is the check of its condition.
+        Action::Update(parts) if parts.update.is_empty() => {
+            let check = ConditionCheck::builder()
+                .table_name(table)
+                .set_key(Some(parts.key.clone()))
+                .set_condition_expression(parts.condition.clone())
+                .set_expression_attribute_names(Some(parts.names.clone()))
+                .set_expression_attribute_values(
+                    (!parts.values.is_empty()).then(|| parts.values.clone()),
+                )
+                .build();
+            TransactWriteItem::builder()
+                .condition_check(built(check)?)
+                .build()
         }
         Action::Update(parts) => {
             let update = SdkUpdate::builder()
@@ -291,4 +311,50 @@ fn sdk_item(action: &Action, table: &str) -> Result<TransactWriteItem, TransactE
         }
     };
     Ok(item)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(index: usize, code: &str) -> CancelReason {
+        CancelReason {
+            index,
+            item: format!("Task (PK=P, SK={index})"),
+            code: code.to_string(),
+            message: None,
+        }
+    }
+
+    #[test]
+    fn a_cancellation_without_reasons_is_not_retried_as_a_conflict() {
+        // `all` of no reasons is true: a cancellation that named no failing action was taken
+        // for a conflict and retried until the attempts ran out, then reported as one.
+        assert!(matches!(
+            cancellation(vec![], Some("cancelled")),
+            Outcome::Fail(TransactError::Cancelled { .. })
+        ));
+        assert!(matches!(
+            cancellation(vec![reason(0, "TransactionConflict")], None),
+            Outcome::Retry
+        ));
+        assert!(matches!(
+            cancellation(
+                vec![
+                    reason(0, "TransactionConflict"),
+                    reason(2, "ConditionalCheckFailed")
+                ],
+                None
+            ),
+            Outcome::Fail(TransactError::ConditionFailed { .. })
+        ));
+        assert!(matches!(
+            cancellation(vec![reason(1, "ThrottlingError")], Some("slow down")),
+            Outcome::Fail(TransactError::Service(ServiceError::Throttled { .. }))
+        ));
+        assert!(matches!(
+            cancellation(vec![reason(1, "ValidationError")], None),
+            Outcome::Fail(TransactError::Cancelled { .. })
+        ));
+    }
 }

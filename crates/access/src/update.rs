@@ -3,7 +3,9 @@
 //! index's condition turns false), and an update that changes one input of a key template without
 //! knowing the others is refused before it is sent (`WriteError::PartialKeyUpdate`), since it
 //! would leave the key stale. An entity with a version attribute is updated under optimistic
-//! locking.
+//! locking; without one, an update that renders a key from inputs it does not set requires the
+//! item to still hold the values it rendered from, so a change another writer made meanwhile
+//! fails the update instead of leaving a key that disagrees with the item.
 
 use std::collections::HashMap;
 
@@ -34,7 +36,8 @@ pub struct Update<E> {
 pub struct UpdateParts {
     /// The item's key.
     pub key: crate::items::Item,
-    /// `SET ... REMOVE ...`.
+    /// `SET ... REMOVE ...`; empty when the update changes nothing (it then only checks its
+    /// condition: that the item exists, at the version expected).
     pub update: String,
     /// The condition, when there is one.
     pub condition: Option<String>,
@@ -73,13 +76,28 @@ impl<E: Entity> Update<E> {
         }
     }
 
-    /// Set `attribute` to `value`; `arg` is its key text when a key template reads it.
+    /// Drop what the update did to `attribute` so far: the last change of an attribute wins
+    /// (DynamoDB refuses an expression that names an attribute twice).
+    fn forget(&mut self, attribute: &str) {
+        self.changed.remove(attribute);
+        self.sets.retain(|(a, _)| *a != attribute);
+        self.adds.retain(|(a, _)| *a != attribute);
+        self.removes.retain(|a| *a != attribute);
+    }
+
+    /// Set `attribute` to `value`; `arg` is its key text when a key template reads it. The last
+    /// change of an attribute wins. An empty set removes the attribute (DynamoDB holds no empty
+    /// set).
     pub fn set(
         mut self,
         attribute: &'static str,
         value: AttributeValue,
         arg: Option<KeyArg>,
     ) -> Self {
+        if crate::value::is_empty_set(&value) {
+            return self.remove(attribute);
+        }
+        self.forget(attribute);
         if let Some(arg) = arg {
             self.changed.insert(attribute, arg);
         }
@@ -89,6 +107,7 @@ impl<E: Entity> Update<E> {
 
     /// Remove `attribute` (an optional one).
     pub fn remove(mut self, attribute: &'static str) -> Self {
+        self.forget(attribute);
         self.removes.push(attribute);
         self
     }
@@ -96,6 +115,7 @@ impl<E: Entity> Update<E> {
     /// Add `delta` to the number in `attribute` (`SET a = a + :d`); a key input cannot be
     /// changed this way, as its new value is unknown before the write.
     pub fn add(mut self, attribute: &'static str, delta: AttributeValue) -> Self {
+        self.forget(attribute);
         self.adds.push((attribute, delta));
         self
     }
@@ -123,8 +143,19 @@ impl<E: Entity> Update<E> {
     pub fn build(self) -> Result<UpdateParts, WriteError> {
         let mut sets = self.sets.clone();
         let mut removes: Vec<&'static str> = self.removes.clone();
+        // The inputs a key is rendered from without the update changing them.
+        let mut read: Vec<&'static str> = Vec::new();
         for spec in E::KEYS.iter().filter(|k| !k.is_primary()) {
-            match self.rerender(spec)? {
+            let rerender = self.rerender(spec)?;
+            let used: Vec<&'static str> = match rerender {
+                Rerender::Untouched => Vec::new(),
+                Rerender::Set(_) => crate::key::inputs(spec.template)
+                    .chain(spec.condition)
+                    .collect(),
+                Rerender::Remove => spec.condition.into_iter().collect(),
+            };
+            read.extend(used.into_iter().filter(|i| self.unchanged(i)));
+            match rerender {
                 Rerender::Untouched => {}
                 Rerender::Set(value) => sets.push((spec.attribute, value)),
                 Rerender::Remove => removes.push(spec.attribute),
@@ -132,6 +163,23 @@ impl<E: Entity> Update<E> {
         }
         // An update never creates an item: it changes one that exists.
         let mut condition = Condition::item_exists::<E>().and(self.condition.clone());
+        // Without a version to check, a key rendered from values read earlier is only right
+        // while the item still holds them: another writer may have changed one since.
+        let versioned = E::VERSION.is_some() && self.expected_version.is_some();
+        if !versioned {
+            let primary: Vec<&str> = E::KEYS
+                .iter()
+                .filter(|k| k.is_primary())
+                .flat_map(|k| crate::key::inputs(k.template))
+                .collect();
+            read.sort_unstable();
+            read.dedup();
+            for input in read.into_iter().filter(|i| !primary.contains(i)) {
+                if let Some(value) = self.known.get(input).and_then(KeyArg::stored_value) {
+                    condition = condition.and(Condition::equals(input, value.clone()));
+                }
+            }
+        }
         let mut on_failure = Failure::Condition;
         let mut adds = self.adds.clone();
         if let (Some(version), Some(expected)) = (E::VERSION, self.expected_version) {
@@ -163,6 +211,13 @@ impl<E: Entity> Update<E> {
         parts.names.extend(rendered.names);
         parts.values.extend(rendered.values);
         Ok(parts)
+    }
+
+    /// Whether the update leaves `attribute` as it is.
+    fn unchanged(&self, attribute: &str) -> bool {
+        !self.changed.contains_key(attribute)
+            && !self.removes.contains(&attribute)
+            && !self.sets.iter().any(|(a, _)| *a == attribute)
     }
 
     /// What the update does to the index key `spec`.
@@ -220,7 +275,8 @@ impl<E: Entity> Update<E> {
             .update_item()
             .table_name(table.name())
             .set_key(Some(parts.key))
-            .update_expression(parts.update)
+            // Nothing to change: the item's condition is still checked.
+            .set_update_expression((!parts.update.is_empty()).then_some(parts.update))
             .set_condition_expression(parts.condition)
             .set_expression_attribute_names(Some(parts.names))
             .set_expression_attribute_values((!parts.values.is_empty()).then_some(parts.values))

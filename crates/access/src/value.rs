@@ -2,6 +2,9 @@
 //! (as `N`, parsed back without a float), `rust_decimal::Decimal` (as `N`, exact), lists, maps and
 //! sets; timestamps in each format the model names; and the text a value takes inside a key.
 //!
+//! DynamoDB holds no empty set: an entity's empty set is stored as no attribute, and reads back
+//! as an empty set (a required attribute) or `None` (an optional one).
+//!
 //! The `Entity` derive calls these for each field, choosing by the model's attribute type, so a
 //! field whose Rust type cannot hold that type is a compile error naming the trait below.
 
@@ -39,7 +42,7 @@ fn wrong(expected: &str, got: &AttributeValue) -> ValueError {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be stored as this model attribute",
     label = "this field's type does not match the model",
-    note = "strings are `String`, integers `i64` (or another integer type), decimals `rust_decimal::Decimal`, booleans `bool`, lists `Vec<T>`, maps `HashMap<String, T>`, sets `BTreeSet<String>`; an enum attribute needs `#[derive(monotable::Enum)]`"
+    note = "strings are `String`, integers `i64` (or another integer type), decimals `rust_decimal::Decimal`, numbers `f64`, booleans `bool`, lists `Vec<T>`, maps `HashMap<String, T>`, sets `BTreeSet<String>` (or of integers or decimals); an enum attribute needs `#[derive(monotable::Enum)]`"
 )]
 pub trait Value: Sized {
     /// The attribute value.
@@ -98,6 +101,31 @@ macro_rules! integers {
 integers!(
     i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, isize, usize
 );
+
+macro_rules! floats {
+    ($($t:ty),*) => {$(
+        /// A model `number` (`float`): written as the shortest text that reads back as the same
+        /// value, so it round-trips exactly. DynamoDB holds no NaN or infinity: writing one fails
+        /// as an invalid request.
+        impl Value for $t {
+            fn to_value(&self) -> AttributeValue {
+                AttributeValue::N(self.to_string())
+            }
+            fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
+                let text = value.as_n().map_err(|v| wrong("a number", v))?;
+                text.parse().map_err(|_| {
+                    ValueError(format!("`{text}` is not a {}", stringify!($t)))
+                })
+            }
+        }
+        impl KeyText for $t {
+            fn write_key(&self, out: &mut String, _pad: Option<usize>) {
+                out.push_str(&self.to_string());
+            }
+        }
+    )*};
+}
+floats!(f32, f64);
 
 /// Marks the exact decimal type of money and quantities.
 #[diagnostic::on_unimplemented(
@@ -167,10 +195,62 @@ macro_rules! string_sets {
 }
 string_sets!(HashSet, BTreeSet);
 
+/// Number sets (`NS`) of integers and decimals, each element exact both ways.
+macro_rules! number_sets {
+    ($($n:ty),*) => {$(
+        impl Value for BTreeSet<$n> {
+            fn to_value(&self) -> AttributeValue {
+                number_set(self.iter())
+            }
+            fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
+                read_number_set(value)
+            }
+        }
+        impl Value for HashSet<$n> {
+            fn to_value(&self) -> AttributeValue {
+                number_set(self.iter())
+            }
+            fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
+                read_number_set(value)
+            }
+        }
+    )*};
+}
+number_sets!(
+    i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, isize, usize, Decimal
+);
+
+fn number_set<'a, T: Value + 'a>(items: impl Iterator<Item = &'a T>) -> AttributeValue {
+    AttributeValue::Ns(
+        items
+            .filter_map(|n| n.to_value().as_n().ok().cloned())
+            .collect(),
+    )
+}
+
+fn read_number_set<T: Value, C: FromIterator<T>>(value: &AttributeValue) -> Result<C, ValueError> {
+    value
+        .as_ns()
+        .map_err(|v| wrong("a number set", v))?
+        .iter()
+        .map(|n| T::from_value(&AttributeValue::N(n.clone())))
+        .collect()
+}
+
+/// Whether `value` is a set with no element: DynamoDB holds no empty set, so an item stores none
+/// (the attribute is absent) and an update removes the attribute instead.
+pub fn is_empty_set(value: &AttributeValue) -> bool {
+    match value {
+        AttributeValue::Ss(v) | AttributeValue::Ns(v) => v.is_empty(),
+        AttributeValue::Bs(v) => v.is_empty(),
+        _ => false,
+    }
+}
+
 /// The text a value takes inside a key template (`USER#{userId}`, `ITEM#{lineNo:03}`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be written into a key template",
-    label = "a key template input must be a string, an integer, a boolean, a decimal, an enum or a timestamp"
+    label = "a key template input must be a string, an integer, a boolean, a decimal, a number, an enum or a timestamp"
 )]
 pub trait KeyText {
     /// Append the text to `out`; `pad` zero-pads integers to that many digits.
@@ -253,6 +333,23 @@ pub const fn same_values(a: &[&str], b: &[&str]) -> bool {
     true
 }
 
+/// Whether `list` holds `text` (a const fn, for the `Entity` derive's enum assertions).
+pub const fn has_value(list: &[&str], text: &str) -> bool {
+    contains(list, text)
+}
+
+/// Whether `list` holds every text of `of`.
+pub const fn has_all(list: &[&str], of: &[&str]) -> bool {
+    let mut i = 0;
+    while i < of.len() {
+        if !contains(list, of[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 const fn contains(list: &[&str], text: &str) -> bool {
     let mut i = 0;
     while i < list.len() {
@@ -280,22 +377,29 @@ const fn str_eq(a: &str, b: &str) -> bool {
 }
 
 /// How a timestamp is written, as the model's `format` names it.
+///
+/// A format coarser than the time it writes truncates it toward the past (never rounds): a time
+/// comes back from its item equal to what was written only when it is already at the format's
+/// precision. Every format but `Rfc3339Offset` writes the time in UTC; the text formats hold
+/// years 0000 to 9999.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TimeFormat {
-    /// `2024-05-01T12:00:00.000Z`.
+    /// `2024-05-01T12:00:00.000Z`: below the millisecond is dropped.
     Rfc3339UtcMillis,
-    /// `2024-05-01T12:00:00Z`.
+    /// `2024-05-01T12:00:00Z`: below the second is dropped.
     Rfc3339Utc,
-    /// `2024-05-01T14:00:00+02:00`.
+    /// `2024-05-01T14:00:00+02:00`: nanoseconds and the offset are kept (an offset with seconds,
+    /// which RFC 3339 cannot write, is written at its whole minutes; the instant is kept).
     Rfc3339Offset,
-    /// `2024-05-01T12:00:00.123456` (no zone; fraction omitted when zero).
+    /// `2024-05-01T12:00:00.123456` (no zone; fraction omitted when zero): below the
+    /// microsecond is dropped.
     Iso8601Naive,
-    /// `2024-05-01`.
+    /// `2024-05-01`: the UTC day; the time of day is dropped.
     Date,
-    /// Seconds since the epoch, a number.
+    /// Seconds since the epoch, a number: below the second is dropped.
     EpochSeconds,
-    /// Milliseconds since the epoch, a number.
+    /// Milliseconds since the epoch, a number: below the millisecond is dropped.
     EpochMillis,
 }
 
@@ -317,7 +421,19 @@ fn utc(t: OffsetDateTime) -> OffsetDateTime {
     t.checked_to_offset(UtcOffset::UTC).unwrap_or(t)
 }
 
-/// The text (or number text) of `t` in `format`.
+/// `t` at its offset without the offset's seconds (the same instant).
+fn whole_minutes(t: OffsetDateTime) -> OffsetDateTime {
+    let (h, m, _) = t.offset().as_hms();
+    UtcOffset::from_hms(h, m, 0)
+        .ok()
+        .and_then(|o| t.checked_to_offset(o))
+        .unwrap_or(t)
+}
+
+/// The text (or number text) of `t` in `format`. A format coarser than the time truncates it
+/// toward the past: `rfc3339-utc-millis` and `epoch-millis` drop what is below the millisecond,
+/// `iso8601-naive` below the microsecond, `rfc3339-utc` and `epoch-seconds` below the second,
+/// `date` the time of day (in UTC). `rfc3339-offset` keeps nanoseconds.
 pub fn format_time(t: OffsetDateTime, format: TimeFormat) -> String {
     let text = match format {
         TimeFormat::Rfc3339UtcMillis => utc(t).format(format_description!(
@@ -326,7 +442,12 @@ pub fn format_time(t: OffsetDateTime, format: TimeFormat) -> String {
         TimeFormat::Rfc3339Utc => utc(t).format(format_description!(
             "[year]-[month]-[day]T[hour]:[minute]:[second]Z"
         )),
-        TimeFormat::Rfc3339Offset => t.format(&Rfc3339),
+        // RFC 3339 writes no offset seconds and no year outside 0000-9999: a time at such an
+        // offset is written at its offset's whole minutes, or in UTC (the same instant).
+        TimeFormat::Rfc3339Offset => t
+            .format(&Rfc3339)
+            .or_else(|_| whole_minutes(t).format(&Rfc3339))
+            .or_else(|_| utc(t).format(&Rfc3339)),
         TimeFormat::Iso8601Naive => {
             let u = utc(t);
             if u.nanosecond() == 0 {
@@ -341,7 +462,7 @@ pub fn format_time(t: OffsetDateTime, format: TimeFormat) -> String {
         }
         TimeFormat::Date => utc(t).format(format_description!("[year]-[month]-[day]")),
         TimeFormat::EpochSeconds => Ok(t.unix_timestamp().to_string()),
-        TimeFormat::EpochMillis => Ok((t.unix_timestamp_nanos() / 1_000_000).to_string()),
+        TimeFormat::EpochMillis => Ok(t.unix_timestamp_nanos().div_euclid(1_000_000).to_string()),
     };
     text.unwrap_or_default()
 }
@@ -438,11 +559,77 @@ mod tests {
         round(vec![1i32, 2, 3]);
         round(HashMap::from([("a".to_string(), vec![true])]));
         round(BTreeSet::from(["b".to_string(), "a".to_string()]));
+        round(BTreeSet::from([3i64, -1, 2]));
+        round(HashSet::from([1u8, 255]));
+        round(BTreeSet::from(["0.10".parse::<Decimal>().unwrap()]));
+        assert_eq!(
+            BTreeSet::from(["1.50".parse::<Decimal>().unwrap()]).to_value(),
+            AttributeValue::Ns(vec!["1.5".into()])
+        );
+        assert!(is_empty_set(&BTreeSet::<i64>::new().to_value()));
+        assert!(is_empty_set(&HashSet::<String>::new().to_value()));
+        assert!(!is_empty_set(&Vec::<i64>::new().to_value()));
         let sum: Decimal = "0.1".parse::<Decimal>().unwrap() + "0.2".parse::<Decimal>().unwrap();
         assert_eq!(sum.to_value(), AttributeValue::N("0.3".into()));
         assert!(i8::from_value(&AttributeValue::N("300".into())).is_err());
         assert!(i64::from_value(&AttributeValue::N("1.5".into())).is_err());
         assert!(String::from_value(&AttributeValue::N("1".into())).is_err());
+    }
+
+    #[test]
+    fn number_attributes_hold_floats() {
+        // A model `number` held in an f64 (the derive's advice) did not compile: no `Value`.
+        for f in [
+            0.1f64,
+            -2.5e-7,
+            1e21,
+            123456.789,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            0.0,
+        ] {
+            round(f);
+        }
+        round(0.1f32);
+        assert_eq!(0.1f64.to_value(), AttributeValue::N("0.1".into()));
+        assert_eq!(f64::from_value(&AttributeValue::N("1E-7".into())), Ok(1e-7));
+        let mut key = String::new();
+        2.5f64.write_key(&mut key, None);
+        assert_eq!(key, "2.5");
+    }
+
+    #[test]
+    fn epoch_millis_floor_times_before_1970() {
+        // Integer division rounded a time before 1970 toward the epoch: 0.5 ms before it was
+        // written as 0, half a millisecond later than the time, while every other format
+        // truncates toward the past.
+        let t = OffsetDateTime::from_unix_timestamp_nanos(-500_000).unwrap();
+        assert_eq!(format_time(t, TimeFormat::EpochMillis), "-1");
+        assert_eq!(
+            format_time(t, TimeFormat::Rfc3339UtcMillis),
+            "1969-12-31T23:59:59.999Z"
+        );
+        let t = OffsetDateTime::from_unix_timestamp_nanos(-1_500_000_001).unwrap();
+        assert_eq!(format_time(t, TimeFormat::EpochMillis), "-1501");
+        assert_eq!(format_time(t, TimeFormat::EpochSeconds), "-2");
+    }
+
+    #[test]
+    fn rfc3339_offset_writes_an_offset_with_seconds() {
+        // RFC 3339 has no offset seconds: such a time was written as an empty string.
+        let offset = UtcOffset::from_hms(0, 17, 30).unwrap();
+        let t = OffsetDateTime::parse("1920-01-01T12:00:00Z", &Rfc3339)
+            .unwrap()
+            .to_offset(offset);
+        let text = format_time(t, TimeFormat::Rfc3339Offset);
+        assert_eq!(text, "1920-01-01T12:17:00+00:17");
+        assert_eq!(parse_time(&text, TimeFormat::Rfc3339Offset).unwrap(), t);
+        // A local time in year -1 (its instant in year 0) is written in UTC.
+        let t = OffsetDateTime::parse("0000-01-01T00:10:00Z", &Rfc3339)
+            .unwrap()
+            .to_offset(UtcOffset::from_hms(-1, 0, 0).unwrap());
+        let text = format_time(t, TimeFormat::Rfc3339Offset);
+        assert_eq!(text, "0000-01-01T00:10:00Z");
     }
 
     #[test]

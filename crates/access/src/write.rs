@@ -57,6 +57,11 @@ impl Condition {
         Self::compare("=", attribute, value)
     }
 
+    /// `attribute = value`, the value as DynamoDB holds it.
+    pub fn equals(attribute: &str, value: AttributeValue) -> Condition {
+        Condition::none().with(Clause::Compare("=", attribute.to_string(), value))
+    }
+
     /// `attribute <> value`.
     pub fn ne(attribute: &str, value: impl Value) -> Condition {
         Self::compare("<>", attribute, value)

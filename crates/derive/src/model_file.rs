@@ -15,6 +15,8 @@ use quote::quote;
 pub struct Loaded {
     /// The file, absolute.
     pub path: PathBuf,
+    /// The file as messages name it: the path as written, relative to the crate's directory.
+    pub shown: String,
     /// Its text.
     pub source: Arc<str>,
     /// The validated model.
@@ -24,15 +26,10 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// `shop.toml:42`: where a span of the model is, for messages.
+    /// `tests/model/app.toml:42`: where a span of the model is, for messages.
     pub fn place(&self, span: &std::ops::Range<usize>) -> String {
         let (line, _) = monotable_model::line_col(&self.source, span.start);
-        let name = self
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        format!("{name}:{line}")
+        format!("{}:{line}", self.shown)
     }
 
     /// `const _: &str = include_str!(...)` for the model file (and the manifest it was named
@@ -64,11 +61,48 @@ fn from_metadata(manifest: &Path) -> Result<String, String> {
         .and_then(|m| m.as_str())
         .map(str::to_string)
         .ok_or_else(|| {
-            format!(
-                "no model file: give #[monotable(model = \"path/to/model.toml\", ...)] or set `model` under [package.metadata.monotable] in {}",
-                manifest.display()
-            )
+            "no model file: give #[monotable(model = \"path/to/model.toml\", ...)], or set `model = \"path/to/model.toml\"` under [package.metadata.monotable] in this crate's Cargo.toml (the path is relative to the directory of that Cargo.toml)".to_string()
         })
+}
+
+/// Why `relative` cannot be read, and what is there instead: the model files beside where it
+/// was looked for, or that its directory does not exist.
+fn unreadable(relative: &str, path: &Path, error: &std::io::Error) -> String {
+    let mut message = format!(
+        "cannot read the model file `{relative}`: {error}; the path is relative to the directory of this crate's Cargo.toml"
+    );
+    let written = Path::new(relative);
+    let dir = written.parent().filter(|d| !d.as_os_str().is_empty());
+    let shown_dir = dir.map_or_else(|| ".".to_string(), |d| d.display().to_string());
+    match path.parent().map(std::fs::read_dir) {
+        Some(Ok(entries)) => {
+            let mut models: Vec<String> = entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".toml") && n != "Cargo.toml")
+                .collect();
+            models.sort();
+            let name = written
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
+            let closest = name
+                .as_deref()
+                .and_then(|n| crate::types::closest(n, models.iter().map(String::as_str)));
+            match (closest, models.is_empty()) {
+                (Some(c), _) => {
+                    let fix =
+                        dir.map_or_else(|| c.to_string(), |d| d.join(c).display().to_string());
+                    message.push_str(&format!("; did you mean `{fix}`?"));
+                }
+                (None, false) => {
+                    message.push_str(&format!("; `{shown_dir}` holds {}", models.join(", ")))
+                }
+                (None, true) => message.push_str(&format!("; `{shown_dir}` holds no .toml file")),
+            }
+        }
+        _ => message.push_str(&format!("; there is no directory `{shown_dir}`")),
+    }
+    message
 }
 
 /// Read and validate the model named by `explicit` (relative to the crate's manifest directory),
@@ -85,9 +119,10 @@ pub fn load(explicit: Option<&str>, span: Span) -> Result<Loaded, syn::Error> {
     };
     let path = dir.join(&relative);
     let path = path.canonicalize().unwrap_or(path);
-    let (source, model) = cached(&path).map_err(fail)?;
+    let (source, model) = cached(&path, &relative).map_err(fail)?;
     Ok(Loaded {
         path,
+        shown: relative,
         source,
         model,
         manifest,
@@ -97,31 +132,31 @@ pub fn load(explicit: Option<&str>, span: Span) -> Result<Loaded, syn::Error> {
 /// A model file read and validated, or why it cannot be used.
 type Parsed = Result<(Arc<str>, Arc<Model>), String>;
 
-/// Models already read by this compiler process, by path, with the modification time they had:
-/// every derive of a crate reads the same file, and one parse and check serves them all.
+/// Each model read, by path and the name messages give it, with the modification time it had.
+type Cache = HashMap<(PathBuf, String), (Option<SystemTime>, Parsed)>;
+
+/// Models already read by this compiler process: every derive of a crate reads the same file,
+/// and one parse and check serves them all.
 static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 
-/// Each model read, by path, with the modification time it had then.
-type Cache = HashMap<PathBuf, (Option<SystemTime>, Parsed)>;
-
-fn cached(path: &Path) -> Parsed {
+fn cached(path: &Path, relative: &str) -> Parsed {
     let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     let map = cache.get_or_insert_with(HashMap::new);
-    if let Some((when, parsed)) = map.get(path)
+    let key = (path.to_path_buf(), relative.to_string());
+    if let Some((when, parsed)) = map.get(&key)
         && when.is_some()
         && *when == modified
     {
         return parsed.clone();
     }
-    let parsed = parse(path);
-    map.insert(path.to_path_buf(), (modified, parsed.clone()));
+    let parsed = parse(path, relative);
+    map.insert(key, (modified, parsed.clone()));
     parsed
 }
 
-fn parse(path: &Path) -> Parsed {
-    let source = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the model file {}: {e}", path.display()))?;
+fn parse(path: &Path, relative: &str) -> Parsed {
+    let source = std::fs::read_to_string(path).map_err(|e| unreadable(relative, path, &e))?;
     let model = monotable_model::parse(&source).map_err(|e| {
         let first = e
             .issues
@@ -129,24 +164,32 @@ fn parse(path: &Path) -> Parsed {
             .map(|issue| {
                 let at = issue
                     .line_col(&source)
-                    .map(|(l, c)| format!("{}:{l}:{c}: ", path.display()))
+                    .map(|(l, c)| format!("{relative}:{l}:{c}: "))
                     .unwrap_or_default();
-                format!("{at}{}", issue.message)
+                let help = issue
+                    .help
+                    .as_deref()
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default();
+                format!("{at}{}{help}", issue.message)
             })
             .unwrap_or_else(|| e.to_string());
+        let more = match e.issues.len() {
+            0 | 1 => String::new(),
+            n => format!(" and {} more problems", n - 1),
+        };
         format!(
-            "the model file is not a valid model: {first}\n(`monotable check {}` shows every problem)",
-            path.display()
+            "the model file `{relative}` is not a valid model: {first}\n(`monotable check {relative}`, run in this crate's directory, shows it{more})"
         )
     })?;
-    refuse_check_errors(&model, &source, path)?;
+    refuse_check_errors(&model, &source, relative)?;
     Ok((Arc::from(source), Arc::new(model)))
 }
 
 /// A model `monotable check` finds errors in (keys that collide, a pattern that reads what no
 /// entity writes, ...) is refused: code compiled against a broken design would be broken too.
 /// Warnings are left to `check`.
-fn refuse_check_errors(model: &Model, source: &str, path: &Path) -> Result<(), String> {
+fn refuse_check_errors(model: &Model, source: &str, relative: &str) -> Result<(), String> {
     let errors: Vec<String> = monotable_check::check_model(model)
         .into_iter()
         .filter(|d| d.severity == monotable_check::Severity::Error)
@@ -157,7 +200,7 @@ fn refuse_check_errors(model: &Model, source: &str, path: &Path) -> Result<(), S
                 .as_ref()
                 .map(|span| {
                     let (line, col) = monotable_model::line_col(source, span.start);
-                    format!("{}:{line}:{col}: ", path.display())
+                    format!("{relative}:{line}:{col}: ")
                 })
                 .unwrap_or_default();
             format!("{at}error[{}]: {}", d.rule.code(), d.message)
@@ -167,8 +210,7 @@ fn refuse_check_errors(model: &Model, source: &str, path: &Path) -> Result<(), S
         return Ok(());
     }
     Err(format!(
-        "the model has errors that `monotable check` reports:\n{}\n(`monotable check {}` shows them all, with their fixes)",
-        errors.join("\n"),
-        path.display()
+        "the model has errors that `monotable check` reports:\n{}\n(`monotable check {relative}`, run in this crate's directory, shows them all, with their fixes)",
+        errors.join("\n")
     ))
 }

@@ -71,18 +71,30 @@ pub fn expand(input: Input) -> TokenStream {
 fn generate(input: &Input) -> syn::Result<TokenStream> {
     let loaded = model_file::load(
         input.model.as_ref().map(LitStr::value).as_deref(),
-        input.span,
+        input.model.as_ref().map_or(input.span, LitStr::span),
     )?;
-    let mut errors = Vec::new();
-    for (name, _) in &input.entities {
-        if loaded.model.entity(&name.to_string()).is_none() {
-            errors.push(syn::Error::new_spanned(
+    let names = || loaded.model.entities.iter().map(|e| e.name.as_str());
+    let errors: Vec<syn::Error> = input
+        .entities
+        .iter()
+        .map(|(name, _)| name)
+        .filter(|name| loaded.model.entity(&name.to_string()).is_none())
+        .map(|name| {
+            let guess = types::closest(&name.to_string(), names())
+                .map(|g| format!(" (did you mean `{g}`?)"))
+                .unwrap_or_default();
+            syn::Error::new_spanned(
                 name,
-                format!("the model {} has no entity `{name}`", loaded.path.display()),
-            ));
-        }
-    }
-    if let Some(mut first) = errors.pop() {
+                format!(
+                    "the model `{}` has no entity `{name}`{guess}; it has {}: map each of its entities you use by its model name, `Name => path::to::Type`",
+                    loaded.shown,
+                    names().collect::<Vec<_>>().join(", ")
+                ),
+            )
+        })
+        .collect();
+    let mut errors = errors.into_iter();
+    if let Some(mut first) = errors.next() {
         first.extend(errors);
         return Err(first);
     }

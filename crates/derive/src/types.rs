@@ -69,8 +69,11 @@ pub fn kind(ty: &Type) -> RustKind {
 /// The model type's name, for messages.
 pub fn type_name(a: &Attribute) -> String {
     let base = format!("{:?}", a.ty).to_ascii_lowercase();
-    match (&a.ty, a.format) {
-        (AttributeType::Timestamp, Some(f)) => format!("timestamp ({})", format_name(f)),
+    match (&a.ty, a.format, a.items) {
+        (AttributeType::Timestamp, Some(f), _) => format!("timestamp ({})", format_name(f)),
+        (AttributeType::List | AttributeType::Set, _, Some(items)) => {
+            format!("{base} of {}", format!("{items:?}").to_ascii_lowercase())
+        }
         _ => base,
     }
 }
@@ -89,37 +92,91 @@ pub fn format_name(f: TimestampFormat) -> &'static str {
 }
 
 /// The Rust type to use for the model type, for the fix in a message.
-pub fn suggestion(a: &Attribute) -> &'static str {
+pub fn suggestion(a: &Attribute) -> String {
+    let element = |fallback: &str| {
+        a.items
+            .map(element_suggestion)
+            .filter(|e| !e.contains(' '))
+            .unwrap_or(fallback)
+            .to_string()
+    };
     match a.ty {
+        AttributeType::String => "String".into(),
+        AttributeType::Integer => "i64".into(),
+        AttributeType::Decimal => "rust_decimal::Decimal".into(),
+        AttributeType::Number | AttributeType::Float => "f64 (or rust_decimal::Decimal)".into(),
+        AttributeType::Boolean => "bool".into(),
+        AttributeType::Timestamp if a.format == Some(TimestampFormat::Date) => "time::Date".into(),
+        AttributeType::Timestamp => "time::OffsetDateTime".into(),
+        AttributeType::Enum => format!(
+            "an enum with #[derive(monotable::Enum)] whose variants are {}",
+            a.values.join(", ")
+        ),
+        AttributeType::List => format!("Vec<{}>", element("T")),
+        AttributeType::Map => "HashMap<String, T>".into(),
+        AttributeType::Set => format!("BTreeSet<{}>", element("String")),
+    }
+}
+
+/// `T` of `Vec<T>`, `BTreeSet<T>`, `HashSet<T>`: the element type of a list or set field.
+pub fn element(ty: &Type) -> Option<&Type> {
+    let segment = last_segment(ty)?;
+    if !matches!(kind(ty), RustKind::List | RustKind::Set) {
+        return None;
+    }
+    match &segment.arguments {
+        PathArguments::AngleBracketed(args) => args.args.iter().find_map(|a| match a {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// The Rust element type to use for a list's or set's `items`, for the fix in a message.
+pub fn element_suggestion(items: AttributeType) -> &'static str {
+    match items {
         AttributeType::String => "String",
         AttributeType::Integer => "i64",
         AttributeType::Decimal => "rust_decimal::Decimal",
-        AttributeType::Number | AttributeType::Float => "f64 (or rust_decimal::Decimal)",
+        AttributeType::Number | AttributeType::Float => "f64",
         AttributeType::Boolean => "bool",
-        AttributeType::Timestamp if a.format == Some(TimestampFormat::Date) => "time::Date",
         AttributeType::Timestamp => "time::OffsetDateTime",
         AttributeType::Enum => "an enum with #[derive(monotable::Enum)]",
         AttributeType::List => "Vec<T>",
         AttributeType::Map => "HashMap<String, T>",
-        AttributeType::Set => "BTreeSet<String>",
+        AttributeType::Set => "BTreeSet<T>",
     }
+}
+
+/// Whether elements of `rust` kind can hold `items` (see [`compatible`]).
+pub fn element_compatible(items: AttributeType, rust: RustKind) -> Option<bool> {
+    compatible_type(items, None, rust)
 }
 
 /// Whether a field of `rust` kind can hold `a`: `Some(true)` sure, `Some(false)` surely not,
 /// `None` for the trait bound to decide.
 pub fn compatible(a: &Attribute, rust: RustKind) -> Option<bool> {
+    compatible_type(a.ty, a.format, rust)
+}
+
+fn compatible_type(
+    ty: AttributeType,
+    format: Option<TimestampFormat>,
+    rust: RustKind,
+) -> Option<bool> {
     use RustKind as K;
     let sure = |ok: &[RustKind]| Some(ok.contains(&rust));
     if rust == K::Other {
         return None;
     }
-    match a.ty {
+    match ty {
         AttributeType::String => sure(&[K::Str]),
         AttributeType::Integer => sure(&[K::Int]),
         AttributeType::Decimal => sure(&[K::Decimal]),
         AttributeType::Number | AttributeType::Float => sure(&[K::Float, K::Decimal, K::Int]),
         AttributeType::Boolean => sure(&[K::Bool]),
-        AttributeType::Timestamp if a.format == Some(TimestampFormat::Date) => {
+        AttributeType::Timestamp if format == Some(TimestampFormat::Date) => {
             sure(&[K::Date, K::DateTime])
         }
         AttributeType::Timestamp => sure(&[K::DateTime]),
@@ -129,6 +186,35 @@ pub fn compatible(a: &Attribute, rust: RustKind) -> Option<bool> {
         AttributeType::Map => sure(&[K::Map]),
         AttributeType::Set => sure(&[K::Set]),
     }
+}
+
+/// The candidate closest to `name` (case-insensitive edit distance at most a third of its
+/// length, and at least one edit away), for a "did you mean".
+pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .filter(|c| *c != name)
+        .map(|c| (distance(&lower, &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance in characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitute.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// `order_id` → `orderId`.
@@ -187,6 +273,19 @@ mod tests {
     }
 
     #[test]
+    fn closest_names_are_suggested() {
+        let names = ["Comment", "Project", "Task"];
+        assert_eq!(closest("Projet", names.into_iter()), Some("Project"));
+        assert_eq!(closest("projects", names.into_iter()), Some("Project"));
+        assert_eq!(closest("Order", names.into_iter()), None);
+        assert_eq!(closest("Task", names.into_iter()), None, "not itself");
+        assert_eq!(
+            closest("ap.toml", ["app.toml"].into_iter()),
+            Some("app.toml")
+        );
+    }
+
+    #[test]
     fn kinds_read_from_syntax() {
         let t = |s: &str| syn::parse_str::<Type>(s).unwrap();
         assert_eq!(kind(&t("rust_decimal::Decimal")), RustKind::Decimal);
@@ -194,5 +293,11 @@ mod tests {
         assert_eq!(kind(&t("Status")), RustKind::Other);
         assert!(option_inner(&t("Option<i64>")).is_some());
         assert!(option_inner(&t("i64")).is_none());
+        assert_eq!(kind(element(&t("Vec<i64>")).unwrap()), RustKind::Int);
+        assert_eq!(
+            kind(element(&t("BTreeSet<String>")).unwrap()),
+            RustKind::Str
+        );
+        assert!(element(&t("HashMap<String, i64>")).is_none());
     }
 }

@@ -1,0 +1,26 @@
+use rust_decimal::Decimal;
+use time::{Date, OffsetDateTime};
+
+
+
+#[derive(monotable::Entity)]
+#[monotable(model = "tests/model/app.toml", version = "version")]
+struct Task {
+    project_id: String,
+    task_no: i64,
+    title: String,
+    status: String,
+    priority: u8,
+    estimate: Option<Decimal>,
+    team: String,
+    assignee: String,
+    flagged: bool,
+    created_at: OffsetDateTime,
+    due_on: Date,
+    remind_at: Option<OffsetDateTime>,
+    labels: Vec<String>,
+    notes: Option<String>,
+    version: i64,
+}
+
+fn main() {}

@@ -1,0 +1,21 @@
+use std::collections::{BTreeMap, BTreeSet};
+
+use rust_decimal::Decimal;
+use time::OffsetDateTime;
+
+#[derive(monotable::Entity)]
+#[monotable(model = "tests/model/app.toml", version = "version")]
+struct Project {
+    project_id: String,
+    name: String,
+    #[monotable(skip)]
+    owner_id: String,
+    budget: Decimal,
+    archived: bool,
+    created_at: OffsetDateTime,
+    tags: Option<BTreeSet<String>>,
+    settings: Option<BTreeMap<String, String>>,
+    version: i64,
+}
+
+fn main() {}

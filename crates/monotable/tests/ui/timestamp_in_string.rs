@@ -1,0 +1,19 @@
+use std::collections::{BTreeMap, BTreeSet};
+
+use rust_decimal::Decimal;
+
+#[derive(monotable::Entity)]
+#[monotable(model = "tests/model/app.toml", version = "version")]
+struct Project {
+    project_id: String,
+    name: String,
+    owner_id: String,
+    budget: Decimal,
+    archived: bool,
+    created_at: String,
+    tags: Option<BTreeSet<String>>,
+    settings: Option<BTreeMap<String, String>>,
+    version: i64,
+}
+
+fn main() {}

@@ -1,0 +1,20 @@
+use std::collections::{BTreeMap, BTreeSet};
+
+use rust_decimal::Decimal;
+use time::OffsetDateTime;
+
+#[derive(monotable::Entity)]
+#[monotable(model = "tests/model/app.toml", version = "version")]
+struct Project {
+    project_id: String,
+    name: String,
+    owner_id: String,
+    budget: Decimal,
+    archived: String,
+    created_at: OffsetDateTime,
+    tags: Option<BTreeSet<String>>,
+    settings: Option<BTreeMap<String, String>>,
+    version: i64,
+}
+
+fn main() {}
