@@ -1,13 +1,18 @@
 //! `monotable new`: the project it writes passes `monotable check`, holds the SAM template that
 //! `monotable export` writes for its model (and cfn-lint accepts it), is formatted, and its own
-//! tests pass with `cargo test --offline`. Also what `new` refuses.
+//! tests pass with `cargo test --offline`. Its binary then runs as deployed: in local mode on a
+//! DynamoDB endpoint (`monotable serve`), creating its table, and in Lambda mode against a mock of
+//! the Lambda Runtime API, answering API Gateway events. Also what `new` refuses.
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::process::{Command, Stdio};
 
+use common::runtime_api::{Posted, RuntimeApi, http_event};
 use common::scaffold::{self, cargo, cfn_lint, text, timed};
-use common::{monotable, run};
+use common::{Served, monotable, run};
 
 fn created(parent: &Path, name: &str) -> std::path::PathBuf {
     let out = run(&["new", name], parent);
@@ -48,6 +53,64 @@ fn a_new_project_checks_builds_and_passes_its_tests() {
         "{}",
         text(&out)
     );
+    runs_locally_and_on_lambda(&parent, &scaffold::target_dir().join("debug/demo"));
+}
+
+/// The binary `cargo test` built: in local mode on a `monotable serve` endpoint it creates its
+/// table and listens; in Lambda mode on the same endpoint it answers API Gateway events.
+fn runs_locally_and_on_lambda(dir: &Path, binary: &Path) {
+    let served = Served::start(&["--in-memory"], dir);
+    let mut local = Command::new(binary);
+    scaffold::environment(&mut local)
+        .env("AWS_ENDPOINT_URL_DYNAMODB", &served.url)
+        .env("PORT", "0")
+        .stdout(Stdio::piped());
+    let mut local = local.spawn().expect("the project's binary starts");
+    let mut banner = String::new();
+    let stdout = local.stdout.take().unwrap();
+    BufReader::new(stdout).read_line(&mut banner).unwrap();
+    let _ = local.kill();
+    let _ = local.wait();
+    assert!(banner.starts_with("demo on http://127.0.0.1:"), "{banner}");
+    assert!(banner.contains(&served.url), "{banner}");
+    let runtime = RuntimeApi::start();
+    let mut function = Command::new(binary);
+    scaffold::environment(&mut function)
+        .env("AWS_LAMBDA_RUNTIME_API", &runtime.address)
+        .env("AWS_LAMBDA_FUNCTION_NAME", "demo")
+        .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
+        .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
+        .env("TABLE_NAME", "demo")
+        .env("MONOTABLE_CURSOR_SECRET", "scaffold-test-secret-0123456789")
+        .env("AWS_ENDPOINT_URL_DYNAMODB", &served.url)
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_ACCESS_KEY_ID", "lambda")
+        .env("AWS_SECRET_ACCESS_KEY", "lambda-secret")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut function = function.spawn().expect("the function starts");
+    let list = serde_json::json!({"title": "Deployed"});
+    let created = runtime.call(&http_event("POST", "/lists", Some(&list), None));
+    let read = match &created {
+        Posted::Response { body, .. } if body["statusCode"] == 201 => {
+            let list: serde_json::Value =
+                serde_json::from_str(body["body"].as_str().unwrap_or("")).unwrap();
+            let path = format!("/lists/{}", list["listId"].as_str().unwrap_or(""));
+            runtime.call(&http_event("GET", &path, None, None))
+        }
+        other => panic!("{other:?}"),
+    };
+    let _ = function.kill();
+    let _ = function.wait();
+    let Posted::Response { body, .. } = read else {
+        panic!("{read:?}")
+    };
+    assert_eq!(body["statusCode"], 200, "{body}");
+    assert!(
+        body["body"].as_str().unwrap_or("").contains("Deployed"),
+        "{body}"
+    );
+    served.terminate();
 }
 
 /// `template.yaml` is what `monotable export` writes for the model, and cfn-lint accepts it.
