@@ -7,6 +7,7 @@ mod export;
 mod import;
 mod lambda;
 mod load_sample;
+mod new;
 mod openapi;
 mod secret;
 mod serve;
@@ -30,7 +31,8 @@ use clap::{Parser, Subcommand};
     monotable serve --data-dir /srv/shop   keep the data somewhere else\n  \
     monotable tables --endpoint http://127.0.0.1:8000\n  \
     monotable tables --aws                 real DynamoDB, default AWS credentials and region\n  \
-    monotable check examples/shop/shop.toml   lint a single-table design")]
+    monotable check examples/shop/shop.toml   lint a single-table design\n  \
+    monotable new todo                     a project of your own: model, API, tests, SAM template")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -72,6 +74,14 @@ enum Command {
     Openapi(openapi::OpenapiArgs),
     /// Import a NoSQL Workbench data model as a monotable model file.
     Import(import::ImportArgs),
+    /// Create a project of your own on the monotable library: a starter model, entities and
+    /// access patterns checked against it at compile time, an axum API that also runs on AWS
+    /// Lambda, tests on the embedded engine, and the model's SAM template.
+    ///
+    /// Refuses a directory that exists and is not empty. Until the library is published the
+    /// project depends on it by path (this binary's own workspace, or --monotable-path) and gets
+    /// a copy of that workspace's Cargo.lock, so its dependencies are the versions tested here.
+    New(new::NewArgs),
 }
 
 fn main() -> ExitCode {
@@ -104,6 +114,7 @@ fn main() -> ExitCode {
             Command::Export(args) => export::run(args),
             Command::Openapi(args) => openapi::run(args),
             Command::Import(args) => import::run(args),
+            Command::New(args) => new::run(args),
         }
     });
     match result {

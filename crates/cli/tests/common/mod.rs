@@ -5,6 +5,7 @@
 
 pub mod gateway;
 pub mod runtime_api;
+pub mod scaffold;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -1,0 +1,458 @@
+//! `monotable new NAME`: a project of its own on the monotable library: a starter model, entities
+//! and patterns checked against it, an axum API that also runs on AWS Lambda, tests on the
+//! embedded engine, and the SAM template of the model written by this binary's own export code.
+//!
+//! The files are templates in `crates/cli/templates/new/`, filled in by [`Project::fill`]:
+//! `{{name}}`, `{{table}}`, `{{function}}` and, in Rust code (so that rustfmt can format the
+//! templates as they are), the identifier `__crate_name__`. `tests/new_project.rs` builds and
+//! tests the result, and checks it is formatted.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+/// The library this binary was built beside: `crates/monotable` of its workspace.
+const BUILT_LIBRARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../monotable");
+
+/// The workspace dependencies the project takes at the workspace's versions, and the features it
+/// adds (`time` serializes timestamps in the API's JSON).
+const SHARED_DEPENDENCIES: [(&str, &[&str]); 8] = [
+    ("tokio", &[]),
+    ("axum", &[]),
+    ("lambda_http", &[]),
+    ("serde", &[]),
+    ("serde_json", &[]),
+    ("rust_decimal", &[]),
+    ("time", &["serde"]),
+    ("ulid", &[]),
+];
+
+/// Development dependencies: `tower::ServiceExt::oneshot` drives the Router in the tests.
+const DEV_DEPENDENCIES: &str = "tower = { version = \"0.5\", features = [\"util\"] }\n";
+
+/// The project's files: where each goes, and its template.
+const FILES: [(&str, &str); 7] = [
+    ("model.toml", include_str!("../templates/new/model.toml")),
+    ("src/lib.rs", include_str!("../templates/new/lib.rs")),
+    ("src/error.rs", include_str!("../templates/new/error.rs")),
+    ("src/main.rs", include_str!("../templates/new/main.rs")),
+    ("tests/app.rs", include_str!("../templates/new/app_test.rs")),
+    ("README.md", include_str!("../templates/new/README.md")),
+    (".gitignore", include_str!("../templates/new/gitignore")),
+];
+
+const MANIFEST: &str = include_str!("../templates/new/Cargo.toml.in");
+
+/// Names Cargo refuses for a package, or that would shadow a crate the project uses.
+const RESERVED: [&str; 20] = [
+    "test",
+    "self",
+    "std",
+    "core",
+    "alloc",
+    "proc_macro",
+    "build",
+    "deps",
+    "examples",
+    "incremental",
+    "monotable",
+    "tokio",
+    "axum",
+    "lambda_http",
+    "serde",
+    "serde_json",
+    "rust_decimal",
+    "time",
+    "ulid",
+    "tower",
+];
+
+/// Rust keywords (2024 edition): a package of that name has no usable crate name.
+const KEYWORDS: [&str; 52] = [
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
+    "where", "while", "abstract", "become", "box", "do", "final", "macro", "override", "priv",
+    "typeof", "unsized", "virtual", "yield", "try", "union", "Self",
+];
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The package name: ASCII letters, digits, `-` and `_`, starting with a letter.
+    name: String,
+    /// The directory to create (default ./NAME). It must not exist, or be empty.
+    #[arg(long, value_name = "DIR")]
+    path: Option<PathBuf>,
+    /// The monotable library to depend on: the `crates/monotable` directory of a monotable
+    /// checkout. Default: the one in the workspace this binary was built from.
+    #[arg(long, value_name = "PATH")]
+    monotable_path: Option<PathBuf>,
+}
+
+pub fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
+    validate_name(&args.name)?;
+    let dir = args
+        .path
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&args.name));
+    ensure_vacant(&dir)?;
+    let library = library_path(args.monotable_path.as_deref())?;
+    let workspace = Workspace::find(&library)?;
+    let project = Project::new(&args.name, &library, &workspace)?;
+    write_files(&dir, &project.files()?)?;
+    if let Some(lock) = &workspace.lock {
+        std::fs::copy(lock, dir.join("Cargo.lock"))
+            .with_context(|| format!("cannot copy {}", lock.display()))?;
+    }
+    print_next_steps(&args.name, &dir, workspace.lock.is_some());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A Cargo package name that also makes a usable crate name.
+pub fn validate_name(name: &str) -> anyhow::Result<()> {
+    let invalid = |why: &str| anyhow::anyhow!("`{name}` is not a valid package name: {why}");
+    let Some(first) = name.chars().next() else {
+        return Err(invalid("it is empty"));
+    };
+    if !first.is_ascii_alphabetic() {
+        return Err(invalid("it must start with an ASCII letter"));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
+    {
+        return Err(invalid(&format!(
+            "{c:?} is not allowed (use ASCII letters, digits, `-` and `_`)"
+        )));
+    }
+    if name.len() > 64 {
+        return Err(invalid("it is longer than 64 characters"));
+    }
+    let crate_name = name.replace('-', "_");
+    if KEYWORDS.contains(&crate_name.as_str()) {
+        return Err(invalid("it is a Rust keyword"));
+    }
+    if RESERVED.contains(&crate_name.as_str()) || is_windows_device(&crate_name) {
+        return Err(invalid(
+            "it is reserved by Cargo or the platform, or it is the name of a crate the project uses",
+        ));
+    }
+    Ok(())
+}
+
+/// `con`, `nul`, `com1`, ...: names Windows reserves for devices.
+fn is_windows_device(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let numbered = |stem: &str| {
+        lower
+            .strip_prefix(stem)
+            .is_some_and(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit())
+    };
+    ["con", "prn", "aux", "nul"].contains(&lower.as_str()) || numbered("com") || numbered("lpt")
+}
+
+/// `dir` is free to create the project in: absent, or an empty directory.
+fn ensure_vacant(dir: &Path) -> anyhow::Result<()> {
+    match std::fs::read_dir(dir) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                bail!(
+                    "{} already exists and is not empty; nothing was written (choose another --path)",
+                    dir.display()
+                );
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(_) if dir.exists() => bail!("{} exists and is not a directory", dir.display()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", dir.display())),
+    }
+}
+
+/// The library's directory, absolute: `--monotable-path`, or the one this binary was built beside.
+fn library_path(given: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let (path, hint) = match given {
+        Some(path) => (path.to_path_buf(), "check --monotable-path"),
+        None => (
+            PathBuf::from(BUILT_LIBRARY),
+            "this binary was built from a monotable workspace that has moved or gone; pass --monotable-path DIR (the crates/monotable directory of a monotable checkout)",
+        ),
+    };
+    let manifest = path.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).map_err(|_| {
+        anyhow::anyhow!(
+            "the monotable library is not at {}: no Cargo.toml there; {hint}",
+            path.display()
+        )
+    })?;
+    let value: toml::Table = toml::from_str(&text)
+        .with_context(|| format!("{} is not valid TOML", manifest.display()))?;
+    let name = value
+        .get("package")
+        .and_then(|p| p.get("name"))
+        .and_then(toml::Value::as_str);
+    if name != Some("monotable") {
+        bail!(
+            "{} is not the monotable library (its package is {}); {hint}",
+            path.display(),
+            name.map_or("unnamed".to_string(), |n| format!("`{n}`"))
+        );
+    }
+    path.canonicalize()
+        .with_context(|| format!("cannot resolve {}", path.display()))
+}
+
+/// The workspace the library belongs to: its dependency versions and its lock file.
+struct Workspace {
+    /// `[workspace.dependencies]`.
+    dependencies: toml::Table,
+    /// `Cargo.lock`, when there is one.
+    lock: Option<PathBuf>,
+}
+
+impl Workspace {
+    /// The nearest directory above `library` whose manifest has a `[workspace]`.
+    fn find(library: &Path) -> anyhow::Result<Workspace> {
+        for dir in library.ancestors().skip(1) {
+            let manifest = dir.join("Cargo.toml");
+            let Ok(text) = std::fs::read_to_string(&manifest) else {
+                continue;
+            };
+            let value: toml::Table = toml::from_str(&text)
+                .with_context(|| format!("{} is not valid TOML", manifest.display()))?;
+            let Some(workspace) = value.get("workspace") else {
+                continue;
+            };
+            let dependencies = workspace
+                .get("dependencies")
+                .and_then(toml::Value::as_table)
+                .cloned()
+                .unwrap_or_default();
+            let lock = Some(dir.join("Cargo.lock")).filter(|l| l.is_file());
+            return Ok(Workspace { dependencies, lock });
+        }
+        bail!(
+            "{} is not inside a Cargo workspace: the library needs its workspace's dependency versions",
+            library.display()
+        )
+    }
+
+    /// `name = { version = ..., ... }` as the workspace declares it, plus `features`.
+    fn dependency(&self, name: &str, features: &[&str]) -> anyhow::Result<String> {
+        let value = self.dependencies.get(name).with_context(|| {
+            format!("the workspace declares no `{name}` under [workspace.dependencies]")
+        })?;
+        let mut table = match value {
+            toml::Value::String(version) => {
+                toml::Table::from_iter([("version".into(), version.clone().into())])
+            }
+            toml::Value::Table(table) => table.clone(),
+            other => {
+                bail!("[workspace.dependencies] {name} = {other} is neither a version nor a table")
+            }
+        };
+        if !features.is_empty() {
+            add_features(&mut table, features);
+        }
+        Ok(format!("{name} = {}\n", inline_table(&table)))
+    }
+}
+
+fn add_features(table: &mut toml::Table, features: &[&str]) {
+    let list = table
+        .entry("features")
+        .or_insert_with(|| toml::Value::Array(Vec::new()));
+    if let toml::Value::Array(list) = list {
+        for feature in features {
+            if !list.iter().any(|f| f.as_str() == Some(feature)) {
+                list.push((*feature).into());
+            }
+        }
+    }
+}
+
+/// `{ version = "1", default-features = false, features = [...] }`: the version first.
+fn inline_table(table: &toml::Table) -> String {
+    let version = table.get("version").map(|v| ("version", v));
+    let rest = table
+        .iter()
+        .filter(|(k, _)| k.as_str() != "version")
+        .map(|(k, v)| (k.as_str(), v));
+    let fields: Vec<String> = version
+        .into_iter()
+        .chain(rest)
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    format!("{{ {} }}", fields.join(", "))
+}
+
+/// What the templates are filled with.
+struct Project {
+    name: String,
+    crate_name: String,
+    function: String,
+    table: String,
+    dependencies: String,
+}
+
+impl Project {
+    fn new(name: &str, library: &Path, workspace: &Workspace) -> anyhow::Result<Project> {
+        let path = toml::Value::String(library.to_string_lossy().into_owned());
+        let mut dependencies = format!("monotable = {{ path = {path} }}\n");
+        for (dependency, features) in SHARED_DEPENDENCIES {
+            dependencies.push_str(&workspace.dependency(dependency, features)?);
+        }
+        Ok(Project {
+            name: name.to_string(),
+            crate_name: name.replace('-', "_"),
+            function: pascal(name),
+            table: if name.len() >= 3 {
+                name.to_string()
+            } else {
+                format!("{name}-table")
+            },
+            dependencies,
+        })
+    }
+
+    fn fill(&self, template: &str) -> String {
+        template
+            .replace("{{name}}", &self.name)
+            .replace("{{crate}}", &self.crate_name)
+            .replace("__crate_name__", &self.crate_name)
+            .replace("{{function}}", &self.function)
+            .replace("{{table}}", &self.table)
+            .replace("{{dependencies}}", &self.dependencies)
+            .replace("{{dev_dependencies}}", DEV_DEPENDENCIES)
+    }
+
+    /// Every file of the project, by relative path.
+    fn files(&self) -> anyhow::Result<Vec<(&'static str, String)>> {
+        let mut files: Vec<(&'static str, String)> = FILES
+            .iter()
+            .map(|(path, template)| (*path, self.fill(template)))
+            .collect();
+        files.push(("Cargo.toml", self.fill(MANIFEST)));
+        let model = &files[0].1;
+        files.push(("template.yaml", self.template(model)?));
+        Ok(files)
+    }
+
+    /// The SAM template of `model`: the table, its policy, and the function behind an HTTP API
+    /// whose routes all go through the JWT authorizer (`monotable export --function`'s default).
+    fn template(&self, model: &str) -> anyhow::Result<String> {
+        let model = monotable_model::parse(model)
+            .map_err(|e| anyhow::anyhow!("the starter model does not parse: {e}"))?;
+        let mut options = monotable_export::SamOptions::default();
+        options.code_uri = format!("target/lambda/{}/", self.name);
+        let options = options.with_function(monotable_export::FunctionOptions::new(
+            self.function.as_str(),
+        ));
+        Ok(monotable_export::sam_with(&model, &options))
+    }
+}
+
+/// `my-app` → `MyApp`.
+fn pascal(name: &str) -> String {
+    name.split(['-', '_'])
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn write_files(dir: &Path, files: &[(&str, String)]) -> anyhow::Result<()> {
+    for (relative, text) in files {
+        let path = dir.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn print_next_steps(name: &str, dir: &Path, locked: bool) {
+    println!("Created {name} in {}", dir.display());
+    println!("  model.toml      the single-table design");
+    println!("  src/lib.rs      entities, typed patterns and the API, checked against the model");
+    println!("  src/main.rs     runs the API locally or on AWS Lambda");
+    println!("  tests/app.rs    the API on the embedded engine");
+    println!("  template.yaml   the SAM template (monotable export model.toml --format sam ...)");
+    if !locked {
+        println!("note: no Cargo.lock beside the library; cargo resolves the newest versions");
+    }
+    println!("\nNext:\n  cd {}", dir.display());
+    println!("  monotable check model.toml\n  cargo test\n  cargo run");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn package_names_are_checked() {
+        for good in ["demo", "my-app", "todo_2", "A1"] {
+            assert!(validate_name(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            "1app",
+            "-x",
+            "my app",
+            "app!",
+            "crate",
+            "fn",
+            "test",
+            "tokio",
+            "serde-json",
+            "con",
+            "COM1",
+        ] {
+            assert!(validate_name(bad).is_err(), "{bad}");
+        }
+        assert!(validate_name(&"a".repeat(65)).is_err());
+    }
+
+    #[test]
+    fn the_starter_model_has_no_problems() {
+        let project = Project {
+            name: "demo".into(),
+            crate_name: "demo".into(),
+            function: "Demo".into(),
+            table: "demo".into(),
+            dependencies: String::new(),
+        };
+        let model = project.fill(FILES[0].1);
+        let report = monotable_check::check_source("model.toml", &model);
+        let text = report.render(monotable_check::Format::Human);
+        assert!(text.is_empty(), "{text}");
+        assert!(project.template(&model).unwrap().contains("DemoFunction"));
+    }
+
+    #[test]
+    fn dependencies_keep_the_workspace_versions() {
+        let workspace = Workspace::find(&PathBuf::from(BUILT_LIBRARY)).unwrap();
+        let time = workspace.dependency("time", &["serde"]).unwrap();
+        let declared = &workspace.dependencies["time"]["version"];
+        assert!(
+            time.starts_with(&format!("time = {{ version = {declared}")),
+            "{time}"
+        );
+        assert!(time.contains("\"serde\"]"), "{time}");
+        assert!(workspace.lock.is_some());
+    }
+
+    #[test]
+    fn names_become_resource_names() {
+        assert_eq!(pascal("my-todo_app"), "MyTodoApp");
+        assert_eq!(pascal("demo"), "Demo");
+    }
+}

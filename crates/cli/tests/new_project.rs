@@ -1,0 +1,191 @@
+//! `monotable new`: the project it writes passes `monotable check`, holds the SAM template that
+//! `monotable export` writes for its model (and cfn-lint accepts it), is formatted, and its own
+//! tests pass with `cargo test --offline`. Its binary then runs as deployed: in local mode on a
+//! DynamoDB endpoint (`monotable serve`), creating its table, and in Lambda mode against a mock of
+//! the Lambda Runtime API, answering API Gateway events. Also what `new` refuses.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::runtime_api::{Posted, RuntimeApi, http_event};
+use common::scaffold::{self, cargo, cfn_lint, text, timed};
+use common::{Served, monotable, run};
+
+fn created(parent: &Path, name: &str) -> std::path::PathBuf {
+    let out = run(&["new", name], parent);
+    assert!(out.status.success(), "{}", text(&out));
+    let dir = parent.join(name);
+    for file in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "model.toml",
+        "src/lib.rs",
+        "src/main.rs",
+        "tests/app.rs",
+        "template.yaml",
+        "README.md",
+    ] {
+        assert!(dir.join(file).is_file(), "{file} is missing");
+    }
+    dir
+}
+
+#[test]
+fn a_new_project_checks_builds_and_passes_its_tests() {
+    let parent = scaffold::workdir("new-project");
+    let dir = created(&parent, "demo");
+    let out = run(&["check", "model.toml"], &dir);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("no problems found"), "{}", text(&out));
+    template_is_in_step(&dir);
+    let (out, _) = timed("cargo fmt --check", &mut cargo(&dir, &["fmt", "--check"]));
+    assert!(out.status.success(), "{}", text(&out));
+    let (out, _) = timed(
+        "cargo test --offline (scaffold)",
+        &mut cargo(&dir, &["test", "--offline"]),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("test result: ok. 3 passed"),
+        "{}",
+        text(&out)
+    );
+    runs_locally_and_on_lambda(&parent, &scaffold::target_dir().join("debug/demo"));
+}
+
+/// The binary `cargo test` built: in local mode on a `monotable serve` endpoint it creates its
+/// table and listens; in Lambda mode on the same endpoint it answers API Gateway events.
+fn runs_locally_and_on_lambda(dir: &Path, binary: &Path) {
+    let served = Served::start(&["--in-memory"], dir);
+    let mut local = Command::new(binary);
+    scaffold::environment(&mut local)
+        .env("AWS_ENDPOINT_URL_DYNAMODB", &served.url)
+        .env("PORT", "0")
+        .stdout(Stdio::piped());
+    let mut local = local.spawn().expect("the project's binary starts");
+    let mut banner = String::new();
+    let stdout = local.stdout.take().unwrap();
+    BufReader::new(stdout).read_line(&mut banner).unwrap();
+    let _ = local.kill();
+    let _ = local.wait();
+    assert!(banner.starts_with("demo on http://127.0.0.1:"), "{banner}");
+    assert!(banner.contains(&served.url), "{banner}");
+    let runtime = RuntimeApi::start();
+    let mut function = Command::new(binary);
+    scaffold::environment(&mut function)
+        .env("AWS_LAMBDA_RUNTIME_API", &runtime.address)
+        .env("AWS_LAMBDA_FUNCTION_NAME", "demo")
+        .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
+        .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
+        .env("TABLE_NAME", "demo")
+        .env("MONOTABLE_CURSOR_SECRET", "scaffold-test-secret-0123456789")
+        .env("AWS_ENDPOINT_URL_DYNAMODB", &served.url)
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_ACCESS_KEY_ID", "lambda")
+        .env("AWS_SECRET_ACCESS_KEY", "lambda-secret")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut function = function.spawn().expect("the function starts");
+    let list = serde_json::json!({"title": "Deployed"});
+    let created = runtime.call(&http_event("POST", "/lists", Some(&list), None));
+    let read = match &created {
+        Posted::Response { body, .. } if body["statusCode"] == 201 => {
+            let list: serde_json::Value =
+                serde_json::from_str(body["body"].as_str().unwrap_or("")).unwrap();
+            let path = format!("/lists/{}", list["listId"].as_str().unwrap_or(""));
+            runtime.call(&http_event("GET", &path, None, None))
+        }
+        other => panic!("{other:?}"),
+    };
+    let _ = function.kill();
+    let _ = function.wait();
+    let Posted::Response { body, .. } = read else {
+        panic!("{read:?}")
+    };
+    assert_eq!(body["statusCode"], 200, "{body}");
+    assert!(
+        body["body"].as_str().unwrap_or("").contains("Deployed"),
+        "{body}"
+    );
+    served.terminate();
+}
+
+/// `template.yaml` is what `monotable export` writes for the model, and cfn-lint accepts it.
+fn template_is_in_step(dir: &Path) {
+    let args = [
+        "export",
+        "model.toml",
+        "--format",
+        "sam",
+        "--function",
+        "Demo",
+        "--code-uri",
+        "target/lambda/demo/",
+    ];
+    let out = run(&args, dir);
+    assert!(out.status.success(), "{}", text(&out));
+    let template = std::fs::read_to_string(dir.join("template.yaml")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), template);
+    let Some(lint) = cfn_lint() else {
+        eprintln!("cfn-lint is not installed: template.yaml not linted");
+        return;
+    };
+    let out = std::process::Command::new(lint)
+        .args(["--non-zero-exit-code", "warning", "--", "template.yaml"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn a_directory_that_is_not_empty_is_left_alone() {
+    let parent = tempfile::tempdir().unwrap();
+    std::fs::create_dir(parent.path().join("taken")).unwrap();
+    std::fs::write(parent.path().join("taken/notes.txt"), "mine").unwrap();
+    let out = run(&["new", "demo", "--path", "taken"], parent.path());
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("already exists and is not empty"),
+        "{}",
+        text(&out)
+    );
+    let left: Vec<_> = std::fs::read_dir(parent.path().join("taken"))
+        .unwrap()
+        .collect();
+    assert_eq!(left.len(), 1);
+    // An empty directory is used.
+    std::fs::create_dir(parent.path().join("empty")).unwrap();
+    let out = run(&["new", "demo", "--path", "empty"], parent.path());
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(parent.path().join("empty/model.toml").is_file());
+}
+
+#[test]
+fn bad_names_and_a_missing_library_are_refused() {
+    let parent = tempfile::tempdir().unwrap();
+    for name in ["1st", "my app", "fn", "tokio"] {
+        let out = run(&["new", name], parent.path());
+        assert!(!out.status.success(), "{name}");
+        assert!(
+            text(&out).contains("is not a valid package name"),
+            "{}",
+            text(&out)
+        );
+    }
+    let out = monotable()
+        .args(["new", "demo", "--monotable-path", "no/such/dir"])
+        .current_dir(parent.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("the monotable library is not at no/such/dir"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(std::fs::read_dir(parent.path()).unwrap().count(), 0);
+}
