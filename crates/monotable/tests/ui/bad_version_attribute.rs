@@ -1,3 +1,4 @@
+//! Compile-fail case: bad version attribute.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

@@ -1,3 +1,4 @@
+//! Compile-fail case: enum in a string.
 use rust_decimal::Decimal;
 use time::{Date, OffsetDateTime};
 

@@ -1,3 +1,4 @@
+//! Compile-fail case: enum variants differ.
 use rust_decimal::Decimal;
 use time::{Date, OffsetDateTime};
 

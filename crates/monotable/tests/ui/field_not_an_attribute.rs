@@ -1,3 +1,4 @@
+//! Compile-fail case: field not an attribute.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

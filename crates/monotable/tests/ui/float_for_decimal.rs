@@ -1,3 +1,4 @@
+//! Compile-fail case: float for decimal.
 use std::collections::{BTreeMap, BTreeSet};
 
 use time::OffsetDateTime;

@@ -1,3 +1,4 @@
+//! Compile-fail case: invalid model file.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

@@ -1,3 +1,4 @@
+//! Compile-fail case: key input skipped.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

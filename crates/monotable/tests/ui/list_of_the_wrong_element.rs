@@ -1,3 +1,4 @@
+//! Compile-fail case: list of the wrong element.
 use rust_decimal::Decimal;
 use time::{Date, OffsetDateTime};
 

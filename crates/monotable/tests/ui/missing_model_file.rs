@@ -1,3 +1,4 @@
+//! Compile-fail case: missing model file.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

@@ -1,3 +1,4 @@
+//! Compile-fail case: missing required attribute.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

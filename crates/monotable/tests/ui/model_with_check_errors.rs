@@ -1,3 +1,4 @@
+//! Compile-fail case: model with check errors.
 #[derive(monotable::Entity)]
 #[monotable(model = "tests/ui/model_with_check_errors.toml")]
 struct User {

@@ -1,3 +1,4 @@
+//! Compile-fail case: option for required.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

@@ -1,3 +1,4 @@
+//! Compile-fail case: plain for optional.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

@@ -1,3 +1,4 @@
+//! Compile-fail case: timestamp in string.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

@@ -1,3 +1,4 @@
+//! Compile-fail case: unknown entity.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;

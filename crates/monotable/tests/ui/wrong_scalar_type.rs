@@ -1,3 +1,4 @@
+//! Compile-fail case: wrong scalar type.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;
