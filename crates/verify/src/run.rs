@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PageRequest};
-use monotable_model::{Condition, KeyAttributeType, Model, Operation, Pattern};
+use monotable_model::{Condition, Model, Operation, Pattern};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample};
@@ -76,20 +76,15 @@ pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, Ver
     })
 }
 
-/// The item with the table's key attributes in their declared types: `store::items::keys`
-/// renders every key as a string, which a table with an `N` or `B` key refuses.
+/// The item with every key attribute (the table's and each index's) in its declared type: the
+/// samples hold rendered keys as text, which a table or index with an `N` or `B` key refuses.
 pub(crate) fn typed_keys(model: &Model, item: &Item) -> Item {
     let mut item = item.clone();
-    for key in std::iter::once(&model.table.partition_key).chain(model.table.sort_key.as_ref()) {
-        let Some(AttributeValue::S(text)) = item.get(&key.name) else {
-            continue;
-        };
-        let typed = match key.ty {
-            KeyAttributeType::S => continue,
-            KeyAttributeType::N => AttributeValue::N(text.clone()),
-            KeyAttributeType::B => AttributeValue::B(text.as_bytes().to_vec().into()),
-        };
-        item.insert(key.name.clone(), typed);
+    for name in model.key_attribute_names() {
+        if let Some(AttributeValue::S(text)) = item.get(name) {
+            let typed = monotable_access::items::key_value(model, name, text.clone());
+            item.insert(name.to_string(), typed);
+        }
     }
     item
 }

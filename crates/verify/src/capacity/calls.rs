@@ -8,7 +8,7 @@ use monotable_access::items::Item;
 use monotable_check::cost::{
     self, IndexUnits, ReadConsistency, Units, actual_entry_bytes, item_size, read_units,
 };
-use monotable_model::{Condition, IndexKind, KeyAttributeType, Model, Pattern};
+use monotable_model::{Condition, IndexKind, Model, Pattern};
 use serde_json::Value;
 
 use super::items::{engine_units, item_json, update_prediction, write_prediction};
@@ -642,18 +642,9 @@ fn describe_primary(model: &Model, item: &Value) -> String {
     out
 }
 
-/// A rendered key value in its declared type: the table's own key attributes may be `N` or `B`
-/// (as the samples were loaded, see `run::typed_keys`); every other key attribute is `S`.
+/// A rendered key value in its declared type, as every write stores it.
 fn typed(model: &Model, attribute: &str, text: String) -> AttributeValue {
-    let declared = std::iter::once(&model.table.partition_key)
-        .chain(model.table.sort_key.as_ref())
-        .find(|k| k.name == attribute)
-        .map(|k| k.ty);
-    match declared {
-        Some(KeyAttributeType::N) => AttributeValue::N(text),
-        Some(KeyAttributeType::B) => AttributeValue::B(text.into_bytes().into()),
-        _ => AttributeValue::S(text),
-    }
+    monotable_access::items::key_value(model, attribute, text)
 }
 
 /// The partition key value and sort key condition of a Query pattern rendered from `values`.
