@@ -64,9 +64,10 @@ fn key_schema(schema: &definition::KeySchema) -> Vec<KeySchemaElement> {
             .build()
             .expect("name and key type are set")
     };
-    let mut out = vec![key(&schema.partition_key, KeyType::Hash)];
-    out.extend(schema.sort_key.as_deref().map(|sk| key(sk, KeyType::Range)));
-    out
+    schema
+        .elements()
+        .map(|(name, hash)| key(name, if hash { KeyType::Hash } else { KeyType::Range }))
+        .collect()
 }
 
 fn projection(projection: &definition::Projection) -> Projection {

@@ -12,20 +12,18 @@ use monotable_model::definition::{
     table_definition,
 };
 
-/// `[{"AttributeName": pk, "KeyType": "HASH"}, {"AttributeName": sk, "KeyType": "RANGE"}]`.
+/// `[{"AttributeName": pk, "KeyType": "HASH"}, {"AttributeName": sk, "KeyType": "RANGE"}]`: every
+/// HASH attribute, then every RANGE attribute, in order (several of each for a native key).
 pub(crate) fn key_schema_json(key: &KeySchema) -> Json {
-    let mut elements = vec![
-        Object::new()
-            .with("AttributeName", key.partition_key.as_str())
-            .with("KeyType", "HASH"),
-    ];
-    if let Some(sk) = &key.sort_key {
-        elements.push(
+    let elements: Vec<Json> = key
+        .elements()
+        .map(|(name, hash)| {
             Object::new()
-                .with("AttributeName", sk.as_str())
-                .with("KeyType", "RANGE"),
-        );
-    }
+                .with("AttributeName", name)
+                .with("KeyType", if hash { "HASH" } else { "RANGE" })
+                .into()
+        })
+        .collect();
     elements.into()
 }
 

@@ -349,10 +349,10 @@ pub fn nosql_workbench(
             index_name: &i.name,
             key_attributes: KeyAttributes {
                 partition_key: KeyAttribute {
-                    attribute_name: &i.key_schema.partition_key,
-                    attribute_type: type_of(&i.key_schema.partition_key),
+                    attribute_name: &i.key_schema.partition_keys[0],
+                    attribute_type: type_of(&i.key_schema.partition_keys[0]),
                 },
-                sort_key: i.key_schema.sort_key.as_deref().map(|sk| KeyAttribute {
+                sort_key: i.key_schema.sort_keys.first().map(|sk| KeyAttribute {
                     attribute_name: sk,
                     attribute_type: type_of(sk),
                 }),

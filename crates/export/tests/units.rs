@@ -295,7 +295,7 @@ fn local_index_and_include_projection() {
     let definition = table_definition(&indexed());
     assert_eq!(definition.local_secondary_indexes.len(), 1);
     let lsi = &definition.local_secondary_indexes[0];
-    assert_eq!(lsi.key_schema.partition_key, "PK");
+    assert_eq!(lsi.key_schema.partition_keys, ["PK"]);
     assert_eq!(
         lsi.projection,
         Projection::Include(vec!["title".to_string(), "owner".to_string()])

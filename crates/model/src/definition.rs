@@ -40,14 +40,23 @@ pub struct AttributeDefinition {
     pub ty: KeyAttributeType,
 }
 
-/// A key schema: HASH key and optional RANGE key.
+/// A key schema: HASH attributes then RANGE attributes, in order. The table and local indexes
+/// have one HASH and at most one RANGE; a global index with a native key up to four of each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct KeySchema {
-    /// The HASH (partition) key attribute.
-    pub partition_key: String,
-    /// The RANGE (sort) key attribute.
-    pub sort_key: Option<String>,
+    /// The HASH (partition) key attributes.
+    pub partition_keys: Vec<String>,
+    /// The RANGE (sort) key attributes.
+    pub sort_keys: Vec<String>,
+}
+
+impl KeySchema {
+    /// Every element as `(attribute, is_hash)`, in the order DynamoDB's `KeySchema` lists them.
+    pub fn elements(&self) -> impl Iterator<Item = (&str, bool)> {
+        let hash = self.partition_keys.iter().map(|k| (k.as_str(), true));
+        hash.chain(self.sort_keys.iter().map(|k| (k.as_str(), false)))
+    }
 }
 
 /// Provisioned throughput of the table or a global secondary index.
@@ -172,8 +181,7 @@ pub fn table_definition(model: &Model) -> TableDefinition {
     let mut candidates: Vec<&str> = vec![table.partition_key.name.as_str()];
     candidates.extend(table.sort_key.as_ref().map(|k| k.name.as_str()));
     for index in &model.indexes {
-        candidates.push(index.partition_key.as_str());
-        candidates.extend(index.sort_key.as_deref());
+        candidates.extend(index.key_attributes().map(|k| k.name.as_str()));
     }
     let mut names: Vec<&str> = Vec::new();
     for name in candidates {
@@ -208,8 +216,12 @@ pub fn table_definition(model: &Model) -> TableDefinition {
         let mut definition = SecondaryIndex {
             name: index.name.clone(),
             key_schema: KeySchema {
-                partition_key: index.partition_key.clone(),
-                sort_key: index.sort_key.clone(),
+                partition_keys: index
+                    .partition_keys
+                    .iter()
+                    .map(|k| k.name.clone())
+                    .collect(),
+                sort_keys: index.sort_keys.iter().map(|k| k.name.clone()).collect(),
             },
             projection,
             throughput: None,
@@ -227,8 +239,8 @@ pub fn table_definition(model: &Model) -> TableDefinition {
         table_name: table.name.clone(),
         attribute_definitions,
         key_schema: KeySchema {
-            partition_key: table.partition_key.name.clone(),
-            sort_key: table.sort_key.as_ref().map(|k| k.name.clone()),
+            partition_keys: vec![table.partition_key.name.clone()],
+            sort_keys: table.sort_key.iter().map(|k| k.name.clone()).collect(),
         },
         billing,
         global_secondary_indexes,

@@ -72,15 +72,11 @@ impl Model {
             .find(|k| k.name == name)
             .map(|k| k.ty);
         table.or_else(|| {
-            self.indexes.iter().find_map(|i| {
-                if i.partition_key == name {
-                    Some(i.partition_key_type)
-                } else if i.sort_key.as_deref() == Some(name) {
-                    i.sort_key_type
-                } else {
-                    None
-                }
-            })
+            self.indexes
+                .iter()
+                .flat_map(Index::key_attributes)
+                .find(|k| k.name == name)
+                .map(|k| k.ty)
         })
     }
 
@@ -89,8 +85,7 @@ impl Model {
         let mut names = vec![self.table.partition_key.name.as_str()];
         names.extend(self.table.sort_key.as_ref().map(|k| k.name.as_str()));
         for index in &self.indexes {
-            names.push(index.partition_key.as_str());
-            names.extend(index.sort_key.as_deref());
+            names.extend(index.key_attributes().map(|k| k.name.as_str()));
         }
         names.sort_unstable();
         names.dedup();
@@ -131,14 +126,21 @@ pub struct Index {
     pub name: String,
     /// Global or local.
     pub kind: IndexKind,
-    /// Partition key attribute.
+    /// Partition key attribute (of a native key: the first of [`Index::partition_keys`]).
     pub partition_key: String,
     /// Its scalar type (`S` unless declared).
     pub partition_key_type: KeyAttributeType,
-    /// Sort key attribute.
+    /// Sort key attribute (of a native key: the first of [`Index::sort_keys`]).
     pub sort_key: Option<String>,
     /// Its scalar type (`S` unless declared).
     pub sort_key_type: Option<KeyAttributeType>,
+    /// Every partition key attribute, in order: one, or one to four for a native key.
+    pub partition_keys: Vec<KeyAttribute>,
+    /// Every sort key attribute, in order: none or one, or up to four for a native key.
+    pub sort_keys: Vec<KeyAttribute>,
+    /// A native multi-attribute key (declared as lists): its attributes are ordinary attributes
+    /// of the items, written without templates; an item is in the index when it holds every one.
+    pub native: bool,
     /// Projection type.
     pub projection: ProjectionType,
     /// Projected non-key attributes for `INCLUDE`.
@@ -153,6 +155,34 @@ pub struct Index {
 }
 
 impl Index {
+    /// Every key attribute of the index, partition attributes first, each in order.
+    pub fn key_attributes(&self) -> impl Iterator<Item = &KeyAttribute> {
+        self.partition_keys.iter().chain(&self.sort_keys)
+    }
+
+    /// Whether `name` is one of the index's sort key attributes.
+    pub fn is_sort_attribute(&self, name: &str) -> bool {
+        self.sort_keys.iter().any(|k| k.name == name)
+    }
+
+    /// For a native index: whether `entity` declares every key attribute, and so writes items
+    /// that can be in the index (each item is, when it holds them all).
+    pub fn native_member(&self, entity: &Entity) -> bool {
+        self.native
+            && self
+                .key_attributes()
+                .all(|k| entity.attribute(&k.name).is_some())
+    }
+
+    /// For a native index: whether every item of `entity` is in it (every key attribute is a
+    /// required attribute of the entity).
+    pub fn native_always(&self, entity: &Entity) -> bool {
+        self.native
+            && self
+                .key_attributes()
+                .all(|k| entity.attribute(&k.name).is_some_and(|a| a.required))
+    }
+
     /// Whether `entity` is meant to be only sometimes in this sparse index.
     pub fn sparse_for(&self, entity: &str) -> bool {
         self.sparse
@@ -435,10 +465,14 @@ pub struct Pattern {
     pub operation_span: Range<usize>,
     /// Index (`None` = table).
     pub index: Option<Named>,
-    /// Partition key equality, when resolvable.
+    /// Partition key equality, when resolvable (on a native index: the first partition
+    /// attribute's; every one is in [`Pattern::key`]).
     pub pk: Option<KeyCondition>,
-    /// Sort key condition.
+    /// Sort key condition (on a native index: the last sort attribute given).
     pub sk: Option<KeyCondition>,
+    /// Every key condition, in the order of the key schema: partition attributes, then sort
+    /// attributes.
+    pub key: Vec<KeyCondition>,
     /// Entities returned (or written).
     pub returns: Vec<Named>,
     /// Parameters.

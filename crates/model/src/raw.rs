@@ -90,11 +90,11 @@ pub struct RawModel {
 pub struct RawTable {
     /// Table name.
     pub name: Sp<String>,
-    /// Partition key attribute.
-    pub partition_key: Sp<RawKeyAttribute>,
+    /// Partition key attribute (one: a list is refused with a message saying why).
+    pub partition_key: Sp<RawIndexKey>,
     /// Sort key attribute (optional, but single-table designs want one).
     #[serde(default)]
-    pub sort_key: Option<Sp<RawKeyAttribute>>,
+    pub sort_key: Option<Sp<RawIndexKey>>,
     /// `PAY_PER_REQUEST` (default) or `PROVISIONED`.
     #[serde(default)]
     pub billing_mode: Option<Sp<BillingMode>>,
@@ -122,6 +122,46 @@ pub struct RawKeyAttribute {
     /// `S` (string, default), `N` (number) or `B` (binary).
     #[serde(default, rename = "type")]
     pub ty: Option<Sp<KeyAttributeType>>,
+}
+
+/// A key: one attribute (`{ name = "GSI1PK" }`), or an ordered list of typed attributes
+/// (`[{ name = "status" }, { name = "shard", type = "N" }]`) that items write as ordinary
+/// attributes: a native multi-attribute key, which only a global index may have.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawIndexKey {
+    /// One key attribute.
+    One(RawKeyAttribute),
+    /// A native multi-attribute key, in order.
+    Many(Vec<Sp<RawKeyAttribute>>),
+}
+
+impl<'de> Deserialize<'de> for RawIndexKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(IndexKeyVisitor)
+    }
+}
+
+/// Reads a table (one attribute) or an array (a native key) without buffering, so that the
+/// spans inside are kept.
+struct IndexKeyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for IndexKeyVisitor {
+    type Value = RawIndexKey;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a key attribute `{ name = \"...\", type = \"S\" }`, or a list of them")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<RawIndexKey, A::Error> {
+        let de = serde::de::value::MapAccessDeserializer::new(map);
+        RawKeyAttribute::deserialize(de).map(RawIndexKey::One)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<RawIndexKey, A::Error> {
+        let de = serde::de::value::SeqAccessDeserializer::new(seq);
+        Vec::deserialize(de).map(RawIndexKey::Many)
+    }
 }
 
 /// DynamoDB scalar key types.
@@ -164,12 +204,13 @@ pub struct RawIndex {
     /// `global` (default) or `local`.
     #[serde(default)]
     pub kind: Option<Sp<IndexKind>>,
-    /// Partition key attribute (for an LSI: must be the table's).
+    /// Partition key attribute (for an LSI: must be the table's), or for a global index an
+    /// ordered list of one to four typed attributes (a native multi-attribute key).
     #[serde(default)]
-    pub partition_key: Option<Sp<RawKeyAttribute>>,
-    /// Sort key attribute.
+    pub partition_key: Option<Sp<RawIndexKey>>,
+    /// Sort key attribute, or for a global index an ordered list of up to four.
     #[serde(default)]
-    pub sort_key: Option<Sp<RawKeyAttribute>>,
+    pub sort_key: Option<Sp<RawIndexKey>>,
     /// `ALL` (default), `KEYS_ONLY` or `INCLUDE`.
     #[serde(default)]
     pub projection: Option<Sp<ProjectionType>>,

@@ -5,6 +5,7 @@
 //! `traffic`.
 
 mod entity;
+mod native;
 mod pattern;
 mod schema;
 mod sets;
@@ -146,10 +147,7 @@ impl Validator {
             .sort_key
             .as_ref()
             .is_some_and(|k| k.name == attribute)
-            || model
-                .indexes
-                .iter()
-                .any(|i| i.sort_key.as_deref() == Some(attribute));
+            || model.indexes.iter().any(|i| i.is_sort_attribute(attribute));
         let (limit, role) = if is_sort {
             (MAX_SORT_KEY_BYTES, "sort")
         } else {
@@ -232,6 +230,7 @@ impl Validator {
         let names: BTreeSet<&str> = raw.entities.keys().map(String::as_str).collect();
         self.check_entity_refs(&raw, &names, &model);
         self.check_sparse_entities(&raw, &model);
+        self.check_native_entities(&model);
         self.check_namespaces(&raw);
         model.patterns = raw
             .patterns

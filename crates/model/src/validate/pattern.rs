@@ -13,11 +13,13 @@ use crate::raw::{self, RawCount, Sp};
 
 /// The key conditions of one pattern, sorted into partition and sort key.
 #[derive(Default)]
-struct Keys {
-    pk: Option<KeyCondition>,
-    sk: Option<KeyCondition>,
-    /// Key attributes whose condition did not parse (already reported).
-    broken: Vec<String>,
+pub(super) struct Keys {
+    pub(super) pk: Option<KeyCondition>,
+    pub(super) sk: Option<KeyCondition>,
+    /// Every condition, in key schema order.
+    pub(super) all: Vec<KeyCondition>,
+    /// Key attributes whose condition did not parse, or that broke a rule (already reported).
+    pub(super) broken: Vec<String>,
 }
 
 /// Whether `attribute` is the partition key of `schema`; with no schema (an undeclared index),
@@ -74,7 +76,7 @@ impl Validator {
     /// Every variable of `condition` must be a parameter or an attribute of an entity the
     /// pattern returns or writes. Skipped when one of those entities is undeclared: that error
     /// already explains the unknown variables.
-    fn condition_variables(
+    pub(super) fn condition_variables(
         &mut self,
         name: &str,
         p: &raw::RawPattern,
@@ -111,7 +113,16 @@ impl Validator {
         params: &[Attribute],
         model: &Model,
         schema: Option<(&str, Option<&str>)>,
+        span: &std::ops::Range<usize>,
     ) -> Keys {
+        let native = p
+            .index
+            .as_ref()
+            .and_then(|i| model.index(&i.value))
+            .filter(|i| i.native);
+        if let Some(index) = native {
+            return self.native_keys(name, p, params, model, index, span);
+        }
         let mut keys = Keys::default();
         let only = p.key.len() == 1;
         for (attr, text) in &p.key {
@@ -165,6 +176,7 @@ impl Validator {
                 self.not_a_key(attr, p, schema, &text.span);
             }
         }
+        keys.all = keys.pk.iter().chain(&keys.sk).cloned().collect();
         keys
     }
 
@@ -282,7 +294,7 @@ impl Validator {
         let schema = model
             .key_schema(index.as_ref().map(|i| i.name.as_str()))
             .filter(|(pk, _)| !pk.is_empty());
-        let keys = self.keys(name, p, &params, model, schema);
+        let keys = self.keys(name, p, &params, model, schema, &raw.span);
         self.operation_needs(name, raw, &keys, schema);
         let sets = self.sets(name, p, model);
         let named = |v: &Sp<String>| Named {
@@ -297,6 +309,7 @@ impl Validator {
             index,
             pk: keys.pk,
             sk: keys.sk,
+            key: keys.all,
             returns,
             params,
             filter: p.filter.iter().map(named).collect(),

@@ -30,10 +30,79 @@ fn name_problem(name: &str) -> Option<String> {
     })
 }
 
-fn key_attribute(k: &Sp<raw::RawKeyAttribute>) -> KeyAttribute {
+fn key_attribute(k: &raw::RawKeyAttribute) -> KeyAttribute {
     KeyAttribute {
-        name: k.value.name.value.clone(),
-        ty: k.value.ty.as_ref().map_or(KeyAttributeType::S, |t| t.value),
+        name: k.name.value.clone(),
+        ty: k.ty.as_ref().map_or(KeyAttributeType::S, |t| t.value),
+    }
+}
+
+/// DynamoDB's bounds on the attributes of one native key: one to four partition attributes,
+/// up to four sort attributes.
+const MAX_NATIVE_KEY_ATTRIBUTES: usize = 4;
+
+impl Validator {
+    /// One key attribute where DynamoDB allows only one (the table's keys, a local index): a
+    /// list of one is taken as that attribute, a longer list is an error.
+    fn single_key(&mut self, what: &str, key: &Sp<raw::RawIndexKey>) -> KeyAttribute {
+        match &key.value {
+            raw::RawIndexKey::One(k) => key_attribute(k),
+            raw::RawIndexKey::Many(list) => {
+                if list.len() != 1 {
+                    self.err_help(
+                        IssueKind::Invalid,
+                        format!("{what} has one attribute: DynamoDB allows multi-attribute keys only on global secondary indexes"),
+                        &key.span,
+                        "write one `{ name = \"...\", type = \"S\" }`, or move the pattern that needs several attributes to a global index",
+                    );
+                }
+                list.first().map_or(
+                    KeyAttribute {
+                        name: String::new(),
+                        ty: KeyAttributeType::S,
+                    },
+                    |k| key_attribute(&k.value),
+                )
+            }
+        }
+    }
+
+    /// The attributes of one key of a global index, and whether it was written as a list.
+    fn key_list(
+        &mut self,
+        what: &str,
+        key: &Sp<raw::RawIndexKey>,
+        at_least: usize,
+    ) -> (Vec<KeyAttribute>, bool) {
+        let list = match &key.value {
+            raw::RawIndexKey::One(k) => return (vec![key_attribute(k)], false),
+            raw::RawIndexKey::Many(list) => list,
+        };
+        if !(at_least..=MAX_NATIVE_KEY_ATTRIBUTES).contains(&list.len()) {
+            self.err_help(
+                IssueKind::Invalid,
+                format!(
+                    "{what} lists {} attributes, and DynamoDB takes {at_least} to {MAX_NATIVE_KEY_ATTRIBUTES}",
+                    list.len()
+                ),
+                &key.span,
+                "list one to four typed attributes, in the order the key compares them",
+            );
+        }
+        let mut out: Vec<KeyAttribute> = Vec::new();
+        for k in list {
+            let attribute = key_attribute(&k.value);
+            if out.iter().any(|o| o.name == attribute.name) {
+                self.err(
+                    IssueKind::Invalid,
+                    format!("{what} lists `{}` twice", attribute.name),
+                    &k.span,
+                );
+                continue;
+            }
+            out.push(attribute);
+        }
+        (out, true)
     }
 }
 
@@ -55,8 +124,11 @@ impl Validator {
         self.check_name("table", &t.name.value, &t.name.span);
         Table {
             name: t.name.value.clone(),
-            partition_key: key_attribute(&t.partition_key),
-            sort_key: t.sort_key.as_ref().map(key_attribute),
+            partition_key: self.single_key("the table's partition key", &t.partition_key),
+            sort_key: t
+                .sort_key
+                .as_ref()
+                .map(|k| self.single_key("the table's sort key", k)),
             billing_mode: t
                 .billing_mode
                 .as_ref()
@@ -66,36 +138,68 @@ impl Validator {
         }
     }
 
-    /// The index's partition key attribute; an empty name when a global index has none.
+    /// The index's partition key attributes (one unless native), and whether they were listed;
+    /// an empty name when a global index has none.
     fn index_partition_key(
         &mut self,
         name: &str,
         raw: &Sp<raw::RawIndex>,
         kind: IndexKind,
         table: &Table,
-    ) -> String {
+    ) -> (Vec<KeyAttribute>, bool) {
         match (&raw.value.partition_key, kind) {
-            (Some(pk), IndexKind::Local) if pk.value.name.value != table.partition_key.name => {
-                self.err_help(
-                    IssueKind::Invalid,
-                    format!("local index `{name}` must use the table's partition key"),
-                    &pk.span,
-                    format!(
-                        "use `{}` or make the index global",
-                        table.partition_key.name
-                    ),
-                );
-                pk.value.name.value.clone()
+            (Some(pk), IndexKind::Local) => {
+                let key = self.single_key(&format!("local index `{name}`'s partition key"), pk);
+                if key.name != table.partition_key.name {
+                    self.err_help(
+                        IssueKind::Invalid,
+                        format!("local index `{name}` must use the table's partition key"),
+                        &pk.span,
+                        format!(
+                            "use `{}` or make the index global",
+                            table.partition_key.name
+                        ),
+                    );
+                }
+                (vec![key], false)
             }
-            (Some(pk), _) => pk.value.name.value.clone(),
-            (None, IndexKind::Local) => table.partition_key.name.clone(),
+            (Some(pk), IndexKind::Global) => {
+                self.key_list(&format!("the partition key of index `{name}`"), pk, 1)
+            }
+            (None, IndexKind::Local) => (vec![table.partition_key.clone()], false),
             (None, IndexKind::Global) => {
                 self.err(
                     IssueKind::Invalid,
                     format!("global index `{name}` needs a `partition_key`"),
                     &raw.span,
                 );
-                String::new()
+                (
+                    vec![KeyAttribute {
+                        name: String::new(),
+                        ty: KeyAttributeType::S,
+                    }],
+                    false,
+                )
+            }
+        }
+    }
+
+    /// The index's sort key attributes (none or one unless native), and whether they were
+    /// listed.
+    fn index_sort_key(
+        &mut self,
+        name: &str,
+        raw: &Sp<raw::RawIndex>,
+        kind: IndexKind,
+    ) -> (Vec<KeyAttribute>, bool) {
+        match (&raw.value.sort_key, kind) {
+            (None, _) => (Vec::new(), false),
+            (Some(sk), IndexKind::Local) => (
+                vec![self.single_key(&format!("local index `{name}`'s sort key"), sk)],
+                false,
+            ),
+            (Some(sk), IndexKind::Global) => {
+                self.key_list(&format!("the sort key of index `{name}`"), sk, 0)
             }
         }
     }
@@ -104,7 +208,8 @@ impl Validator {
         let i = &raw.value;
         self.check_name("index", name, &raw.span);
         let kind = i.kind.as_ref().map_or(IndexKind::Global, |k| k.value);
-        let partition_key = self.index_partition_key(name, raw, kind, table);
+        let (partition_keys, pk_listed) = self.index_partition_key(name, raw, kind, table);
+        let (sort_keys, sk_listed) = self.index_sort_key(name, raw, kind);
         if kind == IndexKind::Local && i.sort_key.is_none() {
             self.err(
                 IssueKind::Invalid,
@@ -125,10 +230,6 @@ impl Validator {
                 &first.span,
             );
         }
-        let partition_key_type = match &i.partition_key {
-            Some(pk) => key_attribute(pk).ty,
-            None => table.partition_key.ty,
-        };
         let (sparse, sparse_entities) = match i.sparse.as_ref().map(|s| &s.value) {
             None | Some(RawSparse::Flag(false)) => (false, Vec::new()),
             Some(RawSparse::Flag(true)) => (true, Vec::new()),
@@ -137,10 +238,15 @@ impl Validator {
         Index {
             name: name.to_string(),
             kind,
-            partition_key,
-            partition_key_type,
-            sort_key: i.sort_key.as_ref().map(|k| k.value.name.value.clone()),
-            sort_key_type: i.sort_key.as_ref().map(|k| key_attribute(k).ty),
+            partition_key: partition_keys
+                .first()
+                .map_or_else(String::new, |k| k.name.clone()),
+            partition_key_type: partition_keys.first().map_or(KeyAttributeType::S, |k| k.ty),
+            sort_key: sort_keys.first().map(|k| k.name.clone()),
+            sort_key_type: sort_keys.first().map(|k| k.ty),
+            native: pk_listed || sk_listed,
+            partition_keys,
+            sort_keys,
             projection,
             include: i.include.iter().map(|s| s.value.clone()).collect(),
             sparse,
@@ -156,9 +262,8 @@ impl Validator {
             .map(|k| (k.name.as_str(), k.ty))
             .collect();
         for index in indexes {
-            let keys = std::iter::once((index.partition_key.as_str(), index.partition_key_type))
-                .chain(index.sort_key.as_deref().zip(index.sort_key_type));
-            for (name, ty) in keys {
+            for key in index.key_attributes() {
+                let (name, ty) = (key.name.as_str(), key.ty);
                 match types.iter().find(|(n, _)| *n == name) {
                     Some((_, first)) if *first != ty => self.err_help(
                         IssueKind::Invalid,
@@ -200,7 +305,12 @@ impl Validator {
             for entity in list {
                 let problem = match model.entity(entity) {
                     None => "is not a declared entity",
-                    Some(e) if e.key_field(&declared.partition_key).is_none() => {
+                    Some(e) if declared.native && !declared.native_member(e) => {
+                        "does not declare every key attribute of the index"
+                    }
+                    Some(e)
+                        if !declared.native && e.key_field(&declared.partition_key).is_none() =>
+                    {
                         "does not write the index's partition key"
                     }
                     Some(_) => continue,
