@@ -256,19 +256,40 @@ fn key_condition(
             Some((Cow::Owned(sk.attribute.clone()), condition))
         }
     };
-    Ok(KeyCondition { partition, sort })
+    let equalities = further_equalities(p)
+        .map(|(attribute, t)| Ok((Cow::Owned(attribute.to_string()), value(attribute, t)?)))
+        .collect::<Result<_, PatternError>>()?;
+    Ok(KeyCondition {
+        partition,
+        equalities,
+        sort,
+    })
+}
+
+/// The equalities of a native key beyond the first partition attribute's, in key schema order:
+/// every condition of the pattern but the first and the sort condition it ends with.
+pub fn further_equalities(p: &Pattern) -> impl Iterator<Item = (&str, &KeyTemplate)> {
+    let last = p.sk.as_ref().map(|sk| sk.attribute.as_str());
+    p.key
+        .iter()
+        .skip(1)
+        .filter_map(move |c| match &c.condition {
+            Condition::Eq(t) if Some(c.attribute.as_str()) != last => {
+                Some((c.attribute.as_str(), t))
+            }
+            _ => None,
+        })
 }
 
 /// The `ExclusiveStartKey` that resumes a query of `pattern` right after `item`: the table's key
 /// attributes and, for an index query, the index's.
 pub fn resume_key(model: &Model, pattern: &Pattern, item: &Item) -> Result<Item, PatternError> {
-    let mut names: Vec<&str> = Vec::new();
-    for index in std::iter::once(None).chain(pattern.index_name().map(Some)) {
-        if let Some((pk, sk)) = model.key_schema(index) {
-            names.push(pk);
-            names.extend(sk);
-        }
+    let mut names: Vec<&str> = vec![model.table.partition_key.name.as_str()];
+    names.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
+    if let Some(index) = pattern.index_name().and_then(|i| model.index(i)) {
+        names.extend(index.key_attributes().map(|k| k.name.as_str()));
     }
+    names.dedup();
     names
         .into_iter()
         .map(|name| match item.get(name) {

@@ -38,14 +38,19 @@ pub enum SortCondition {
     Ge(AttributeValue),
 }
 
-/// A query's key condition: the partition key's equality and an optional sort key condition.
+/// A query's key condition: the partition key's equality and an optional sort key condition,
+/// and on a native multi-attribute index the further equalities DynamoDB needs (every other
+/// partition attribute, then the sort attributes before the one the last condition is on).
 /// Generated code names attributes with `Cow::Borrowed`; tools reading a model at run time own
 /// them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyCondition {
-    /// The partition key attribute and its value.
+    /// The (first) partition key attribute and its value.
     pub partition: (Cow<'static, str>, AttributeValue),
-    /// The sort key attribute and its condition.
+    /// Further equalities of a native key, in key schema order; empty on a synthetic key.
+    pub equalities: Vec<(Cow<'static, str>, AttributeValue)>,
+    /// The sort key attribute and its condition (on a native key: the last sort attribute
+    /// given).
     pub sort: Option<(Cow<'static, str>, SortCondition)>,
 }
 
@@ -71,6 +76,9 @@ impl KeyCondition {
         };
         let (pk, value) = &self.partition;
         let mut out = format!("{pattern}|{pk}={}", text(value));
+        for (attribute, value) in &self.equalities {
+            out.push_str(&format!("|{attribute}={}", text(value)));
+        }
         if let Some((sk, condition)) = &self.sort {
             let (op, values): (&str, Vec<&AttributeValue>) = match condition {
                 SortCondition::Eq(v) => ("=", vec![v]),
@@ -96,6 +104,11 @@ impl KeyCondition {
         let mut names = HashMap::from([("#pk".to_string(), pk.to_string())]);
         let mut values = HashMap::from([(":pk".to_string(), pk_value.clone())]);
         let mut text = String::from("#pk = :pk");
+        for (i, (attribute, value)) in self.equalities.iter().enumerate() {
+            names.insert(format!("#k{i}"), attribute.to_string());
+            values.insert(format!(":k{i}"), value.clone());
+            text.push_str(&format!(" AND #k{i} = :k{i}"));
+        }
         if let Some((sk, condition)) = &self.sort {
             names.insert("#sk".into(), sk.to_string());
             let (clause, bound): (&str, Vec<&AttributeValue>) = match condition {
@@ -372,6 +385,7 @@ mod tests {
         let s = |v: &str| AttributeValue::S(v.into());
         let c = KeyCondition {
             partition: ("GSI1PK".into(), s("USER#a")),
+            equalities: Vec::new(),
             sort: Some(("GSI1SK".into(), SortCondition::Between(s("a"), s("b")))),
         };
         let e = c.expression();
@@ -380,8 +394,29 @@ mod tests {
         assert_eq!(e.values[":sk1"], s("b"));
         let only_pk = KeyCondition {
             partition: ("PK".into(), s("ORDER#1")),
+            equalities: Vec::new(),
             sort: None,
         };
         assert_eq!(only_pk.expression().text, "#pk = :pk");
+        let native = KeyCondition {
+            partition: ("status".into(), s("PAID")),
+            equalities: vec![
+                ("shard".into(), AttributeValue::N("3".into())),
+                ("createdAt".into(), s("2026-12-01")),
+            ],
+            sort: Some(("orderId".into(), SortCondition::BeginsWith(s("01")))),
+        };
+        let e = native.expression();
+        assert_eq!(
+            e.text,
+            "#pk = :pk AND #k0 = :k0 AND #k1 = :k1 AND begins_with(#sk, :sk0)"
+        );
+        assert_eq!(e.names["#k0"], "shard");
+        assert_eq!(e.values[":k0"], AttributeValue::N("3".into()));
+        assert_eq!(e.names["#k1"], "createdAt");
+        assert_eq!(
+            native.scope("byStatus"),
+            "byStatus|status=PAID|shard=3|createdAt=2026-12-01|orderId begins 01"
+        );
     }
 }

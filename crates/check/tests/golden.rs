@@ -88,9 +88,13 @@ fn clean_json_has_no_diagnostics() {
 fn the_shops_status_update_is_judged_by_what_it_sets() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/shop/shop.toml");
     let source = std::fs::read_to_string(path).expect("shop model exists");
-    assert!(source.contains("sets = [\"status\", \"updatedAt\", \"version\"]"));
-    // Orders by status and currency: the status change would have to set `currency` too.
-    let by_currency = source.replace("STATUS#{status}\"", "STATUS#{status}#{currency}\"");
+    let sets = "sets = [\"status\", \"shard\", \"day\", \"updatedAt\", \"version\"]";
+    assert!(source.contains(sets));
+    // Orders by status, shard and currency: the status change would have to set `currency` too.
+    let by_currency = source.replace(
+        "STATUS#{status}#{shard}\"",
+        "STATUS#{status}#{shard}#{currency}\"",
+    );
     let report = check_source("shop.toml", &by_currency);
     assert_eq!(
         report.codes(),
@@ -101,8 +105,11 @@ fn the_shops_status_update_is_judged_by_what_it_sets() {
     let d = &report.diagnostics()[0];
     assert_eq!(
         d.message,
-        "update `updateOrderStatus` sets `status` but not `currency`: index key `GSI2PK` goes stale"
+        "update `updateOrderStatus` sets `status` and `shard` but not `currency`: index key `GSI2PK` goes stale"
     );
     let sets = &by_currency[d.span.clone().expect("a span")];
-    assert_eq!(sets, "[\"status\", \"updatedAt\", \"version\"]");
+    assert_eq!(
+        sets,
+        "[\"status\", \"shard\", \"day\", \"updatedAt\", \"version\"]"
+    );
 }

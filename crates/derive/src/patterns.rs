@@ -149,7 +149,7 @@ fn variables<'a>(
     model: &Model,
 ) -> syn::Result<Vec<Var<'a>>> {
     let mut names: Vec<String> = Vec::new();
-    for c in pattern.pk.iter().chain(pattern.sk.iter()) {
+    for c in &pattern.key {
         for t in c.condition.templates() {
             for v in t.variables() {
                 if !names.iter().any(|n| n == v) {
@@ -361,18 +361,14 @@ fn get_impl(
 ) -> TokenStream {
     let entity = paths[0].1;
     let consistent = pattern.consistent_read;
-    let keys = pattern
-        .pk
-        .iter()
-        .chain(pattern.sk.iter())
-        .filter_map(|c| match &c.condition {
-            Condition::Eq(t) => {
-                let attr = &c.attribute;
-                let value = key_value(model, attr, render(t, vars));
-                Some(quote!(item.insert(#attr.to_string(), #value);))
-            }
-            _ => None,
-        });
+    let keys = pattern.key.iter().filter_map(|c| match &c.condition {
+        Condition::Eq(t) => {
+            let attr = &c.attribute;
+            let value = key_value(model, attr, render(t, vars));
+            Some(quote!(item.insert(#attr.to_string(), #value);))
+        }
+        _ => None,
+    });
     quote! {
         impl #ident {
             /// The key it reads.
@@ -392,17 +388,39 @@ fn get_impl(
 
 /// The table's key attributes, then the index's: what resumes a query after an item.
 fn resume(pattern: &Pattern, model: &Model) -> Vec<String> {
+    let table = &model.table;
+    let mut names: Vec<&str> = vec![table.partition_key.name.as_str()];
+    names.extend(table.sort_key.as_ref().map(|k| k.name.as_str()));
+    if let Some(index) = pattern.index_name().and_then(|i| model.index(i)) {
+        names.extend(index.key_attributes().map(|k| k.name.as_str()));
+    }
     let mut out: Vec<String> = Vec::new();
-    for index in std::iter::once(None).chain(pattern.index_name().map(Some)) {
-        if let Some((pk, sk)) = model.key_schema(index) {
-            for name in std::iter::once(pk).chain(sk) {
-                if !out.iter().any(|o| o == name) {
-                    out.push(name.to_string());
-                }
-            }
+    for name in names {
+        if !out.iter().any(|o| o == name) {
+            out.push(name.to_string());
         }
     }
     out
+}
+
+/// `(attribute, value)` for each equality of a native key beyond the first partition
+/// attribute's, in key schema order: every condition but the first and the sort condition the
+/// pattern ends with.
+fn equalities(pattern: &Pattern, vars: &[Var], model: &Model) -> Vec<TokenStream> {
+    let last = pattern.sk.as_ref().map(|sk| sk.attribute.as_str());
+    pattern
+        .key
+        .iter()
+        .skip(1)
+        .filter_map(|c| match &c.condition {
+            Condition::Eq(t) if Some(c.attribute.as_str()) != last => {
+                let attr = &c.attribute;
+                let value = key_value(model, attr, render(t, vars));
+                Some(quote!((::std::borrow::Cow::Borrowed(#attr), #value)))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 fn query_impl(
@@ -445,6 +463,7 @@ fn query_impl(
         }
     };
     let sort = sort_condition(pattern, vars, model);
+    let equalities = equalities(pattern, vars, model);
     let index = match pattern.index_name() {
         Some(i) => quote!(::core::option::Option::Some(#i)),
         None => quote!(::core::option::Option::None),
@@ -478,6 +497,7 @@ fn query_impl(
                 let partition = #pk_value;
                 let condition = ::monotable::KeyCondition {
                     partition: (::std::borrow::Cow::Borrowed(#pk_attr), partition),
+                    equalities: ::std::vec![#(#equalities),*],
                     sort: #sort,
                 };
                 let scope = condition.scope(#name);

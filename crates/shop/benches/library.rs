@@ -72,6 +72,7 @@ fn hand_product(item: &Item) -> Product {
         stock: item
             .get("stock")
             .map(|v| v.as_n().expect("N").parse().expect("stock")),
+        published_at: item.get("publishedAt").map(|_| ts(item, "publishedAt")),
         created_at: ts(item, "createdAt"),
         updated_at: ts(item, "updatedAt"),
         version: int(item, "version"),

@@ -37,6 +37,14 @@ pub struct Product {
     /// Units in stock; absent when stock is not tracked (never runs out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stock: Option<i64>,
+    /// When it was last published (RFC 3339 UTC); absent while it is a draft. A design may key
+    /// a sparse index on it: only published products hold it.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "time_util::ser_opt_ts"
+    )]
+    #[schema(value_type = Option<String>)]
+    pub published_at: Option<OffsetDateTime>,
     /// RFC 3339 UTC.
     #[serde(serialize_with = "time_util::ser_ts")]
     #[schema(value_type = String)]
@@ -128,6 +136,7 @@ pub async fn create(shop: &Shop, input: &NewProduct) -> Result<Product, ShopErro
         price: validate_price(&input.price)?,
         published: input.published,
         stock: input.stock.map(validate_stock).transpose()?,
+        published_at: input.published.then_some(now),
         created_at: now,
         updated_at: now,
         version: 1,
@@ -161,13 +170,21 @@ pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Produc
         let Some(old) = get(shop, id).await? else {
             return Err(ShopError::NotFound(format!("no product {id}")));
         };
+        let now = shop.now();
+        let published = patch.published.unwrap_or(old.published);
+        let published_at = match (old.published, published) {
+            (false, true) => Some(now),
+            (_, false) => None,
+            (true, true) => old.published_at,
+        };
         let new = Product {
             name: name.clone().unwrap_or_else(|| old.name.clone()),
             category: category.clone().unwrap_or_else(|| old.category.clone()),
             price: price.unwrap_or(old.price),
-            published: patch.published.unwrap_or(old.published),
+            published,
+            published_at,
             stock: stock.or(old.stock),
-            updated_at: shop.now(),
+            updated_at: now,
             version: old.version + 1,
             ..old.clone()
         };
@@ -183,6 +200,9 @@ pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Produc
         }
         if let Some(published) = patch.published {
             update = update.set_published(published);
+        }
+        if published_at != old.published_at {
+            update = update.set_published_at(published_at);
         }
         if let Some(stock) = stock {
             update = update.set_stock(Some(stock));

@@ -119,12 +119,14 @@ pub async fn load(
     for i in 0..config.products {
         let created = start + Duration::milliseconds(rng.u64(..span_ms / 10 + 1) as i64);
         let cents = rng.i64(99..=49_999);
+        let published = rng.u8(..10) != 0; // one in ten is a draft
         let product = Product {
             product_id: ulid_at(&mut rng, created),
             name: format!("Sample product {i}"),
             category: CATEGORIES[i % CATEGORIES.len()].to_string(),
             price: Decimal::new(cents, 2),
-            published: rng.u8(..10) != 0, // one in ten is a draft
+            published,
+            published_at: published.then_some(created),
             stock: (rng.u8(..3) == 0).then(|| rng.i64(0..=1_000)),
             created_at: created,
             updated_at: created,

@@ -27,6 +27,17 @@ pub fn ser_ts<S: serde::Serializer>(t: &OffsetDateTime, ser: S) -> Result<S::Ok,
     ser.serialize_str(&format_ts(*t))
 }
 
+/// Serialize an optional time as RFC 3339 UTC (used with `skip_serializing_if`).
+pub fn ser_opt_ts<S: serde::Serializer>(
+    t: &Option<OffsetDateTime>,
+    ser: S,
+) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => ser_ts(t, ser),
+        None => ser.serialize_none(),
+    }
+}
+
 /// The UTC day of a time.
 pub fn utc_day(t: OffsetDateTime) -> Date {
     t.checked_to_offset(UtcOffset::UTC).unwrap_or(t).date()

@@ -215,7 +215,12 @@ pub fn endpoint() -> Option<String> {
 impl TestTable {
     /// A fresh table: the embedded engine, or the test endpoint.
     pub async fn new() -> TestTable {
-        let mut model = model();
+        TestTable::of(MODEL).await
+    }
+
+    /// A fresh table of the model in `source`: the embedded engine, or the test endpoint.
+    pub async fn of(source: &str) -> TestTable {
+        let mut model = monotable::model::parse(source).expect("the test model parses");
         let mut external = None;
         let dynamo = match endpoint() {
             Some(url) => {

@@ -1,8 +1,9 @@
-//! Order listings: a user's orders, orders by status (optionally within dates), and orders by
-//! date range across statuses, merged from the day shards.
+//! Order listings: a user's orders, orders by status (optionally within dates) merged from the
+//! status shards, and orders by date range across statuses, merged from the day shards.
 
 use std::collections::BTreeMap;
 
+use monotable::QueryRequest;
 use time::OffsetDateTime;
 
 use super::{Order, Status, day_shards};
@@ -47,28 +48,98 @@ fn range(
     Ok((from, to))
 }
 
-/// Orders in `status`, newest first, optionally within `from..=to`.
+/// Orders in `status`, newest first, optionally within `from..=to`. Each status is written to
+/// [`day_shards`] partitions (no status is a hot partition); a page queries every shard and
+/// merges them.
 pub async fn by_status(
     shop: &Shop,
     status: Status,
     from: Option<&str>,
     to: Option<&str>,
     limit: i32,
-    cursor: Option<&str>,
+    cursor_text: Option<&str>,
 ) -> Result<Page<Order>, ShopError> {
-    if from.is_none() && to.is_none() {
-        let request = ListOrdersByStatus { status }.request();
-        return products::list(shop, request, limit, cursor).await;
-    }
+    let limit = page_size(limit)?;
+    let ranged = from.is_some() || to.is_some();
     let (from, to) = range(from, to)?;
-    let request = ListOrdersByStatusInRange { status, from, to }.request();
-    products::list(shop, request, limit, cursor).await
+    let scope = format!(
+        "listOrdersByStatus|{}|{}|{}",
+        status.as_str(),
+        time_util::format_ts(from),
+        time_util::format_ts(to)
+    );
+    let after = match cursor_text {
+        Some(c) => Some(open_cursor(shop, &scope, c)?),
+        None => None,
+    };
+    let top = after.as_ref().map_or(to, |(t, _)| *t);
+    let whole = !ranged && after.is_none();
+    let orders = read_shards(shop, limit + 1, |shard| {
+        if whole {
+            ListOrdersByStatus { status, shard }.request()
+        } else {
+            let to = top;
+            ListOrdersByStatusInRange {
+                status,
+                shard,
+                from,
+                to,
+            }
+            .request()
+        }
+    })
+    .await?;
+    let mut collected = Vec::new();
+    merge(&mut collected, orders, after.as_ref(), limit);
+    finish(shop, &scope, collected, limit)
 }
 
-/// Where a page of the per-day listing ends: the last order returned, in listing order
-/// (newest first: by creation time, then by id).
+/// A page size checked against the listing rules.
+fn page_size(limit: i32) -> Result<usize, ShopError> {
+    usize::try_from(crate::rules::LIMIT.check(i64::from(limit))?).map_err(ShopError::internal)
+}
+
+/// Where a page of a merged listing ends: the last order returned, in listing order (newest
+/// first: by creation time, then by id).
 fn position(o: &Order) -> (OffsetDateTime, &str) {
     (o.created_at, o.order_id.as_str())
+}
+
+/// Add `orders` that come after the cursor's position to `collected`, newest first, keeping the
+/// first `limit + 1` (one more than a page, to know whether more follow).
+fn merge(
+    collected: &mut Vec<Order>,
+    orders: Vec<Order>,
+    after: Option<&(OffsetDateTime, String)>,
+    limit: usize,
+) {
+    collected.extend(
+        orders
+            .into_iter()
+            .filter(|o| after.is_none_or(|(t, id)| position(o) < (*t, id.as_str()))),
+    );
+    collected.sort_by(|a, b| position(b).cmp(&position(a)));
+    collected.truncate(limit + 1);
+}
+
+/// The page of the first `limit` merged orders, with a cursor at the last one when more follow.
+fn finish(
+    shop: &Shop,
+    scope: &str,
+    mut collected: Vec<Order>,
+    limit: usize,
+) -> Result<Page<Order>, ShopError> {
+    let next_cursor = if collected.len() > limit {
+        let last = &collected[limit - 1];
+        Some(seal_cursor(shop, scope, last)?)
+    } else {
+        None
+    };
+    collected.truncate(limit);
+    Ok(Page {
+        items: collected,
+        next_cursor,
+    })
 }
 
 /// Orders created within `from..=to` across all statuses, newest first. Each day is written to
@@ -82,8 +153,7 @@ pub async fn by_date(
     limit: i32,
     cursor_text: Option<&str>,
 ) -> Result<Page<Order>, ShopError> {
-    let limit = usize::try_from(crate::rules::LIMIT.check(i64::from(limit))?)
-        .map_err(ShopError::internal)?;
+    let limit = page_size(limit)?;
     let (from_t, to_t) = range(Some(from), Some(to))?;
     let days = (to_t.date() - from_t.date()).whole_days() + 1;
     let max_days = shop.options().max_range_days;
@@ -106,50 +176,38 @@ pub async fn by_date(
     let mut collected: Vec<Order> = Vec::new();
     let mut day = top.date();
     while day >= from_t.date() && collected.len() <= limit {
-        let orders = read_day(shop, day, from_t, top, limit + 1).await?;
-        collected.extend(orders.into_iter().filter(|o| {
-            after
-                .as_ref()
-                .is_none_or(|(t, id)| position(o) < (*t, id.as_str()))
-        }));
-        collected.sort_by(|a, b| position(b).cmp(&position(a)));
-        collected.truncate(limit + 1);
+        let orders = read_shards(shop, limit + 1, |shard| {
+            let (from, to) = (from_t, top);
+            ListOrdersByDay {
+                day,
+                shard,
+                from,
+                to,
+            }
+            .request()
+        })
+        .await?;
+        merge(&mut collected, orders, after.as_ref(), limit);
         day = match day.previous_day() {
             Some(d) => d,
             None => break,
         };
     }
-    let next_cursor = if collected.len() > limit {
-        let last = &collected[limit - 1];
-        Some(seal_cursor(shop, &scope, last)?)
-    } else {
-        None
-    };
-    collected.truncate(limit);
-    Ok(Page {
-        items: collected,
-        next_cursor,
-    })
+    finish(shop, &scope, collected, limit)
 }
 
-/// Up to `want` orders of each shard of `day` created within `from..=to`, newest first.
-async fn read_day(
+/// Up to `want` orders of each write shard, newest first: `request(shard)` is one shard's
+/// query, and the shards are read concurrently.
+async fn read_shards(
     shop: &Shop,
-    day: time::Date,
-    from: OffsetDateTime,
-    to: OffsetDateTime,
     want: usize,
+    request: impl Fn(u32) -> QueryRequest<Order>,
 ) -> Result<Vec<Order>, ShopError> {
     let mut shards = tokio::task::JoinSet::new();
     for shard in 0..day_shards() {
         let table = shop.db().clone();
-        let request = ListOrdersByDay {
-            day,
-            shard,
-            from,
-            to,
-        };
-        shards.spawn(async move { request.limit(want).send(&table).await });
+        let request = request(shard).limit(want);
+        shards.spawn(async move { request.send(&table).await });
     }
     let mut orders = Vec::new();
     while let Some(joined) = shards.join_next().await {
