@@ -74,7 +74,7 @@ pub async fn by_status(
     };
     let top = after.as_ref().map_or(to, |(t, _)| *t);
     let whole = !ranged && after.is_none();
-    let orders = read_shards(shop, limit + 1, |shard| {
+    let orders = read_shards(shop, limit + 1, after.as_ref(), |shard| {
         if whole {
             ListOrdersByStatus { status, shard }.request()
         } else {
@@ -89,9 +89,7 @@ pub async fn by_status(
         }
     })
     .await?;
-    let mut collected = Vec::new();
-    merge(&mut collected, orders, after.as_ref(), limit);
-    finish(shop, &scope, collected, limit)
+    finish(shop, &scope, orders, limit)
 }
 
 /// A page size checked against the listing rules.
@@ -105,19 +103,10 @@ fn position(o: &Order) -> (OffsetDateTime, &str) {
     (o.created_at, o.order_id.as_str())
 }
 
-/// Add `orders` that come after the cursor's position to `collected`, newest first, keeping the
-/// first `limit + 1` (one more than a page, to know whether more follow).
-fn merge(
-    collected: &mut Vec<Order>,
-    orders: Vec<Order>,
-    after: Option<&(OffsetDateTime, String)>,
-    limit: usize,
-) {
-    collected.extend(
-        orders
-            .into_iter()
-            .filter(|o| after.is_none_or(|(t, id)| position(o) < (*t, id.as_str()))),
-    );
+/// Add `orders` to `collected`, newest first, keeping the first `limit + 1` (one more than a
+/// page, to know whether more follow).
+fn merge(collected: &mut Vec<Order>, orders: Vec<Order>, limit: usize) {
+    collected.extend(orders);
     collected.sort_by(|a, b| position(b).cmp(&position(a)));
     collected.truncate(limit + 1);
 }
@@ -176,7 +165,8 @@ pub async fn by_date(
     let mut collected: Vec<Order> = Vec::new();
     let mut day = top.date();
     while day >= from_t.date() && collected.len() <= limit {
-        let orders = read_shards(shop, limit + 1, |shard| {
+        let want = limit + 1 - collected.len();
+        let orders = read_shards(shop, want, after.as_ref(), |shard| {
             let (from, to) = (from_t, top);
             ListOrdersByDay {
                 day,
@@ -187,7 +177,7 @@ pub async fn by_date(
             .request()
         })
         .await?;
-        merge(&mut collected, orders, after.as_ref(), limit);
+        merge(&mut collected, orders, limit);
         day = match day.previous_day() {
             Some(d) => d,
             None => break,
@@ -196,24 +186,70 @@ pub async fn by_date(
     finish(shop, &scope, collected, limit)
 }
 
-/// Up to `want` orders of each write shard, newest first: `request(shard)` is one shard's
-/// query, and the shards are read concurrently.
+/// A listing's position: `(createdAt, orderId)` of the last order of the previous page.
+type After = (OffsetDateTime, String);
+
+/// The newest `want` orders across the write shards that come after `after` (fewer when the
+/// shards hold fewer), newest first; `request(shard)` is one shard's query. Each shard is read
+/// a little at a time, about its share of the page, and read further only while the oldest of
+/// its orders read so far could still be in the page: a page of 20 over 8 shards reads a few
+/// dozen orders, not 8 × 21. The shards are read concurrently.
 async fn read_shards(
     shop: &Shop,
     want: usize,
+    after: Option<&After>,
     request: impl Fn(u32) -> QueryRequest<Order>,
 ) -> Result<Vec<Order>, ShopError> {
-    let mut shards = tokio::task::JoinSet::new();
-    for shard in 0..day_shards() {
-        let table = shop.db().clone();
-        let request = request(shard).limit(want);
-        shards.spawn(async move { request.send(&table).await });
+    let shards = day_shards();
+    let share = want.div_ceil(usize::try_from(shards).unwrap_or(1)) + 1;
+    let mut read: Vec<Vec<Order>> = (0..shards).map(|_| Vec::new()).collect();
+    let mut pending: Vec<(u32, Option<String>)> = (0..shards).map(|s| (s, None)).collect();
+    let mut round = 0;
+    while !pending.is_empty() {
+        let take = share << round.min(6);
+        let mut reads = tokio::task::JoinSet::new();
+        for (shard, cursor) in pending.drain(..) {
+            let table = shop.db().clone();
+            let request = request(shard).limit(take);
+            reads.spawn(async move {
+                let page = request.cursor(cursor.as_deref()).send(&table).await;
+                (shard, page)
+            });
+        }
+        let mut more = Vec::new();
+        while let Some(joined) = reads.join_next().await {
+            let (shard, page) = joined.map_err(ShopError::internal)?;
+            let page = page?;
+            let kept = page.items.into_iter().filter(|o| is_after(o, after));
+            read[shard as usize].extend(kept);
+            more.extend(page.next_cursor.map(|c| (shard, c)));
+        }
+        let cutoff = cutoff(&read, want);
+        for (shard, cursor) in more {
+            let oldest = read[shard as usize].last().map(position);
+            if cutoff.is_none() || oldest.is_none() || oldest > cutoff {
+                pending.push((shard, Some(cursor)));
+            }
+        }
+        round += 1;
     }
-    let mut orders = Vec::new();
-    while let Some(joined) = shards.join_next().await {
-        orders.extend(joined.map_err(ShopError::internal)??.items);
-    }
+    let mut orders: Vec<Order> = read.into_iter().flatten().collect();
+    orders.sort_by(|a, b| position(b).cmp(&position(a)));
+    orders.truncate(want);
     Ok(orders)
+}
+
+/// Whether `o` comes after the listing's position (newer orders come first).
+fn is_after(o: &Order, after: Option<&After>) -> bool {
+    after.is_none_or(|(t, id)| position(o) < (*t, id.as_str()))
+}
+
+/// The position of the `want`-th newest order read, when that many were: an older order cannot
+/// be in the page.
+fn cutoff(read: &[Vec<Order>], want: usize) -> Option<(OffsetDateTime, &str)> {
+    let mut all: Vec<(OffsetDateTime, &str)> = read.iter().flatten().map(position).collect();
+    all.sort_by(|a, b| b.cmp(a));
+    all.get(want.checked_sub(1)?).copied()
 }
 
 fn seal_cursor(shop: &Shop, scope: &str, last: &Order) -> Result<String, ShopError> {
