@@ -43,9 +43,14 @@ pub enum SortCondition {
 /// them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyCondition {
-    /// The partition key attribute and its value.
+    /// The partition key attribute and its value (of a native multi-attribute key: the first
+    /// partition attribute's).
     pub partition: (Cow<'static, str>, AttributeValue),
-    /// The sort key attribute and its condition.
+    /// The other equalities of a native multi-attribute key, in key-schema order: the further
+    /// partition attributes, then the sort attributes before the last one given. Empty for a
+    /// one-attribute key.
+    pub equalities: Vec<(Cow<'static, str>, AttributeValue)>,
+    /// The sort key attribute and its condition (of a native key: the last sort attribute given).
     pub sort: Option<(Cow<'static, str>, SortCondition)>,
 }
 
@@ -71,6 +76,9 @@ impl KeyCondition {
         };
         let (pk, value) = &self.partition;
         let mut out = format!("{pattern}|{pk}={}", text(value));
+        for (attribute, value) in &self.equalities {
+            out.push_str(&format!("|{attribute}={}", text(value)));
+        }
         if let Some((sk, condition)) = &self.sort {
             let (op, values): (&str, Vec<&AttributeValue>) = match condition {
                 SortCondition::Eq(v) => ("=", vec![v]),
@@ -96,6 +104,11 @@ impl KeyCondition {
         let mut names = HashMap::from([("#pk".to_string(), pk.to_string())]);
         let mut values = HashMap::from([(":pk".to_string(), pk_value.clone())]);
         let mut text = String::from("#pk = :pk");
+        for (i, (attribute, value)) in self.equalities.iter().enumerate() {
+            names.insert(format!("#k{i}"), attribute.to_string());
+            values.insert(format!(":k{i}"), value.clone());
+            text.push_str(&format!(" AND #k{i} = :k{i}"));
+        }
         if let Some((sk, condition)) = &self.sort {
             names.insert("#sk".into(), sk.to_string());
             let (clause, bound): (&str, Vec<&AttributeValue>) = match condition {
@@ -372,6 +385,7 @@ mod tests {
         let s = |v: &str| AttributeValue::S(v.into());
         let c = KeyCondition {
             partition: ("GSI1PK".into(), s("USER#a")),
+            equalities: Vec::new(),
             sort: Some(("GSI1SK".into(), SortCondition::Between(s("a"), s("b")))),
         };
         let e = c.expression();
@@ -380,8 +394,27 @@ mod tests {
         assert_eq!(e.values[":sk1"], s("b"));
         let only_pk = KeyCondition {
             partition: ("PK".into(), s("ORDER#1")),
+            equalities: Vec::new(),
             sort: None,
         };
         assert_eq!(only_pk.expression().text, "#pk = :pk");
+    }
+
+    #[test]
+    fn a_native_key_condition_is_one_expression_of_every_equality_and_the_sort_condition() {
+        let s = |v: &str| AttributeValue::S(v.into());
+        let c = KeyCondition {
+            partition: ("status".into(), s("PAID")),
+            equalities: vec![("shard".into(), AttributeValue::N("3".into()))],
+            sort: Some(("createdAt".into(), SortCondition::Between(s("a"), s("b")))),
+        };
+        let e = c.expression();
+        assert_eq!(
+            e.text,
+            "#pk = :pk AND #k0 = :k0 AND #sk BETWEEN :sk0 AND :sk1"
+        );
+        assert_eq!(e.names["#k0"], "shard");
+        assert_eq!(e.values[":k0"], AttributeValue::N("3".into()));
+        assert_eq!(c.scope("p"), "p|status=PAID|shard=3|createdAt between a b");
     }
 }

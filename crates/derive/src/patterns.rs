@@ -478,6 +478,7 @@ fn query_impl(
                 let partition = #pk_value;
                 let condition = ::monotable::KeyCondition {
                     partition: (::std::borrow::Cow::Borrowed(#pk_attr), partition),
+                    equalities: ::std::vec::Vec::new(),
                     sort: #sort,
                 };
                 let scope = condition.scope(#name);
