@@ -7,6 +7,7 @@
 //! the per-call cells of the Markdown export.
 
 mod call;
+mod compare;
 mod estimate;
 mod price;
 mod render;
@@ -24,6 +25,7 @@ pub use call::{
     CallCost, EntityUnits, IndexUnits, MAX_TRANSACTION_ACTIONS, Units, call_cost,
     mutable_attributes, put_units, update_units,
 };
+pub use compare::{Comparison, EntityComparison, EntityFigures, compare};
 pub use estimate::{
     DEFAULT_COLLECTION_ITEMS, DEFAULT_STRING_BYTES, actual_entry_bytes, entry_bytes,
     index_entry_bytes, rendered_bytes, value_bytes,
