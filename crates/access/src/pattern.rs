@@ -192,13 +192,7 @@ pub async fn query(
             wanted: "Query",
         });
     }
-    let pk =
-        p.pk.as_ref()
-            .ok_or_else(|| PatternError::NoPartitionKey(name.to_string()))?;
-    let Condition::Eq(pk_template) = &pk.condition else {
-        return Err(PatternError::NoPartitionKey(name.to_string()));
-    };
-    let condition = key_condition(model, p, &pk.attribute, pk_template, values)?;
+    let condition = key_condition(model, p, values)?;
     let expression = condition.expression();
     let request = client
         .query()
@@ -224,22 +218,31 @@ pub async fn query(
     })
 }
 
-/// The key condition of query pattern `p` for `values`: written by
-/// [`KeyCondition::expression`], the one place key condition expressions are built.
-fn key_condition(
+/// The key condition of query pattern `p` for `values`, written by [`KeyCondition::expression`],
+/// the one place key condition expressions are built: the partition equality, then (for a native
+/// multi-attribute key) every further equality in key-schema order, then the sort condition.
+pub fn key_condition(
     model: &Model,
     p: &Pattern,
-    pk_attribute: &str,
-    pk_template: &KeyTemplate,
     values: &(dyn Fn(&str) -> Option<String> + Sync),
 ) -> Result<KeyCondition, PatternError> {
+    let no_partition = || PatternError::NoPartitionKey(p.name.clone());
     let value = |attribute: &str, t: &KeyTemplate| -> Result<AttributeValue, PatternError> {
         Ok(key_value(model, attribute, render(p, t, values)?))
     };
-    let partition = (
-        Cow::Owned(pk_attribute.to_string()),
-        value(pk_attribute, pk_template)?,
-    );
+    let equality = |k: &monotable_model::KeyCondition| match &k.condition {
+        Condition::Eq(t) => Ok((Cow::Owned(k.attribute.clone()), value(&k.attribute, t)?)),
+        _ => Err(no_partition()),
+    };
+    let pk = p.pk.as_ref().ok_or_else(no_partition)?;
+    let partition = equality(pk)?;
+    let sort_attribute = p.sk.as_ref().map(|k| k.attribute.as_str());
+    let equalities = p
+        .key
+        .iter()
+        .filter(|k| k.attribute != pk.attribute && Some(k.attribute.as_str()) != sort_attribute)
+        .map(equality)
+        .collect::<Result<Vec<_>, _>>()?;
     let sort = match &p.sk {
         None => None,
         Some(sk) => {
@@ -256,9 +259,6 @@ fn key_condition(
             Some((Cow::Owned(sk.attribute.clone()), condition))
         }
     };
-    let equalities = further_equalities(p)
-        .map(|(attribute, t)| Ok((Cow::Owned(attribute.to_string()), value(attribute, t)?)))
-        .collect::<Result<_, PatternError>>()?;
     Ok(KeyCondition {
         partition,
         equalities,
@@ -266,26 +266,15 @@ fn key_condition(
     })
 }
 
-/// The equalities of a native key beyond the first partition attribute's, in key schema order:
-/// every condition of the pattern but the first and the sort condition it ends with.
-pub fn further_equalities(p: &Pattern) -> impl Iterator<Item = (&str, &KeyTemplate)> {
-    let last = p.sk.as_ref().map(|sk| sk.attribute.as_str());
-    p.key
-        .iter()
-        .skip(1)
-        .filter_map(move |c| match &c.condition {
-            Condition::Eq(t) if Some(c.attribute.as_str()) != last => {
-                Some((c.attribute.as_str(), t))
-            }
-            _ => None,
-        })
-}
-
 /// The `ExclusiveStartKey` that resumes a query of `pattern` right after `item`: the table's key
 /// attributes and, for an index query, the index's.
 pub fn resume_key(model: &Model, pattern: &Pattern, item: &Item) -> Result<Item, PatternError> {
-    let mut names: Vec<&str> = vec![model.table.partition_key.name.as_str()];
-    names.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
+    let mut names: Vec<&str> = Vec::new();
+    if let Some((pk, sk)) = model.key_schema(None) {
+        names.push(pk);
+        names.extend(sk);
+    }
+    // Every key attribute of the index: several of each kind for a native key.
     if let Some(index) = pattern.index_name().and_then(|i| model.index(i)) {
         names.extend(index.key_attributes().map(|k| k.name.as_str()));
     }

@@ -419,4 +419,22 @@ mod tests {
             "byStatus|status=PAID|shard=3|createdAt=2026-12-01|orderId begins 01"
         );
     }
+
+    #[test]
+    fn a_native_key_condition_is_one_expression_of_every_equality_and_the_sort_condition() {
+        let s = |v: &str| AttributeValue::S(v.into());
+        let c = KeyCondition {
+            partition: ("status".into(), s("PAID")),
+            equalities: vec![("shard".into(), AttributeValue::N("3".into()))],
+            sort: Some(("createdAt".into(), SortCondition::Between(s("a"), s("b")))),
+        };
+        let e = c.expression();
+        assert_eq!(
+            e.text,
+            "#pk = :pk AND #k0 = :k0 AND #sk BETWEEN :sk0 AND :sk1"
+        );
+        assert_eq!(e.names["#k0"], "shard");
+        assert_eq!(e.values[":k0"], AttributeValue::N("3".into()));
+        assert_eq!(c.scope("p"), "p|status=PAID|shard=3|createdAt between a b");
+    }
 }

@@ -1,7 +1,8 @@
 //! `monotable cost MODEL`: capacity units per access pattern from DynamoDB's sizing rules, and
 //! with the model's traffic, per second and per month, priced, against one table per entity.
 //! `--cross-check` then runs the same rules on the verify data against the embedded engine's
-//! `ConsumedCapacity` and exits 1 when any figure disagrees.
+//! `ConsumedCapacity` and exits 1 when any figure disagrees. `--compare NEW` puts the model next
+//! to another design of the same workload (native index keys instead of synthetic ones, say).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,6 +34,10 @@ pub struct CostArgs {
     /// ConsumedCapacity (INDEXES) with the sizing rules; exit code 1 when any figure disagrees.
     #[arg(long)]
     cross_check: bool,
+    /// Compare MODEL (old) with this model file (new) side by side: bytes stored and write units
+    /// per item of each entity, units per second and dollars per month.
+    #[arg(long, value_name = "NEW", conflicts_with = "cross_check")]
+    compare: Option<PathBuf>,
     /// Seed of the verify data for `--cross-check`.
     #[arg(long, default_value_t = monotable_verify::DEFAULT_SEED, requires = "cross_check")]
     seed: u64,
@@ -46,14 +51,20 @@ pub async fn run(args: CostArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
-    let source = std::fs::read_to_string(&args.model)
-        .with_context(|| format!("cannot read model {path}"))?;
+/// The model in `file` (named `path`), or its problems printed and an error.
+fn load(file: &std::path::Path, path: &str) -> anyhow::Result<monotable_model::Model> {
+    let source =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read model {path}"))?;
     let Ok(model) = monotable_model::parse(&source) else {
         let report = monotable_check::check_source(path, &source);
         eprint!("{}", report.render(monotable_check::Format::Human));
         bail!("{path} is not a valid model; nothing priced");
     };
+    Ok(model)
+}
+
+async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
+    let model = load(&args.model, path)?;
     let prices = match &args.prices {
         Some(file) => {
             let text = std::fs::read_to_string(file)
@@ -63,6 +74,16 @@ async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
         }
         None => PriceTable::default(),
     };
+    if let Some(new_file) = &args.compare {
+        let new_path = new_file.display().to_string();
+        let new = load(new_file, &new_path)?;
+        let comparison = cost::compare(path, &model, &new_path, &new, &prices);
+        match args.format {
+            OutputFormat::Human => print!("{}", comparison.render_human()),
+            OutputFormat::Json => print!("{}", comparison.render_json()),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let report = cost::estimate(&model, &prices);
     if !args.cross_check {
         match args.format {

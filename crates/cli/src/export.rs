@@ -144,6 +144,10 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             monotable_export::Format::Markdown
         }
         ExportFormat::NosqlWorkbench => {
+            // Refused before the samples are made: a native multi-attribute key has no place there.
+            if let Err(e) = monotable_export::workbench::check_representable(&model) {
+                bail!("{path}: {e}");
+            }
             let data: Vec<serde_json::Value> = monotable_verify::generate(&model, args.seed)
                 .samples
                 .iter()
@@ -154,7 +158,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
                 &source,
                 &data,
                 &monotable_export::WorkbenchOptions::default(),
-            );
+            )
+            .with_context(|| format!("{path} cannot be exported for NoSQL Workbench"))?;
             write(&args, &text)?;
             return Ok(ExitCode::SUCCESS);
         }

@@ -123,6 +123,21 @@ pub enum ExportError {
         /// The name given.
         name: String,
     },
+    /// NoSQL Workbench's data model holds one partition key and at most one sort key attribute
+    /// per index, so an index keyed on several attributes cannot be written to it.
+    #[error(
+        "NoSQL Workbench cannot represent native multi-attribute keys: index `{index}` has \
+         {partition} partition key and {sort} sort key attributes; \
+         export it as create-table, cloudformation, sam or markdown instead"
+    )]
+    NativeKeys {
+        /// The first such index.
+        index: String,
+        /// Its number of partition key attributes.
+        partition: usize,
+        /// Its number of sort key attributes.
+        sort: usize,
+    },
 }
 
 /// Everything an export needs besides the model; `Default` gives the documented defaults.

@@ -4,7 +4,8 @@
 //! (the cost engine lives in the check crate) and the check results are passed in preformatted.
 
 use monotable_model::{
-    BillingMode, Condition, IndexKind, KeyCondition, KeyTemplate, Model, Pattern, ProjectionType,
+    BillingMode, Condition, Index, IndexKind, KeyAttribute, KeyCondition, KeyTemplate, Model,
+    Pattern, ProjectionType,
 };
 
 use monotable_model::definition::{scalar_type, table_definition};
@@ -94,14 +95,20 @@ pub(crate) fn condition_text(key: &KeyCondition) -> String {
     }
 }
 
-/// The whole key condition of a pattern (`PK = ... AND begins_with(SK, ...)`), if it has one.
+/// The whole key condition of a pattern (`PK = ... AND begins_with(SK, ...)`), if it has one:
+/// every condition in key-schema order, so a native key shows each of its attributes
+/// (`status = {status} AND shard = {shard} AND createdAt BETWEEN {from} AND {to}`).
 pub fn key_condition_text(pattern: &Pattern) -> Option<String> {
-    let parts: Vec<String> = pattern
-        .pk
-        .iter()
-        .chain(pattern.sk.iter())
-        .map(condition_text)
-        .collect();
+    let parts: Vec<String> = if pattern.key.is_empty() {
+        pattern
+            .pk
+            .iter()
+            .chain(pattern.sk.iter())
+            .map(condition_text)
+            .collect()
+    } else {
+        pattern.key.iter().map(condition_text).collect()
+    };
     (!parts.is_empty()).then(|| parts.join(" AND "))
 }
 
@@ -166,6 +173,27 @@ fn key_cell(model: &Model, name: &str) -> String {
     }
 }
 
+/// Every attribute of a key side, in order: `` `status` (S), `shard` (N) ``.
+fn key_cells(model: &Model, keys: &[KeyAttribute]) -> String {
+    let cells: Vec<String> = keys.iter().map(|k| key_cell(model, &k.name)).collect();
+    cells.join(", ")
+}
+
+/// `yes` for a declared sparse index; for a native one, whether some member entity's items can
+/// lack a key attribute (and so be left out).
+fn sparse_cell(model: &Model, index: &Index) -> String {
+    let by_absence = index.native
+        && model
+            .entities
+            .iter()
+            .any(|e| index.native_member(e) && !index.native_always(e));
+    match (index.sparse, by_absence) {
+        (true, _) => "yes".to_string(),
+        (false, true) => "yes, by absent attributes".to_string(),
+        (false, false) => "no".to_string(),
+    }
+}
+
 fn table_section(model: &Model, out: &mut String) {
     let table = &model.table;
     out.push_str("## Table\n\n");
@@ -219,17 +247,15 @@ fn table_section(model: &Model, out: &mut String) {
         };
         out.push_str(&row(&[
             cell(&index.name),
-            match index.kind {
-                IndexKind::Global => "global".to_string(),
-                IndexKind::Local => "local".to_string(),
+            match (index.kind, index.native) {
+                (IndexKind::Global, false) => "global".to_string(),
+                (IndexKind::Global, true) => "global, native".to_string(),
+                (IndexKind::Local, _) => "local".to_string(),
             },
-            key_cell(model, &index.partition_key),
-            index
-                .sort_key
-                .as_deref()
-                .map_or_else(String::new, |k| key_cell(model, k)),
+            key_cells(model, &index.partition_keys),
+            key_cells(model, &index.sort_keys),
             projection,
-            if index.sparse { "yes" } else { "no" }.to_string(),
+            sparse_cell(model, index),
         ]));
     }
     out.push('\n');
@@ -246,10 +272,12 @@ fn entity_section(model: &Model, out: &mut String) {
          \"if `flag`\" marks a key written only while that boolean attribute is true \
          (the item is in that index only then).\n\n",
     );
+    // Native key attributes are written without templates: they have their own section.
     let mut columns: Vec<String> = table_definition(model)
         .attribute_definitions
         .into_iter()
         .map(|a| a.name)
+        .filter(|name| !native_only(model, name))
         .collect();
     for entity in &model.entities {
         for key in &entity.keys {
@@ -277,6 +305,63 @@ fn entity_section(model: &Model, out: &mut String) {
             });
         }
         out.push_str(&row(&cells));
+    }
+    out.push('\n');
+}
+
+/// Whether `name` is a key attribute of native indexes only (no template writes it).
+fn native_only(model: &Model, name: &str) -> bool {
+    let native = model
+        .indexes
+        .iter()
+        .any(|i| i.native && i.key_attributes().any(|k| k.name == name));
+    native && model.entities.iter().all(|e| e.key_field(name).is_none())
+}
+
+/// What puts an entity's items in a native index: every item, or those holding the optional key
+/// attributes; empty when the entity lacks one of them.
+fn membership_cell(index: &Index, entity: &monotable_model::Entity) -> String {
+    if index.native_always(entity) {
+        return "every item".to_string();
+    }
+    if !index.native_member(entity) {
+        return String::new();
+    }
+    let optional: Vec<String> = index
+        .key_attributes()
+        .filter(|k| entity.attribute(&k.name).is_some_and(|a| !a.required))
+        .map(|k| code(&k.name))
+        .collect();
+    format!("items holding {}", optional.join(", "))
+}
+
+fn native_section(model: &Model, out: &mut String) {
+    let native: Vec<&Index> = model.indexes.iter().filter(|i| i.native).collect();
+    if native.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Native index membership
+
+",
+    );
+    out.push_str(
+        "Native indexes are keyed on the items' own attributes, written as they are (no template): \
+         an item is in the index while it holds every key attribute listed.\n\n",
+    );
+    let mut names = vec!["Entity".to_string()];
+    for index in &native {
+        let keys: Vec<String> = index.key_attributes().map(|k| code(&k.name)).collect();
+        names.push(format!("{} ({})", cell(&index.name), keys.join(", ")));
+    }
+    out.push_str(&row(&names));
+    out.push_str(&row(&vec!["---".to_string(); names.len()]));
+    for entity in &model.entities {
+        let mut cells = vec![cell(&entity.name)];
+        cells.extend(native.iter().map(|i| membership_cell(i, entity)));
+        if cells[1..].iter().any(|c| !c.is_empty()) {
+            out.push_str(&row(&cells));
+        }
     }
     out.push('\n');
 }
@@ -339,7 +424,8 @@ pub fn markdown(model: &Model, check_results: Option<&str>) -> String {
 }
 
 /// The design document (GitHub-flavoured Markdown, trailing newline): the table, the indexes, the
-/// entity chart (entity × key attribute → template), the access-pattern table (pattern,
+/// entity chart (entity × key attribute → template), for native indexes which entities' items
+/// they hold (by the attributes the items have), the access-pattern table (pattern,
 /// operation, index, key condition, returns, notes, optional RCU/WCU, description) and, when
 /// given, the check results.
 pub fn markdown_with(model: &Model, options: &MarkdownOptions<'_>) -> String {
@@ -350,6 +436,7 @@ pub fn markdown_with(model: &Model, options: &MarkdownOptions<'_>) -> String {
     );
     table_section(model, &mut out);
     entity_section(model, &mut out);
+    native_section(model, &mut out);
     pattern_section(model, options, &mut out);
     if let Some(results) = options.check_results {
         out.push_str("## Checks\n\n");

@@ -6,6 +6,7 @@
 //! | `[table]` name, keys, billing mode | `DataModel[0]`: `TableName`, `KeyAttributes`, `BillingMode` (+ `ProvisionedCapacitySettings` at 5/5 for `PROVISIONED`) |
 //! | global indexes | `GlobalSecondaryIndexes` (key types as in `create-table`, projection) |
 //! | local indexes | not representable: kept in the embedded source only |
+//! | native multi-attribute keys (several partition or sort attributes) | not representable: the export refuses ([`ExportError::NativeKeys`]), and so does the import of a file that has them |
 //! | entity | a facet: `FacetName`, `KeyAttributeAlias` = the table key templates (`USER#{userId}`, `PROFILE`), `NonKeyAttributes` = its attributes and index keys |
 //! | attribute types | table `NonKeyAttributes`: `S` (string, enum, text timestamps), `N` (numbers, epoch timestamps), `BOOL`, `L`, `M`, `SS`/`NS` |
 //! | sample items (DynamoDB JSON) | table `TableData`, and each item also in the `TableData` of the facet whose key templates match it |
@@ -33,6 +34,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use monotable_model::definition::{scalar_type, table_definition};
+
+use crate::ExportError;
 
 mod import;
 
@@ -267,12 +270,17 @@ struct Table<'a> {
 /// in DynamoDB JSON, possibly none) as the table's data, each item also under the facet of the
 /// entity whose key templates it matches. `source` is the model's TOML, embedded when
 /// `options.embed_source` is set.
+///
+/// Workbench's format holds one partition key and at most one sort key attribute per index: a
+/// model with a native index keyed on more than that is refused ([`ExportError::NativeKeys`],
+/// naming the index). A native index of one attribute on each side is an ordinary index there.
 pub fn nosql_workbench(
     model: &Model,
     source: &str,
     table_data: &[Value],
     options: &WorkbenchOptions,
-) -> String {
+) -> Result<String, ExportError> {
+    check_representable(model)?;
     let definition = table_definition(model);
     let type_of = |name: &str| {
         definition
@@ -288,7 +296,7 @@ pub fn nosql_workbench(
     // Non-key attributes: index keys, then entity attributes; the first type seen wins.
     let mut non_key: BTreeMap<&str, &str> = BTreeMap::new();
     for index in &model.indexes {
-        for name in std::iter::once(index.partition_key.as_str()).chain(index.sort_key.as_deref()) {
+        for name in index.key_attributes().map(|k| k.name.as_str()) {
             if !table_keys.contains(&name) {
                 non_key.entry(name).or_insert(type_of(name));
             }
@@ -410,5 +418,22 @@ pub fn nosql_workbench(
     };
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
-    text
+    Ok(text)
+}
+
+/// Whether Workbench's format can hold the model's indexes: the first index keyed on more than
+/// one partition or sort attribute is refused ([`ExportError::NativeKeys`]).
+pub fn check_representable(model: &Model) -> Result<(), ExportError> {
+    match model
+        .indexes
+        .iter()
+        .find(|i| i.partition_keys.len() > 1 || i.sort_keys.len() > 1)
+    {
+        Some(index) => Err(ExportError::NativeKeys {
+            index: index.name.clone(),
+            partition: index.partition_keys.len(),
+            sort: index.sort_keys.len(),
+        }),
+        None => Ok(()),
+    }
 }

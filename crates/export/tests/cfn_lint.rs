@@ -1,5 +1,6 @@
-//! cfn-lint validates the CloudFormation and SAM exports of the shop, the seed model and a provisioned model
-//! with local and INCLUDE indexes.
+//! cfn-lint validates the CloudFormation and SAM exports of the shop, the shop on native
+//! multi-attribute index keys, the seed model and a provisioned model with local and INCLUDE
+//! indexes.
 //!
 //! Needs `cfn-lint` (PyPI) on PATH, or its path in `CFN_LINT`; `scripts/test.sh` installs it from
 //! `requirements-dev.txt`. Without it this test fails rather than silently passing.
@@ -10,6 +11,7 @@ use std::process::Command;
 use monotable_export::{cloudformation, sam};
 
 const SHOP: &str = include_str!("../../../examples/shop/shop.toml");
+const SHOP_NATIVE: &str = include_str!("../../../examples/shop/shop-native.toml");
 const SEED: &str = include_str!("../../../examples/seed-original/model.toml");
 /// Provisioned billing, a numeric sort key, a KEYS_ONLY global index and an INCLUDE local index.
 const PROVISIONED: &str = r#"
@@ -61,7 +63,12 @@ returns = ["Event"]
 fn cloudformation_and_sam_pass_cfn_lint() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let mut files: Vec<PathBuf> = Vec::new();
-    for (name, source) in [("shop", SHOP), ("seed", SEED), ("provisioned", PROVISIONED)] {
+    for (name, source) in [
+        ("shop", SHOP),
+        ("shop-native", SHOP_NATIVE),
+        ("seed", SEED),
+        ("provisioned", PROVISIONED),
+    ] {
         let model = match monotable_model::parse(source) {
             Ok(model) => model,
             Err(e) => panic!("{name} model does not parse: {e:?}"),
@@ -88,6 +95,9 @@ fn cloudformation_and_sam_pass_cfn_lint() {
                 monotable_export::sam_with(&model, &with_function),
             ),
         ] {
+            if name == "shop-native" {
+                assert_native_key_schema(&text);
+            }
             let path = dir.path().join(format!("{name}-{format}.json"));
             std::fs::write(&path, text).expect("write template");
             files.push(path);
@@ -114,5 +124,23 @@ fn cloudformation_and_sam_pass_cfn_lint() {
         output.status,
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
+    );
+}
+
+/// The template cfn-lint is given has a global index keyed on more than two attributes, so the
+/// lint covers a native multi-attribute `KeySchema`.
+fn assert_native_key_schema(template: &str) {
+    let value: serde_json::Value = serde_json::from_str(template).expect("template is JSON");
+    let gsis = value["Resources"]["Table"]["Properties"]["GlobalSecondaryIndexes"]
+        .as_array()
+        .expect("global indexes");
+    let longest = gsis
+        .iter()
+        .filter_map(|g| g["KeySchema"].as_array().map(Vec::len))
+        .max()
+        .unwrap_or(0);
+    assert!(
+        longest > 2,
+        "no global index KeySchema with more than two elements: {gsis:?}"
     );
 }

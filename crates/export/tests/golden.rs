@@ -1,4 +1,5 @@
-//! Golden files: every export of the shop model (`examples/shop/shop.toml`).
+//! Golden files: every export of the shop model (`examples/shop/shop.toml`), and of the shop on
+//! native multi-attribute index keys (`examples/shop/shop-native.toml`).
 
 use monotable_export::{
     Capacity, Format, MarkdownOptions, cloudformation, create_table_json, export, markdown,
@@ -7,11 +8,125 @@ use monotable_export::{
 use monotable_model::{Model, Pattern};
 
 const SHOP: &str = include_str!("../../../examples/shop/shop.toml");
+const SHOP_NATIVE: &str = include_str!("../../../examples/shop/shop-native.toml");
 
 fn shop() -> Model {
     match monotable_model::parse(SHOP) {
         Ok(model) => model,
         Err(e) => panic!("examples/shop/shop.toml does not parse: {e:?}"),
+    }
+}
+
+fn shop_native() -> Model {
+    match monotable_model::parse(SHOP_NATIVE) {
+        Ok(model) => model,
+        Err(e) => panic!("examples/shop/shop-native.toml does not parse: {e:?}"),
+    }
+}
+
+#[test]
+fn native_create_table() {
+    insta::assert_snapshot!(
+        "shop_native_create_table",
+        create_table_json(&shop_native())
+    );
+}
+
+#[test]
+fn native_cloudformation_template() {
+    insta::assert_snapshot!("shop_native_cloudformation", cloudformation(&shop_native()));
+}
+
+#[test]
+fn native_sam_template() {
+    insta::assert_snapshot!("shop_native_sam", sam(&shop_native()));
+}
+
+#[test]
+fn native_markdown() {
+    insta::assert_snapshot!("shop_native_markdown", markdown(&shop_native(), None));
+}
+
+/// The `KeySchema` of a global index in a table's properties, as `(name, HASH|RANGE)` pairs.
+fn gsi_key_schema(table: &serde_json::Value, index: &str) -> Vec<(String, String)> {
+    let gsis = table["GlobalSecondaryIndexes"].as_array().expect("indexes");
+    let gsi = gsis
+        .iter()
+        .find(|g| g["IndexName"] == index)
+        .unwrap_or_else(|| panic!("no index {index}"));
+    gsi["KeySchema"]
+        .as_array()
+        .expect("key schema")
+        .iter()
+        .map(|e| {
+            let text = |f: &str| e[f].as_str().expect("text").to_string();
+            (text("AttributeName"), text("KeyType"))
+        })
+        .collect()
+}
+
+/// CreateTable, CloudFormation and SAM all list every element of a native key, HASH first, and
+/// define every key attribute once with its declared type.
+#[test]
+fn native_key_schemas_in_every_table_export() {
+    let model = shop_native();
+    let create: serde_json::Value = serde_json::from_str(&create_table_json(&model)).expect("JSON");
+    let cfn: serde_json::Value = serde_json::from_str(&cloudformation(&model)).expect("JSON");
+    let sam: serde_json::Value = serde_json::from_str(&sam(&model)).expect("JSON");
+    let pair = |n: &str, t: &str| (n.to_string(), t.to_string());
+    for table in [
+        &create,
+        &cfn["Resources"]["Table"]["Properties"],
+        &sam["Resources"]["Table"]["Properties"],
+    ] {
+        assert_eq!(
+            gsi_key_schema(table, "ByStatus"),
+            [
+                pair("status", "HASH"),
+                pair("shard", "HASH"),
+                pair("createdAt", "RANGE"),
+                pair("orderId", "RANGE"),
+            ]
+        );
+        assert_eq!(
+            gsi_key_schema(table, "ByCategory"),
+            [
+                pair("category", "HASH"),
+                pair("publishedAt", "RANGE"),
+                pair("productId", "RANGE"),
+            ]
+        );
+        let definitions: Vec<(String, String)> = table["AttributeDefinitions"]
+            .as_array()
+            .expect("definitions")
+            .iter()
+            .map(|d| {
+                let text = |f: &str| d[f].as_str().expect("text").to_string();
+                (text("AttributeName"), text("AttributeType"))
+            })
+            .collect();
+        let mut names: Vec<&str> = definitions.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(
+            names.len(),
+            definitions.len(),
+            "each attribute defined once"
+        );
+        for expected in [
+            pair("status", "S"),
+            pair("shard", "N"),
+            pair("createdAt", "S"),
+            pair("orderId", "S"),
+            pair("category", "S"),
+            pair("publishedAt", "S"),
+            pair("productId", "S"),
+        ] {
+            assert!(
+                definitions.contains(&expected),
+                "{expected:?} in {definitions:?}"
+            );
+        }
     }
 }
 

@@ -2,14 +2,15 @@
 
 use monotable_export::workbench::{DEFAULT_DATE, SOURCE_BEGIN};
 use monotable_export::{
-    ImportError, WorkbenchOptions, import_nosql_workbench, import_nosql_workbench_detailed,
-    nosql_workbench,
+    ExportError, ImportError, WorkbenchOptions, import_nosql_workbench,
+    import_nosql_workbench_detailed, nosql_workbench,
 };
 use monotable_model::Model;
 use serde_json::{Value, json};
 
 const SHOP: &str = include_str!("../../../examples/shop/shop.toml");
 const SEED: &str = include_str!("../../../examples/seed-original/model.toml");
+const SHOP_NATIVE: &str = include_str!("../../../examples/shop/shop-native.toml");
 
 fn parse(source: &str) -> Model {
     match monotable_model::parse(source) {
@@ -54,6 +55,7 @@ fn export(source: &str, data: &[Value], embed: bool) -> String {
     let mut options = WorkbenchOptions::default();
     options.embed_source = embed;
     nosql_workbench(&parse(source), source, data, &options)
+        .expect("a model without native keys exports")
 }
 
 /// Without the embedded source, so the golden file shows the Workbench side only.
@@ -236,6 +238,99 @@ fn bad_inputs_are_errors() {
     ));
 }
 
+#[test]
+fn native_multi_attribute_keys_are_refused_naming_the_index() {
+    let model = parse(SHOP_NATIVE);
+    let refused = nosql_workbench(&model, SHOP_NATIVE, &[], &WorkbenchOptions::default());
+    let Err(error) = refused else {
+        panic!("a model with native multi-attribute keys exported for Workbench");
+    };
+    assert_eq!(
+        error,
+        ExportError::NativeKeys {
+            index: "ByCategory".into(),
+            partition: 1,
+            sort: 2,
+        }
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("NoSQL Workbench cannot represent native multi-attribute keys")
+            && message.contains("`ByCategory`"),
+        "{message}"
+    );
+}
+
+/// A native index of one attribute on each side is an ordinary index in Workbench's terms.
+#[test]
+fn a_native_index_of_one_attribute_each_side_exports_and_round_trips() {
+    let source = r#"
+version = 1
+[table]
+name = "Things"
+partition_key = { name = "PK", type = "S" }
+sort_key = { name = "SK", type = "S" }
+[indexes.ByOwner]
+kind = "global"
+partition_key = [{ name = "owner", type = "S" }]
+sort_key = [{ name = "rank", type = "N" }]
+[entities.Thing]
+attributes.id = { type = "string", required = true }
+attributes.owner = { type = "string", required = true }
+attributes.rank = { type = "integer", required = true }
+keys.PK = "THING#{id}"
+keys.SK = "THING"
+[patterns.byOwner]
+operation = "Query"
+index = "ByOwner"
+key = { owner = "{owner}" }
+returns = ["Thing"]
+"#;
+    let json = export(source, &[], true);
+    let doc: Value = serde_json::from_str(&json).expect("JSON");
+    let gsi = &doc["DataModel"][0]["GlobalSecondaryIndexes"][0]["KeyAttributes"];
+    assert_eq!(gsi["PartitionKey"]["AttributeName"], "owner");
+    assert_eq!(gsi["SortKey"]["AttributeName"], "rank");
+    assert_eq!(gsi["SortKey"]["AttributeType"], "N");
+    let imported = import_nosql_workbench_detailed(&json).expect("imports");
+    assert!(imported.embedded, "{:?}", imported.warnings);
+}
+
+#[test]
+fn import_refuses_listed_key_attributes_and_an_embedded_native_model() {
+    let mut doc: Value = serde_json::from_str(&export(SHOP, &[], false)).expect("JSON");
+    doc["DataModel"][0]["GlobalSecondaryIndexes"][0]["KeyAttributes"]["PartitionKey"] = json!([
+        { "AttributeName": "status", "AttributeType": "S" },
+        { "AttributeName": "shard", "AttributeType": "N" }
+    ]);
+    assert_eq!(
+        import_nosql_workbench(&doc.to_string()),
+        Err(ImportError::NativeKeys {
+            index: "GSI1".into()
+        })
+    );
+
+    // A Workbench file whose description embeds a native model (written by hand: the export
+    // refuses one) would restore keys the Workbench table does not have.
+    let mut doc: Value = serde_json::from_str(&export(SHOP, &[], true)).expect("JSON");
+    let description = doc["ModelMetadata"]["Description"].as_str().expect("text");
+    let native = description.replace(SHOP, SHOP_NATIVE);
+    assert_ne!(native, description, "the shop's source is embedded");
+    doc["ModelMetadata"]["Description"] = Value::String(native);
+    let refused = import_nosql_workbench(&doc.to_string());
+    assert_eq!(
+        refused,
+        Err(ImportError::NativeKeys {
+            index: "ByCategory".into()
+        })
+    );
+    let message = refused.expect_err("refused").to_string();
+    assert!(
+        message.contains("cannot represent native multi-attribute keys"),
+        "{message}"
+    );
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
@@ -246,7 +341,7 @@ proptest::proptest! {
         let source = edited.join("\n");
         if let Ok(model) = monotable_model::parse(&source) {
             let item = json!({"PK": {"S": "USER#1"}, "SK": {"S": "PROFILE"}});
-            let json = nosql_workbench(&model, &source, &[item], &WorkbenchOptions::default());
+            let json = nosql_workbench(&model, &source, &[item], &WorkbenchOptions::default()).expect("exports");
             let imported = import_nosql_workbench_detailed(&json).expect("own export imports");
             proptest::prop_assert!(imported.embedded);
             proptest::prop_assert_eq!(imported.source, source);

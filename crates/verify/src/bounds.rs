@@ -123,11 +123,19 @@ pub fn aligned(model: &Model, pattern: &Pattern, target: &Sample) -> Values {
     let Some(entity) = model.entity(&target.entity) else {
         return out;
     };
-    let Some(written) = entity.key_field(&condition.attribute) else {
-        return out;
+    // A native key attribute is the item's own value: written as `{attribute}`.
+    let written = match entity.key_field(&condition.attribute) {
+        Some(field) => field.template.clone(),
+        None if entity.attribute(&condition.attribute).is_some() => {
+            match KeyTemplate::parse(&format!("{{{}}}", condition.attribute)) {
+                Ok(template) => template,
+                Err(_) => return out,
+            }
+        }
+        None => return out,
     };
     for (bound, end) in ends(&condition.condition) {
-        let pairs = line_up(bound, &written.template);
+        let pairs = line_up(bound, &written);
         for (i, (var, w, more)) in pairs.iter().copied().enumerate() {
             let param = crate::params::declared(model, pattern, var);
             let (Some(param), Some(attr)) = (param, entity.attribute(w)) else {

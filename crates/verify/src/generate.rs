@@ -58,8 +58,12 @@ enum Role {
     Partition,
     /// A boolean gating a sparse key.
     Condition,
-    /// Used in a key template: a few hot values so collections have several items.
+    /// Used in a key template, or a required native key attribute: a few hot values so
+    /// collections have several items.
     Key,
+    /// An optional native key attribute: a hot value on most items, absent on the others, so
+    /// the index holds some of the entity's items and not others.
+    SparseKey,
     /// Anything else.
     Plain,
 }
@@ -94,6 +98,11 @@ fn plan<'m>(model: &Model, entity: &'m Entity) -> Plan<'m> {
             roles.insert(var.to_string(), Role::Key);
         }
     }
+    for name in native_key_attributes(model, entity) {
+        let required = entity.attribute(name).is_some_and(|a| a.required);
+        let role = if required { Role::Key } else { Role::SparseKey };
+        roles.entry(name.to_string()).or_insert(role);
+    }
     let partition: Vec<String> = if sk_vars.is_empty() {
         Vec::new()
     } else {
@@ -127,6 +136,20 @@ fn plan<'m>(model: &Model, entity: &'m Entity) -> Plan<'m> {
         roles,
         partition,
     }
+}
+
+/// The key attributes of the native indexes `entity` can be in (it declares every one of them),
+/// each once: ordinary attributes of its items, which the index reads as they are.
+fn native_key_attributes<'m>(model: &'m Model, entity: &Entity) -> Vec<&'m str> {
+    let mut out: Vec<&str> = Vec::new();
+    for index in model.indexes.iter().filter(|i| i.native_member(entity)) {
+        for key in index.key_attributes() {
+            if !out.contains(&key.name.as_str()) {
+                out.push(&key.name);
+            }
+        }
+    }
+    out
 }
 
 /// Entities ordered so that one minting the ids another refers to (an `Order` minting `orderId`
@@ -340,6 +363,15 @@ impl Generator<'_> {
         }
     }
 
+    /// A key attribute's value: a timestamp of the item's instant, else a hot value.
+    fn hot_or_typed(&mut self, entity: &Entity, attr: &Attribute, instant: i64, n: usize) -> Value {
+        if attr.ty == AttributeType::Timestamp {
+            self.typed(entity, attr, instant, n)
+        } else {
+            self.key_value(entity, attr)
+        }
+    }
+
     /// A fresh value of `attr`, unique among `entity`'s items.
     fn mint(&mut self, entity: &Entity, attr: &Attribute, instant: i64, n: usize) -> Value {
         let slot = (entity.name.clone(), attr.name.clone());
@@ -407,11 +439,9 @@ impl Generator<'_> {
                     _ if attr.required => Some(Value::b(n.is_multiple_of(2))),
                     _ => None,
                 },
-                Role::Key => Some(if attr.ty == AttributeType::Timestamp {
-                    self.typed(p.entity, attr, instant, n)
-                } else {
-                    self.key_value(p.entity, attr)
-                }),
+                Role::Key => Some(self.hot_or_typed(p.entity, attr, instant, n)),
+                Role::SparseKey => ((n + usize::from(flip)) % 3 != 2)
+                    .then(|| self.hot_or_typed(p.entity, attr, instant, n)),
                 Role::Plain => {
                     if !attr.required && self.rng.u8(0..3) == 0 {
                         None
@@ -436,11 +466,17 @@ impl Generator<'_> {
                 return;
             }
         };
-        let keys: BTreeMap<String, String> = item
+        let mut keys: BTreeMap<String, String> = item
             .iter()
             .filter(|(k, _)| k.as_str() != items::ENTITY_TYPE)
             .filter_map(|(k, v)| values::key_text(v).map(|s| (k.clone(), s)))
             .collect();
+        // Native key attributes are the item's own values, in their declared types.
+        for name in native_key_attributes(self.model, p.entity) {
+            if let Some(v) = vals.get(name) {
+                keys.insert(name.to_string(), v.text.clone());
+            }
+        }
         let pk = keys
             .get(&self.model.table.partition_key.name)
             .cloned()

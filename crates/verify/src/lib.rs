@@ -25,6 +25,7 @@ pub mod params;
 pub mod report;
 pub mod run;
 pub mod values;
+pub mod verdict;
 
 pub use generate::{Dataset, Sample, generate};
 pub use report::{PatternResult, Report};

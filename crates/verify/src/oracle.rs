@@ -1,6 +1,12 @@
 //! The expected result of a read pattern, computed from the samples in memory, independently of
 //! DynamoDB: partition key equality, the sort key condition compared as the key's type orders
 //! (`S` and `B` by bytes, `N` by value), index order.
+//!
+//! A native multi-attribute key follows the same rules attribute by attribute: an item is in the
+//! index only while it holds every key attribute (sparse by absence), every partition attribute
+//! and every leading sort attribute given must be equal (by value for `N`), the condition applies
+//! to the last sort attribute given, and items are ordered by the sort attributes left to right,
+//! each as its type orders.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -97,43 +103,180 @@ impl Bound {
 pub struct Shape {
     /// Index name; `None` for the table.
     pub index: Option<String>,
-    /// Partition key attribute.
+    /// Partition key attribute (of a native key: the first).
     pub pk: String,
-    /// Sort key attribute, if the table or index has one.
+    /// Sort key attribute, if the table or index has one (of a native key: the first).
     pub sk: Option<String>,
     /// The sort key's declared type (`S` when undeclared), which orders it.
     pub sk_type: KeyAttributeType,
+    /// Every partition key attribute with its type: one, or up to four for a native key.
+    pub partition: Vec<(String, KeyAttributeType)>,
+    /// Every sort key attribute with its type, in order: none, one, or up to four.
+    pub sort: Vec<(String, KeyAttributeType)>,
 }
 
 impl Shape {
     /// The shape `pattern` reads.
     pub fn of(model: &Model, pattern: &Pattern) -> Shape {
         let index = pattern.index_name().map(str::to_string);
-        let (pk, sk) = match model.key_schema(index.as_deref()) {
-            Some((pk, sk)) => (pk.to_string(), sk.map(str::to_string)),
-            None => (
-                pattern
-                    .pk
-                    .as_ref()
-                    .map_or_else(String::new, |k| k.attribute.clone()),
-                pattern.sk.as_ref().map(|k| k.attribute.clone()),
-            ),
+        let typed = |name: &str| {
+            let ty = model
+                .key_attribute_type(name)
+                .unwrap_or(KeyAttributeType::S);
+            (name.to_string(), ty)
         };
-        let sk_type = sk
-            .as_deref()
-            .and_then(|a| model.key_attribute_type(a))
-            .unwrap_or(KeyAttributeType::S);
+        let (partition, sort): (Vec<_>, Vec<_>) = match index.as_deref() {
+            None => (
+                vec![typed(&model.table.partition_key.name)],
+                model
+                    .table
+                    .sort_key
+                    .iter()
+                    .map(|k| typed(&k.name))
+                    .collect(),
+            ),
+            Some(name) => match model.index(name) {
+                Some(i) => (
+                    i.partition_keys.iter().map(|k| typed(&k.name)).collect(),
+                    i.sort_keys.iter().map(|k| typed(&k.name)).collect(),
+                ),
+                None => (
+                    pattern.pk.iter().map(|k| typed(&k.attribute)).collect(),
+                    pattern.sk.iter().map(|k| typed(&k.attribute)).collect(),
+                ),
+            },
+        };
+        let pk = partition
+            .first()
+            .map_or_else(String::new, |(n, _)| n.clone());
+        let (sk, sk_type) = match sort.first() {
+            Some((n, ty)) => (Some(n.clone()), *ty),
+            None => (None, KeyAttributeType::S),
+        };
         Shape {
             index,
             pk,
             sk,
             sk_type,
+            partition,
+            sort,
         }
     }
 
-    /// Whether the sample is in the table or index: it writes every key attribute of it.
+    /// Whether the sample is in the table or index: it holds every key attribute of it.
     pub fn contains(&self, sample: &Sample) -> bool {
-        sample.key(&self.pk).is_some() && self.sk.as_ref().is_none_or(|sk| sample.key(sk).is_some())
+        self.partition
+            .iter()
+            .chain(&self.sort)
+            .all(|(name, _)| sample.key(name).is_some())
+    }
+
+    /// The declared type of key attribute `name` of this shape (`S` when it is none of them).
+    pub fn type_of(&self, name: &str) -> KeyAttributeType {
+        self.partition
+            .iter()
+            .chain(&self.sort)
+            .find(|(n, _)| n == name)
+            .map_or(KeyAttributeType::S, |(_, ty)| *ty)
+    }
+
+    /// Orders two samples as the index does: by each sort attribute in turn, each as its type
+    /// orders.
+    pub fn order(&self, a: &Sample, b: &Sample) -> Ordering {
+        self.sort
+            .iter()
+            .map(|(name, ty)| {
+                let value = |s: &Sample| s.key(name).unwrap_or_default().to_string();
+                compare(&value(a), &value(b), *ty)
+            })
+            .find(|o| o.is_ne())
+            .unwrap_or(Ordering::Equal)
+    }
+}
+
+/// A Query's key condition with its values rendered: an equality on every partition attribute
+/// and on each sort attribute before the last one given (in key-schema order), and the
+/// condition on that last sort attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyQuery {
+    /// `(attribute, value)` equalities: the partition, and the leading sort attributes.
+    pub equalities: Vec<(String, String)>,
+    /// The condition on the last sort attribute given.
+    pub sort: Option<(String, Bound)>,
+}
+
+impl KeyQuery {
+    /// The key condition of Query pattern `pattern` rendered from `values`: every condition in
+    /// key-schema order, the last one on a sort attribute being the sort condition.
+    pub fn render(
+        pattern: &Pattern,
+        values: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<KeyQuery, String> {
+        let Some(Condition::Eq(_)) = pattern.pk.as_ref().map(|k| &k.condition) else {
+            return Err("the pattern has no partition key equality".to_string());
+        };
+        let sort_attribute = pattern.sk.as_ref().map(|k| k.attribute.as_str());
+        let all: Vec<&monotable_model::KeyCondition> = if pattern.key.is_empty() {
+            pattern.pk.iter().chain(pattern.sk.iter()).collect()
+        } else {
+            pattern.key.iter().collect()
+        };
+        let mut equalities = Vec::new();
+        for k in all
+            .into_iter()
+            .filter(|k| Some(k.attribute.as_str()) != sort_attribute)
+        {
+            let Condition::Eq(t) = &k.condition else {
+                return Err(format!(
+                    "the condition on `{}` is not an equality",
+                    k.attribute
+                ));
+            };
+            equalities.push((
+                k.attribute.clone(),
+                t.render(values).map_err(|e| e.to_string())?,
+            ));
+        }
+        let sort = match &pattern.sk {
+            Some(k) => Some((
+                k.attribute.clone(),
+                Bound::render(&k.condition, values).map_err(|e| e.to_string())?,
+            )),
+            None => None,
+        };
+        Ok(KeyQuery { equalities, sort })
+    }
+
+    /// Whether DynamoDB takes the sort condition (`BETWEEN` bounds in order).
+    pub fn is_valid(&self, shape: &Shape) -> bool {
+        self.sort
+            .as_ref()
+            .is_none_or(|(a, b)| b.is_valid(shape.type_of(a)))
+    }
+
+    /// The partition key value (of a native key: the first partition attribute's).
+    pub fn partition_value(&self) -> &str {
+        self.equalities.first().map_or("", |(_, v)| v.as_str())
+    }
+
+    /// The condition as a key condition expression with values inlined.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = self
+            .equalities
+            .iter()
+            .map(|(a, v)| format!("{a} = {v:?}"))
+            .collect();
+        parts.extend(self.sort.iter().map(|(a, b)| b.describe(a)));
+        parts.join(" AND ")
+    }
+
+    /// Whether every equality holds of the sample, each compared as its attribute's type.
+    fn equal(&self, shape: &Shape, sample: &Sample) -> bool {
+        self.equalities.iter().all(|(name, want)| {
+            sample
+                .key(name)
+                .is_some_and(|v| compare(v, want, shape.type_of(name)) == Ordering::Equal)
+        })
     }
 }
 
@@ -176,46 +319,37 @@ pub fn ident(model: &Model, sample: &Sample) -> Ident {
     }
 }
 
-/// The samples a Query returns: in `shape`, partition key equal to `pk`, sort key (attribute
-/// `sk_attribute`) satisfying `sk`; ordered by the index's sort key, reversed when `descending`.
+/// The samples a Query returns: in `shape`, every equality of `key` holding, the last sort
+/// attribute given satisfying its condition; in index order, reversed when `descending`.
 pub fn query<'a>(
     samples: &'a [Sample],
     shape: &Shape,
-    pk: &str,
-    sk: Option<(&str, &Bound)>,
+    key: &KeyQuery,
     descending: bool,
 ) -> Vec<&'a Sample> {
     let mut out: Vec<&Sample> = samples
         .iter()
-        .filter(|s| shape.contains(s) && s.key(&shape.pk) == Some(pk))
-        .filter(|s| match sk {
+        .filter(|s| shape.contains(s) && key.equal(shape, s))
+        .filter(|s| match &key.sort {
             None => true,
             Some((attribute, bound)) => s
                 .key(attribute)
-                .is_some_and(|v| bound.matches(v, shape.sk_type)),
+                .is_some_and(|v| bound.matches(v, shape.type_of(attribute))),
         })
         .collect();
-    out.sort_by(|a, b| compare(sort_key(shape, a), sort_key(shape, b), shape.sk_type));
+    out.sort_by(|a, b| shape.order(a, b));
     if descending {
         out.reverse();
     }
     out
 }
 
-/// The sample's sort key in `shape` (empty without one).
-fn sort_key<'s>(shape: &Shape, sample: &'s Sample) -> &'s str {
-    shape
-        .sk
-        .as_ref()
-        .and_then(|a| sample.key(a))
-        .unwrap_or_default()
-}
-
-/// The number of samples in the partition `pk` of `shape` (with no sort key condition).
-pub fn partition_size(samples: &[Sample], shape: &Shape, pk: &str) -> usize {
+/// The number of samples in `shape` that every equality of `key` selects (the sort condition
+/// left out): what a range narrows.
+pub fn partition_size(samples: &[Sample], shape: &Shape, key: &KeyQuery) -> usize {
     samples
         .iter()
-        .filter(|s| shape.contains(s) && s.key(&shape.pk) == Some(pk))
+        .filter(|s| shape.contains(s) && key.equal(shape, s))
         .count()
 }
 
@@ -313,6 +447,34 @@ mod tests {
         }
     }
 
+    fn shape(
+        index: Option<&str>,
+        partition: &[(&str, KeyAttributeType)],
+        sort: &[(&str, KeyAttributeType)],
+    ) -> Shape {
+        let own = |keys: &[(&str, KeyAttributeType)]| -> Vec<(String, KeyAttributeType)> {
+            keys.iter().map(|(n, t)| (b(n), *t)).collect()
+        };
+        Shape {
+            index: index.map(b),
+            pk: b(partition[0].0),
+            sk: sort.first().map(|(n, _)| b(n)),
+            sk_type: sort.first().map_or(KeyAttributeType::S, |(_, t)| *t),
+            partition: own(partition),
+            sort: own(sort),
+        }
+    }
+
+    fn eq(pairs: &[(&str, &str)], sort: Option<(&str, Bound)>) -> KeyQuery {
+        KeyQuery {
+            equalities: pairs.iter().map(|(a, v)| (b(a), b(v))).collect(),
+            sort: sort.map(|(a, bound)| (b(a), bound)),
+        }
+    }
+
+    const S: KeyAttributeType = KeyAttributeType::S;
+    const N: KeyAttributeType = KeyAttributeType::N;
+
     #[test]
     fn query_filters_and_orders() {
         let samples = vec![
@@ -321,41 +483,96 @@ mod tests {
             sample("B", &[("PK", "Q"), ("SK", "a"), ("G", "X")]),
             sample("A", &[("PK", "P"), ("SK", "c")]),
         ];
-        let table = Shape {
-            index: None,
-            pk: b("PK"),
-            sk: Some(b("SK")),
-            sk_type: KeyAttributeType::S,
-        };
-        let got = query(&samples, &table, "P", None, false);
+        let table = shape(None, &[("PK", S)], &[("SK", S)]);
+        let got = query(&samples, &table, &eq(&[("PK", "P")], None), false);
         let sks: Vec<&str> = got.iter().filter_map(|s| s.key("SK")).collect();
         assert_eq!(sks, ["a", "b", "c"]);
-        let gt = Bound::Gt(b("a"));
-        let got = query(&samples, &table, "P", Some(("SK", &gt)), true);
+        let gt = eq(&[("PK", "P")], Some(("SK", Bound::Gt(b("a")))));
+        let got = query(&samples, &table, &gt, true);
         let sks: Vec<&str> = got.iter().filter_map(|s| s.key("SK")).collect();
         assert_eq!(sks, ["c", "b"]);
-        let gsi = Shape {
-            index: Some(b("GSI")),
-            pk: b("G"),
-            sk: Some(b("GS")),
-            sk_type: KeyAttributeType::S,
-        };
+        let gsi = shape(Some("GSI"), &[("G", S)], &[("GS", S)]);
         // B has no GS: not in the index. "10" < "2" byte-wise.
-        let got = query(&samples, &gsi, "X", None, false);
+        let x = eq(&[("G", "X")], None);
+        let got = query(&samples, &gsi, &x, false);
         let gs: Vec<&str> = got.iter().filter_map(|s| s.key("GS")).collect();
         assert_eq!(gs, ["10", "2"]);
         // The same index with a numeric sort key: 2 before 10.
-        let numeric = Shape {
-            sk_type: KeyAttributeType::N,
-            ..gsi.clone()
-        };
-        let got = query(&samples, &numeric, "X", None, false);
+        let numeric = shape(Some("GSI"), &[("G", S)], &[("GS", N)]);
+        let got = query(&samples, &numeric, &x, false);
         let gs: Vec<&str> = got.iter().filter_map(|s| s.key("GS")).collect();
         assert_eq!(gs, ["2", "10"]);
-        assert_eq!(partition_size(&samples, &gsi, "X"), 2);
+        assert_eq!(partition_size(&samples, &gsi, &x), 2);
         assert_eq!(scan(&samples, &gsi).len(), 2);
         let key = [(b("PK"), b("Q")), (b("SK"), b("a"))];
         assert_eq!(get(&samples, &key).map(|s| s.entity.as_str()), Some("B"));
         assert!(get(&samples, &[(b("PK"), b("Q")), (b("SK"), b("b"))]).is_none());
+    }
+
+    /// `ByStatus` on (status, shard N) HASH and (createdAt, orderId) RANGE.
+    fn orders() -> Vec<Sample> {
+        let order = |id: &str, status: &str, shard: &str, created: Option<&str>| {
+            let mut keys = vec![
+                ("PK", id),
+                ("status", status),
+                ("shard", shard),
+                ("orderId", id),
+            ];
+            keys.extend(created.map(|c| ("createdAt", c)));
+            sample("Order", &keys)
+        };
+        vec![
+            order("o1", "PAID", "2", Some("2024-01-02")),
+            order("o2", "PAID", "2.0", Some("2024-01-01")),
+            order("o3", "PAID", "10", Some("2024-01-01")),
+            order("o4", "PAID", "2", Some("2024-01-01")),
+            order("o5", "PAID", "2", None),
+            order("o6", "SHIPPED", "2", Some("2024-01-01")),
+        ]
+    }
+
+    fn ids(found: &[&Sample]) -> Vec<String> {
+        found.iter().filter_map(|s| s.key("PK")).map(b).collect()
+    }
+
+    #[test]
+    fn native_keys_are_sparse_numeric_and_ordered_attribute_by_attribute() {
+        let samples = orders();
+        let by_status = shape(
+            Some("ByStatus"),
+            &[("status", S), ("shard", N)],
+            &[("createdAt", S), ("orderId", S)],
+        );
+        // o5 lacks createdAt: not in the index. shard 2.0 is shard 2; 10 is another partition.
+        // Ordered by createdAt, then orderId.
+        let paid_2 = eq(&[("status", "PAID"), ("shard", "2")], None);
+        assert_eq!(
+            ids(&query(&samples, &by_status, &paid_2, false)),
+            ["o2", "o4", "o1"]
+        );
+        assert_eq!(
+            ids(&query(&samples, &by_status, &paid_2, true)),
+            ["o1", "o4", "o2"]
+        );
+        assert_eq!(partition_size(&samples, &by_status, &paid_2), 3);
+        // The condition applies to the last sort attribute given.
+        let day = eq(
+            &[("status", "PAID"), ("shard", "2")],
+            Some((
+                "createdAt",
+                Bound::Between(b("2024-01-01"), b("2024-01-01")),
+            )),
+        );
+        assert_eq!(ids(&query(&samples, &by_status, &day, false)), ["o2", "o4"]);
+        let after = eq(
+            &[
+                ("status", "PAID"),
+                ("shard", "2"),
+                ("createdAt", "2024-01-01"),
+            ],
+            Some(("orderId", Bound::Gt(b("o2")))),
+        );
+        assert_eq!(ids(&query(&samples, &by_status, &after, false)), ["o4"]);
+        assert_eq!(scan(&samples, &by_status).len(), 5);
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use monotable_model::{
-    Attribute, AttributeType, Condition, KeyTemplate, Model, Pattern, TimestampFormat,
+    Attribute, AttributeType, Condition, KeyCondition, KeyTemplate, Model, Pattern, TimestampFormat,
 };
 
 use crate::generate::Sample;
@@ -35,11 +35,21 @@ fn unique_vars<'a>(templates: impl Iterator<Item = &'a KeyTemplate>) -> Vec<Stri
     out
 }
 
+/// Every key condition of the pattern in key-schema order (`pk`, then `sk`, for a pattern
+/// assembled without [`Pattern::key`]).
+pub(crate) fn conditions(pattern: &Pattern) -> Vec<&KeyCondition> {
+    if pattern.key.is_empty() {
+        pattern.pk.iter().chain(pattern.sk.iter()).collect()
+    } else {
+        pattern.key.iter().collect()
+    }
+}
+
 /// Variable values read back from a key the target writes: the whole key for an equality, the
 /// shortest matching prefix for `begins_with` (range bounds: [`crate::bounds::aligned`]).
 fn extracted(pattern: &Pattern, target: &Sample) -> Values {
     let mut out = Values::new();
-    for cond in pattern.pk.iter().chain(pattern.sk.iter()) {
+    for cond in conditions(pattern) {
         let Some(key) = target.key(&cond.attribute) else {
             continue;
         };
@@ -177,10 +187,13 @@ pub fn choose(
             from_keys.entry(var).or_insert(value);
         }
     }
+    // The equalities (the partition, and leading sort attributes of a native key) take the
+    // target's values; the last sort condition is searched.
+    let sort_attribute = pattern.sk.as_ref().map(|k| k.attribute.as_str());
     let pk_vars = unique_vars(
-        pattern
-            .pk
-            .iter()
+        conditions(pattern)
+            .into_iter()
+            .filter(|k| Some(k.attribute.as_str()) != sort_attribute)
             .flat_map(|k| k.condition.templates().into_iter()),
     );
     let sk_vars: Vec<String> = unique_vars(

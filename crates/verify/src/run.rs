@@ -12,9 +12,10 @@ use monotable_model::{Condition, Model, Operation, Pattern};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample};
-use crate::oracle::{self, Bound, Ident, Shape};
+use crate::oracle::{self, Bound, Ident, KeyQuery, Shape};
 use crate::params::{self, BEST, Score, Values};
 use crate::report::{PatternResult, Report};
+use crate::verdict;
 
 /// Items per page: small, so every multi-item result crosses a page boundary.
 pub const PAGE_SIZE: i32 = 2;
@@ -104,7 +105,7 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-fn key_text(value: &AttributeValue) -> String {
+pub(crate) fn key_text(value: &AttributeValue) -> String {
     crate::values::key_text(value).unwrap_or_else(|| format!("{value:?}"))
 }
 
@@ -320,37 +321,21 @@ impl Ctx<'_> {
         }
     }
 
-    /// The rendered partition key and sort key condition of a Query pattern.
-    fn query_key(pattern: &Pattern, values: &Values) -> Result<(String, Option<Bound>), String> {
-        let lookup = |n: &str| values.get(n).cloned();
-        let pk = match pattern.pk.as_ref().map(|k| &k.condition) {
-            Some(Condition::Eq(t)) => t.render(&lookup).map_err(|e| e.to_string())?,
-            _ => return Err("the pattern has no partition key equality".to_string()),
-        };
-        let sk = match &pattern.sk {
-            Some(k) => Some(Bound::render(&k.condition, &lookup).map_err(|e| e.to_string())?),
-            None => None,
-        };
-        Ok((pk, sk))
-    }
-
     async fn query(&self, pattern: &Pattern, shape: &Shape, target: Option<&Sample>) -> Run {
         let samples = &self.data.samples;
-        let sk_attribute = pattern.sk.as_ref().map(|k| k.attribute.as_str());
         let eval = |values: &Values| -> Option<Score> {
-            let (pk, sk) = Self::query_key(pattern, values).ok()?;
-            if sk.as_ref().is_some_and(|b| !b.is_valid(shape.sk_type)) {
+            let key = KeyQuery::render(pattern, &|n| values.get(n).cloned()).ok()?;
+            if !key.is_valid(shape) {
                 return None;
             }
-            let cond = sk_attribute.zip(sk.as_ref());
-            let found = oracle::query(samples, shape, &pk, cond, pattern.descending);
+            let found = oracle::query(samples, shape, &key, pattern.descending);
             let hit = target.is_some_and(|t| found.iter().any(|f| std::ptr::eq(*f, t)));
             // Some but not all of the partition for a range; when nothing matches at all, at
             // least a range wider than one value, so an empty answer is not the bounds' fault.
-            let narrow = match &sk {
+            let narrow = match key.sort.as_ref().map(|(_, b)| b) {
                 Some(Bound::Between(a, b)) if found.is_empty() => a < b,
                 Some(b) if b.is_range() => {
-                    !found.is_empty() && found.len() < oracle::partition_size(samples, shape, &pk)
+                    !found.is_empty() && found.len() < oracle::partition_size(samples, shape, &key)
                 }
                 _ => true,
             };
@@ -361,7 +346,7 @@ impl Ctx<'_> {
             target: target.map(|t| oracle::ident(self.model, t)),
             ..Run::default()
         };
-        let (pk, sk) = match Self::query_key(pattern, &values) {
+        let key = match KeyQuery::render(pattern, &|n| values.get(n).cloned()) {
             Ok(k) => k,
             Err(e) => {
                 run.request = format!("Query {}", pattern.name);
@@ -369,40 +354,43 @@ impl Ctx<'_> {
                 return run;
             }
         };
-        let pk_attribute = pattern.pk.as_ref().map_or("", |k| k.attribute.as_str());
         let mut request = format!(
-            "Query {}: {pk_attribute} = {pk:?}",
-            shape.index.as_deref().unwrap_or("table")
+            "Query {}: {}",
+            shape.index.as_deref().unwrap_or("table"),
+            key.describe()
         );
-        if let (Some(a), Some(b)) = (sk_attribute, &sk) {
-            request.push_str(" AND ");
-            request.push_str(&b.describe(a));
-        }
         if pattern.descending {
             request.push_str(" (descending)");
         }
         request.push_str(&format!(", pages of {PAGE_SIZE}"));
         run.request = request;
-        let expected = oracle::query(
-            samples,
-            shape,
-            &pk,
-            sk_attribute.zip(sk.as_ref()),
-            pattern.descending,
-        );
+        let expected = oracle::query(samples, shape, &key, pattern.descending);
         run.expected = expected
             .iter()
             .map(|s| oracle::ident(self.model, s))
             .collect();
+        let got = match self.pages(pattern, &values).await {
+            Ok(got) => got,
+            Err(problem) => {
+                run.problem = Some(problem);
+                Vec::new()
+            }
+        };
+        run.got = got.iter().map(|i| self.ident_of(i)).collect();
+        if run.problem.is_none() {
+            run.problem = verdict::members(&run.expected, &run.got)
+                .or_else(|| verdict::order(pattern.descending, shape, &expected, &got));
+        }
+        run
+    }
+
+    /// Every page of the Query of `pattern` for `values`, followed to the end.
+    async fn pages(&self, pattern: &Pattern, values: &Values) -> Result<Vec<Item>, String> {
         let lookup = |n: &str| values.get(n).cloned();
         let mut got: Vec<Item> = Vec::new();
         let mut start = None;
         let mut seen_starts: BTreeSet<String> = BTreeSet::new();
-        for page_no in 0.. {
-            if page_no >= MAX_PAGES {
-                run.problem = Some(format!("pagination did not end after {MAX_PAGES} pages"));
-                break;
-            }
+        for _ in 0..MAX_PAGES {
             let page = store_pattern::query(
                 self.client,
                 self.model,
@@ -413,67 +401,21 @@ impl Ctx<'_> {
                     start,
                 },
             )
-            .await;
-            match page {
-                Ok(page) => {
-                    got.extend(page.items);
-                    match page.last_evaluated_key {
-                        Some(k) => {
-                            let mut fingerprint: Vec<String> =
-                                k.iter().map(|(a, v)| format!("{a}={v:?}")).collect();
-                            fingerprint.sort();
-                            if !seen_starts.insert(fingerprint.join(",")) {
-                                run.problem =
-                                    Some("pagination repeated a LastEvaluatedKey".to_string());
-                                break;
-                            }
-                            start = Some(k);
-                        }
-                        None => break,
-                    }
-                }
-                Err(e) => {
-                    run.problem = Some(e.to_string());
-                    break;
-                }
+            .await
+            .map_err(|e| e.to_string())?;
+            got.extend(page.items);
+            let Some(k) = page.last_evaluated_key else {
+                return Ok(got);
+            };
+            let mut fingerprint: Vec<String> =
+                k.iter().map(|(a, v)| format!("{a}={v:?}")).collect();
+            fingerprint.sort();
+            if !seen_starts.insert(fingerprint.join(",")) {
+                return Err("pagination repeated a LastEvaluatedKey".to_string());
             }
+            start = Some(k);
         }
-        run.got = got.iter().map(|i| self.ident_of(i)).collect();
-        if run.problem.is_none() {
-            run.problem = compare(&run.expected, &run.got).or_else(|| {
-                let sort_of = |i: &Item| {
-                    shape
-                        .sk
-                        .as_ref()
-                        .and_then(|a| i.get(a))
-                        .map(key_text)
-                        .unwrap_or_default()
-                };
-                let want: Vec<String> = expected
-                    .iter()
-                    .map(|s| {
-                        shape
-                            .sk
-                            .as_ref()
-                            .and_then(|a| s.key(a))
-                            .unwrap_or_default()
-                            .to_string()
-                    })
-                    .collect();
-                let have: Vec<String> = got.iter().map(sort_of).collect();
-                (want != have).then(|| {
-                    format!(
-                        "the items came back out of {} sort-key order",
-                        if pattern.descending {
-                            "descending"
-                        } else {
-                            "ascending"
-                        }
-                    )
-                })
-            });
-        }
-        run
+        Err(format!("pagination did not end after {MAX_PAGES} pages"))
     }
 
     fn describe_key(key: &[(String, String)]) -> String {
@@ -519,7 +461,7 @@ impl Ctx<'_> {
         match store_pattern::get(self.client, self.model, &pattern.name, &lookup).await {
             Ok(item) => {
                 run.got = item.iter().map(|i| self.ident_of(i)).collect();
-                run.problem = compare(&run.expected, &run.got);
+                run.problem = verdict::members(&run.expected, &run.got);
             }
             Err(e) => run.problem = Some(e.to_string()),
         }
@@ -614,7 +556,7 @@ impl Ctx<'_> {
         run.got = got.iter().map(|i| self.ident_of(i)).collect();
         run.got.sort();
         run.expected.sort();
-        run.problem = compare(&run.expected, &run.got);
+        run.problem = verdict::members(&run.expected, &run.got);
         run
     }
 
@@ -668,7 +610,7 @@ impl Ctx<'_> {
         run.got.sort();
         run.expected.sort();
         if run.problem.is_none() {
-            run.problem = compare(&run.expected, &run.got);
+            run.problem = verdict::members(&run.expected, &run.got);
         }
         run
     }
@@ -693,26 +635,4 @@ pub(crate) fn get_key(pattern: &Pattern, values: &Values) -> Result<Vec<(String,
         return Err("the pattern has no key".to_string());
     }
     Ok(key)
-}
-
-fn compare(expected: &[Ident], got: &[Ident]) -> Option<String> {
-    let mut want = expected.to_vec();
-    let mut have = got.to_vec();
-    want.sort();
-    have.sort();
-    if want == have {
-        return None;
-    }
-    let missing = want.iter().filter(|w| !have.contains(w)).count();
-    let extra = have.iter().filter(|h| !want.contains(h)).count();
-    Some(match (missing, extra) {
-        (0, 0) => "returned some items more than once".to_string(),
-        (m, 0) => format!("{m} expected item{} missing", if m == 1 { "" } else { "s" }),
-        (0, e) => format!("{e} unexpected item{}", if e == 1 { "" } else { "s" }),
-        (m, e) => format!(
-            "{m} expected item{} missing, {e} unexpected item{}",
-            if m == 1 { "" } else { "s" },
-            if e == 1 { "" } else { "s" }
-        ),
-    })
 }

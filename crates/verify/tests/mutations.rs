@@ -201,3 +201,87 @@ returns = ["Order"]
         report.render_human()
     );
 }
+
+/// A native index keyed on (game, season N) HASH and points N RANGE.
+const NATIVE: &str = r#"
+version = 1
+[table]
+name = "Mutants"
+partition_key = { name = "PK" }
+sort_key = { name = "SK" }
+
+[indexes.ByBoard]
+kind = "global"
+partition_key = [{ name = "game", type = "S" }, { name = "season", type = "N" }]
+sort_key = [{ name = "points", type = "N" }]
+
+[entities.Score]
+attributes.scoreId = { type = "string", required = true }
+attributes.game = { type = "string", required = true }
+attributes.season = { type = "integer", required = true }
+attributes.points = { type = "integer", required = true }
+keys.PK = "SCORE#{scoreId}"
+keys.SK = "SCORE"
+"#;
+
+async fn verify_native(body: &str) -> Report {
+    let source = format!("{NATIVE}{body}");
+    verify_source("native-mutant.toml", &source, 5)
+        .await
+        .expect("verify runs")
+}
+
+#[tokio::test]
+async fn an_entity_lacking_a_native_key_attribute_is_never_in_the_index() {
+    let report = verify_native(
+        r#"
+[entities.Draft]
+attributes.draftId = { type = "string", required = true }
+attributes.game = { type = "string", required = true }
+attributes.season = { type = "integer", required = true }
+keys.PK = "DRAFT#{draftId}"
+keys.SK = "DRAFT"
+
+[patterns.board]
+operation = "Query"
+index = "ByBoard"
+key = { game = "{game}", season = "{season}" }
+returns = ["Score", "Draft"]
+"#,
+    )
+    .await;
+    assert_eq!(failed(&report), ["board"], "{}", report.render_human());
+    let p = report.failures().next().expect("one failure");
+    assert!(
+        p.message.starts_with("expected a Draft, got none"),
+        "{}",
+        p.message
+    );
+    assert!(
+        p.request.contains("game = ") && p.request.contains(" AND season = "),
+        "{}",
+        p.request
+    );
+}
+
+#[tokio::test]
+async fn a_unique_pattern_over_a_native_partition_is_caught() {
+    let report = verify_native(
+        r#"
+[patterns.board]
+operation = "Query"
+index = "ByBoard"
+key = { game = "{game}", season = "{season}" }
+returns = ["Score"]
+
+[patterns.top]
+operation = "Query"
+index = "ByBoard"
+key = { game = "{game}", season = "{season}" }
+returns = ["Score"]
+unique = true
+"#,
+    )
+    .await;
+    assert_eq!(failed(&report), ["top"], "{}", report.render_human());
+}

@@ -33,6 +33,39 @@ async fn the_shop_passes() {
     assert!(range.items > 0, "{}", report.render_human());
 }
 
+/// The shop on native multi-attribute keys: every read passes, the native patterns included, and
+/// their requests send each equality and the sort condition in one key condition.
+#[tokio::test]
+async fn the_native_shop_passes() {
+    let report = verify_file(&root().join("examples/shop/shop-native.toml"), 1).await;
+    assert!(report.passed(), "{}", report.render_human());
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    for name in [
+        "listOrdersByStatus",
+        "listOrdersByStatusInRange",
+        "listPublishedProductsByCategory",
+    ] {
+        let p = report
+            .patterns
+            .iter()
+            .find(|p| p.name == name)
+            .expect("pattern reported");
+        assert!(p.passed && p.items > 0, "{name}: {}", report.render_human());
+    }
+    let range = report
+        .patterns
+        .iter()
+        .find(|p| p.name == "listOrdersByStatusInRange")
+        .expect("pattern reported");
+    assert!(
+        range.request.starts_with("Query ByStatus: status = ")
+            && range.request.contains(" AND shard = ")
+            && range.request.contains(" AND createdAt BETWEEN "),
+        "{}",
+        range.request
+    );
+}
+
 #[tokio::test]
 async fn the_same_seed_gives_the_same_report() {
     let path = root().join("examples/shop/shop.toml");
@@ -116,11 +149,14 @@ fn seeds() -> std::ops::Range<u64> {
     0..count
 }
 
-/// The correct designs: the shop, every passing lint fixture with a read pattern, and the
-/// designs in `tests/designs` (numeric and binary sort keys, ranges over keys that go on after
-/// the bounded value).
+/// The correct designs: the shop (on synthetic and on native index keys), every passing lint
+/// fixture with a read pattern, and the designs in `tests/designs` (numeric and binary sort keys,
+/// ranges over keys that go on after the bounded value, native multi-attribute keys).
 fn correct_designs() -> Vec<PathBuf> {
-    let mut files = vec![root().join("examples/shop/shop.toml")];
+    let mut files = vec![
+        root().join("examples/shop/shop.toml"),
+        root().join("examples/shop/shop-native.toml"),
+    ];
     let fixtures = root().join("crates/check/tests/fixtures");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures)
         .expect("fixtures")
@@ -188,6 +224,7 @@ async fn no_seed_fails_a_passing_model() {
 async fn every_model_in_the_repository_runs_without_panicking() {
     let mut files = vec![
         root().join("examples/shop/shop.toml"),
+        root().join("examples/shop/shop-native.toml"),
         root().join("examples/seed-original/model.toml"),
     ];
     for rule in std::fs::read_dir(root().join("crates/check/tests/fixtures")).expect("fixtures") {

@@ -115,7 +115,10 @@ pub fn rendered_bytes(template: &KeyTemplate, entity: &Entity) -> u64 {
 /// Estimated size of one key attribute (name + value) the entity writes; 0 when it does not.
 fn key_attribute_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
     let Some(field) = entity.key_field(attribute) else {
-        return 0;
+        // A native key attribute is one of the item's own attributes, sized as such.
+        return entity
+            .attribute(attribute)
+            .map_or(0, |a| attribute.len() as u64 + value_bytes(a));
     };
     let value = rendered_bytes(&field.template, entity);
     // A number key (type N) is stored as a number.
@@ -137,8 +140,7 @@ pub fn index_entry_bytes(model: &Model, entity: &Entity, index: &Index, item_byt
     }
     let mut names: Vec<&str> = vec![model.table.partition_key.name.as_str()];
     names.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
-    names.push(index.partition_key.as_str());
-    names.extend(index.sort_key.as_deref());
+    names.extend(index.key_attributes().map(|k| k.name.as_str()));
     names.sort_unstable();
     names.dedup();
     let keys: u64 = names
@@ -183,9 +185,8 @@ pub fn actual_entry_bytes(
     let index = model.index(name)?;
     let mut keys: Vec<&str> = vec![model.table.partition_key.name.as_str()];
     keys.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
-    let index_keys: Vec<&str> = std::iter::once(index.partition_key.as_str())
-        .chain(index.sort_key.as_deref())
-        .collect();
+    // Every key attribute: several of each kind for a native key.
+    let index_keys: Vec<&str> = index.key_attributes().map(|k| k.name.as_str()).collect();
     if index_keys.iter().any(|k| !object.contains_key(*k)) {
         return None;
     }

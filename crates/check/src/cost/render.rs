@@ -43,7 +43,7 @@ fn opt(x: Option<f64>) -> String {
 }
 
 /// Aligned columns: text columns (the first `text` ones) left-aligned, numbers right-aligned.
-fn table(out: &mut String, headers: &[&str], text: usize, rows: &[Vec<String>]) {
+pub(crate) fn table(out: &mut String, headers: &[&str], text: usize, rows: &[Vec<String>]) {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {

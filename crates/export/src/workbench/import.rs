@@ -34,6 +34,17 @@ pub enum ImportError {
         /// Their names.
         names: Vec<String>,
     },
+    /// An index keyed on several partition or sort attributes: a Workbench file cannot hold one,
+    /// so a file that lists several (or embeds a model that declares one) is not a model monotable
+    /// can round-trip through Workbench.
+    #[error(
+        "NoSQL Workbench cannot represent native multi-attribute keys: index `{index}` has several \
+         partition or sort key attributes; keep that model in its TOML file"
+    )]
+    NativeKeys {
+        /// The index.
+        index: String,
+    },
 }
 
 /// The result of an import.
@@ -176,6 +187,38 @@ fn read_table(v: &Value) -> Result<Table, ImportError> {
         facets,
         gsis,
     })
+}
+
+/// A global index whose `KeyAttributes` list several partition or sort attributes (an array
+/// where Workbench writes one object), refused.
+fn refuse_listed_keys(table: &Value) -> Result<(), ImportError> {
+    let gsis = table
+        .get("GlobalSecondaryIndexes")
+        .and_then(Value::as_array);
+    for g in gsis.into_iter().flatten() {
+        let keys = g.get("KeyAttributes");
+        let listed = ["PartitionKey", "SortKey"].iter().any(|side| {
+            keys.and_then(|k| k.get(side))
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.len() > 1)
+        });
+        if listed {
+            return Err(ImportError::NativeKeys {
+                index: text(g, "IndexName").unwrap_or_default(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The refusal naming the model's first index keyed on several attributes.
+fn native(model: &Model) -> ImportError {
+    let index = model
+        .indexes
+        .iter()
+        .find(|i| i.partition_keys.len() > 1 || i.sort_keys.len() > 1)
+        .map_or_else(String::new, |i| i.name.clone());
+    ImportError::NativeKeys { index }
 }
 
 /// The monotable source between the markers of the description, if any.
@@ -520,7 +563,10 @@ pub fn import_nosql_workbench_detailed(json: &str) -> Result<Imported, ImportErr
         .ok_or_else(|| not_workbench("no `DataModel` array"))?;
     let table = match tables.as_slice() {
         [] => return Err(not_workbench("`DataModel` has no table")),
-        [table] => read_table(table)?,
+        [table] => {
+            refuse_listed_keys(table)?;
+            read_table(table)?
+        }
         many => {
             return Err(ImportError::MultipleTables {
                 names: many
@@ -538,6 +584,7 @@ pub fn import_nosql_workbench_detailed(json: &str) -> Result<Imported, ImportErr
     if let Some(source) = embedded_source(&description) {
         match monotable_model::parse(&source) {
             Ok(model) => {
+                super::check_representable(&model).map_err(|_| native(&model))?;
                 let diffs = differences(&model, &table);
                 if diffs.is_empty() {
                     return Ok(Imported {

@@ -8,7 +8,7 @@ use monotable_access::items::Item;
 use monotable_check::cost::{
     self, IndexUnits, ReadConsistency, Units, actual_entry_bytes, item_size, read_units,
 };
-use monotable_model::{Condition, IndexKind, Model, Pattern};
+use monotable_model::{IndexKind, Model, Pattern};
 use serde_json::Value;
 
 use super::items::{engine_units, item_json, update_prediction, write_prediction};
@@ -16,7 +16,7 @@ use super::report::{Measured, units};
 use super::{Ctx, MAX_PAGES, TARGETS_PER_ENTITY, TRANSACTION_ITEMS_PER_ENTITY, primary};
 use crate::VerifyError;
 use crate::generate::Sample;
-use crate::oracle::{self, Bound, Shape};
+use crate::oracle::{self, KeyQuery, Shape};
 use crate::params::{self, BEST, Values};
 use crate::run::get_key;
 use crate::run::{message, typed_keys};
@@ -162,21 +162,14 @@ impl Ctx<'_> {
         };
         let shape = Shape::of(self.model, pattern);
         let samples = &self.data.samples;
-        let sk_attribute = pattern.sk.as_ref().map(|k| k.attribute.as_str());
         let mut out = Vec::new();
         for target in self.targets(pattern, rng) {
             let eval = |values: &Values| -> Option<u8> {
-                let (pk, sk) = query_key(pattern, values).ok()?;
-                if sk.as_ref().is_some_and(|b| !b.is_valid(shape.sk_type)) {
+                let key = KeyQuery::render(pattern, &|n| values.get(n).cloned()).ok()?;
+                if !key.is_valid(&shape) {
                     return None;
                 }
-                let found = oracle::query(
-                    samples,
-                    &shape,
-                    &pk,
-                    sk_attribute.zip(sk.as_ref()),
-                    pattern.descending,
-                );
+                let found = oracle::query(samples, &shape, &key, pattern.descending);
                 let hit = found.iter().any(|f| std::ptr::eq(*f, target));
                 Some(u8::from(hit) * 4 + u8::from(!found.is_empty()) * 2 + 1)
             };
@@ -249,7 +242,13 @@ impl Ctx<'_> {
         consistent: bool,
         start: Option<Item>,
     ) -> (String, QueryResult) {
-        let (pk, sk) = match query_key(pattern, values) {
+        let lookup = |n: &str| values.get(n).cloned();
+        let rendered = KeyQuery::render(pattern, &lookup).and_then(|key| {
+            let condition = monotable_access::pattern::key_condition(self.model, pattern, &lookup)
+                .map_err(|e| e.to_string())?;
+            Ok((key, condition))
+        });
+        let (key, condition) = match rendered {
             Ok(k) => k,
             Err(e) => {
                 return (
@@ -258,46 +257,26 @@ impl Ctx<'_> {
                 );
             }
         };
-        let pk_attribute = pattern.pk.as_ref().map_or("", |k| k.attribute.as_str());
         let mut request = format!(
-            "Query {}: {pk_attribute} = {pk:?}",
-            pattern.index_name().unwrap_or("table")
+            "Query {}: {}",
+            pattern.index_name().unwrap_or("table"),
+            key.describe()
         );
-        let mut call = self
+        // The store's one key condition expression, as every pattern's Query sends it.
+        let expression = condition.expression();
+        let call = self
             .client
             .query()
             .table_name(&self.model.table.name)
             .set_index_name(pattern.index_name().map(str::to_string))
-            .expression_attribute_names("#pk", pk_attribute)
-            .expression_attribute_values(":pk", typed(self.model, pk_attribute, pk))
+            .set_expression_attribute_names(Some(expression.names))
+            .set_expression_attribute_values(Some(expression.values))
             .scan_index_forward(!pattern.descending)
             .consistent_read(consistent)
             .set_limit(pattern.limit.and_then(|l| i32::try_from(l).ok()))
             .set_exclusive_start_key(start)
             .return_consumed_capacity(ReturnConsumedCapacity::Indexes);
-        let mut expression = String::from("#pk = :pk");
-        if let (Some(cond), Some(bound)) = (&pattern.sk, sk) {
-            request.push_str(" AND ");
-            request.push_str(&bound.describe(&cond.attribute));
-            let (clause, rendered) = match bound {
-                Bound::Eq(v) => ("#sk = :sk0", vec![v]),
-                Bound::BeginsWith(v) => ("begins_with(#sk, :sk0)", vec![v]),
-                Bound::Between(a, b) => ("#sk BETWEEN :sk0 AND :sk1", vec![a, b]),
-                Bound::Lt(v) => ("#sk < :sk0", vec![v]),
-                Bound::Le(v) => ("#sk <= :sk0", vec![v]),
-                Bound::Gt(v) => ("#sk > :sk0", vec![v]),
-                Bound::Ge(v) => ("#sk >= :sk0", vec![v]),
-            };
-            call = call.expression_attribute_names("#sk", &cond.attribute);
-            for (i, v) in rendered.into_iter().enumerate() {
-                call = call.expression_attribute_values(
-                    format!(":sk{i}"),
-                    typed(self.model, &cond.attribute, v),
-                );
-            }
-            expression.push_str(" AND ");
-            expression.push_str(clause);
-        }
+        let expression = expression.text;
         if let Some(limit) = pattern.limit {
             request.push_str(&format!(", limit {limit}"));
         }
@@ -645,18 +624,4 @@ fn describe_primary(model: &Model, item: &Value) -> String {
 /// A rendered key value in its declared type, as every write stores it.
 fn typed(model: &Model, attribute: &str, text: String) -> AttributeValue {
     monotable_access::items::key_value(model, attribute, text)
-}
-
-/// The partition key value and sort key condition of a Query pattern rendered from `values`.
-fn query_key(pattern: &Pattern, values: &Values) -> Result<(String, Option<Bound>), String> {
-    let lookup = |n: &str| values.get(n).cloned();
-    let pk = match pattern.pk.as_ref().map(|k| &k.condition) {
-        Some(Condition::Eq(t)) => t.render(&lookup).map_err(|e| e.to_string())?,
-        _ => return Err("the pattern has no partition key equality".to_string()),
-    };
-    let sk = match &pattern.sk {
-        Some(k) => Some(Bound::render(&k.condition, &lookup).map_err(|e| e.to_string())?),
-        None => None,
-    };
-    Ok((pk, sk))
 }
