@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use monotable_model::{Entity, KeyTemplates, Model, Operation, Pattern, Relation};
+use monotable_model::{Entity, Index, KeyTemplates, Model, Operation, Pattern, Relation};
 
 use super::entity_shape;
 use crate::shape::Shape;
@@ -164,6 +164,8 @@ pub(crate) struct Lookup<'m> {
     pub(crate) owners: HashMap<&'m str, Vec<(&'m Entity, &'m Relation)>>,
     /// Pairs of entities some TransactWrite writes together (both orders, and each with itself).
     pub(crate) written_together: HashSet<(&'m str, &'m str)>,
+    /// The entities in each native index (they declare every key attribute), by index name.
+    members: HashMap<&'m str, Vec<&'m Entity>>,
     /// Writers of the table.
     table: Writers<'m>,
     /// Writers of each declared index, by name.
@@ -204,9 +206,15 @@ impl<'m> Lookup<'m> {
             returning,
             owners,
             written_together,
+            members: native_members(model),
             table: Writers::new(model, None),
             indexes,
         }
+    }
+
+    /// The entities in native index `index`, in model order; none for a synthetic index.
+    pub(crate) fn members(&self, index: &str) -> &[&'m Entity] {
+        self.members.get(index).map_or(&[], Vec::as_slice)
     }
 
     /// The patterns returning `entity`.
@@ -221,6 +229,19 @@ impl<'m> Lookup<'m> {
             Some(name) => self.indexes.get(name),
         }
     }
+}
+
+/// The entities each native index holds: those declaring every key attribute.
+fn native_members(model: &Model) -> HashMap<&str, Vec<&Entity>> {
+    model
+        .indexes
+        .iter()
+        .filter(|i| i.native)
+        .map(|i: &Index| {
+            let members = model.entities.iter().filter(|e| i.native_member(e));
+            (i.name.as_str(), members.collect())
+        })
+        .collect()
 }
 
 #[cfg(test)]

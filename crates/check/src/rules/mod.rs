@@ -4,6 +4,7 @@ mod capacity;
 mod indexes;
 mod keys;
 mod lookup;
+mod native;
 mod types;
 mod updates;
 
@@ -58,6 +59,16 @@ pub(crate) fn pattern_shape(
     template: &monotable_model::KeyTemplate,
 ) -> Shape {
     Shape::of(template, &|n| pattern_attr(model, pattern, n))
+}
+
+/// `a`, `b` and `c`, each in backticks.
+pub(crate) fn listing(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 /// `index `GSI1`` or `the table`.
