@@ -26,7 +26,7 @@ pub use call::{
 };
 pub use estimate::{
     DEFAULT_COLLECTION_ITEMS, DEFAULT_STRING_BYTES, actual_entry_bytes, entry_bytes,
-    index_entry_bytes, rendered_bytes, value_bytes,
+    index_entry_bytes, key_field_bytes, rendered_bytes, value_bytes,
 };
 pub use price::{DEFAULT_PRICES, PriceError, PriceTable};
 pub use size::{
@@ -286,8 +286,8 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
     }
     for entity in &model.entities {
         per_entity.insert(entity.name.clone(), (0.0, 0.0));
-        for keys in entity.index_keys.iter().filter_map(|k| k.index.as_deref()) {
-            per_entity.insert(pool_name(model, &entity.name, keys), (0.0, 0.0));
+        for index in call::entity_indexes(model, entity) {
+            per_entity.insert(pool_name(model, &entity.name, &index.name), (0.0, 0.0));
         }
     }
     let (mut requests, mut requests_per_entity) = (0.0, 0.0);
@@ -406,7 +406,7 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
         let copies = model
             .entities
             .iter()
-            .map(|e| e.index_keys.iter().filter(|k| k.index.is_some()).count())
+            .map(|e| call::entity_indexes(model, e).len())
             .sum();
         designs.push(price_design(
             "single-table",

@@ -66,12 +66,16 @@ impl Units {
     }
 }
 
-/// Indexes (not the table) the entity writes keys for, in model order.
-fn entity_indexes<'m>(model: &'m Model, entity: &Entity) -> Vec<&'m monotable_model::Index> {
+/// Indexes (not the table) the entity's items are in, in model order: those it writes keys
+/// for, and the native ones whose every key attribute it declares.
+pub(crate) fn entity_indexes<'m>(
+    model: &'m Model,
+    entity: &Entity,
+) -> Vec<&'m monotable_model::Index> {
     model
         .indexes
         .iter()
-        .filter(|i| entity.key(Some(&i.name)).is_some())
+        .filter(|i| entity.key(Some(&i.name)).is_some() || i.native_member(entity))
         .collect()
 }
 
@@ -103,14 +107,17 @@ pub fn update_units(
     let mut units = Units::default();
     units.add_table(write_units(entry_bytes(model, entity, None), transactional));
     for index in entity_indexes(model, entity) {
-        let Some(keys) = entity.key(Some(&index.name)) else {
-            continue;
-        };
-        let mut key_vars: Vec<&str> = keys.pk.template.variables().collect();
-        key_vars.extend(keys.pk.condition.as_deref());
-        if let Some(sk) = &keys.sk {
-            key_vars.extend(sk.template.variables());
-            key_vars.extend(sk.condition.as_deref());
+        let mut key_vars: Vec<&str> = Vec::new();
+        if index.native {
+            // The key is the attributes themselves.
+            key_vars.extend(index.key_attributes().map(|k| k.name.as_str()));
+        } else if let Some(keys) = entity.key(Some(&index.name)) {
+            key_vars.extend(keys.pk.template.variables());
+            key_vars.extend(keys.pk.condition.as_deref());
+            if let Some(sk) = &keys.sk {
+                key_vars.extend(sk.template.variables());
+                key_vars.extend(sk.condition.as_deref());
+            }
         }
         let moves = changed.iter().any(|c| key_vars.contains(c));
         let projected = match index.projection {

@@ -112,21 +112,25 @@ pub fn rendered_bytes(template: &KeyTemplate, entity: &Entity) -> u64 {
         .sum()
 }
 
-/// Estimated size of one key attribute (name + value) the entity writes; 0 when it does not.
-fn key_attribute_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
+/// Estimated size of one key attribute (name + value) the entity writes through a template; 0
+/// when it writes none. A key typed `N` is stored as a number.
+pub fn key_field_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
     let Some(field) = entity.key_field(attribute) else {
         return 0;
     };
     let value = rendered_bytes(&field.template, entity);
-    // A number key (type N) is stored as a number.
-    let numeric =
-        model.table.partition_key.name == attribute
-            && model.table.partition_key.ty == monotable_model::KeyAttributeType::N
-            || model.table.sort_key.as_ref().is_some_and(|k| {
-                k.name == attribute && k.ty == monotable_model::KeyAttributeType::N
-            });
+    let numeric = model.key_attribute_type(attribute) == Some(monotable_model::KeyAttributeType::N);
     let value = if numeric { value / 2 + 1 } else { value };
     attribute.len() as u64 + value
+}
+
+/// Estimated size of one key attribute (name + value) of the entity's item: written through a
+/// template, or, for a native key, the entity's own attribute; 0 when it has neither.
+fn key_attribute_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
+    match (entity.key_field(attribute), entity.attribute(attribute)) {
+        (None, Some(a)) => attribute.len() as u64 + value_bytes(a),
+        _ => key_field_bytes(model, entity, attribute),
+    }
 }
 
 /// Estimated size of the entity's entry in `index`: the whole item for `ALL`, else the table
@@ -137,8 +141,7 @@ pub fn index_entry_bytes(model: &Model, entity: &Entity, index: &Index, item_byt
     }
     let mut names: Vec<&str> = vec![model.table.partition_key.name.as_str()];
     names.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
-    names.push(index.partition_key.as_str());
-    names.extend(index.sort_key.as_deref());
+    names.extend(index.key_attributes().map(|k| k.name.as_str()));
     names.sort_unstable();
     names.dedup();
     let keys: u64 = names
@@ -183,9 +186,7 @@ pub fn actual_entry_bytes(
     let index = model.index(name)?;
     let mut keys: Vec<&str> = vec![model.table.partition_key.name.as_str()];
     keys.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
-    let index_keys: Vec<&str> = std::iter::once(index.partition_key.as_str())
-        .chain(index.sort_key.as_deref())
-        .collect();
+    let index_keys: Vec<&str> = index.key_attributes().map(|k| k.name.as_str()).collect();
     if index_keys.iter().any(|k| !object.contains_key(*k)) {
         return None;
     }
