@@ -10,6 +10,7 @@ mod call;
 mod estimate;
 mod price;
 mod render;
+mod saving;
 mod size;
 
 use std::collections::BTreeMap;
@@ -29,6 +30,7 @@ pub use estimate::{
     index_entry_bytes, key_field_bytes, rendered_bytes, value_bytes,
 };
 pub use price::{DEFAULT_PRICES, PriceError, PriceTable};
+pub(crate) use saving::{Saving, shrink};
 pub use size::{
     COLLECTION_OVERHEAD_BYTES, MAX_PAGE_BYTES, READ_UNIT_BYTES, ReadConsistency, WRITE_UNIT_BYTES,
     blocks, item_size, number_size, read_units, value_size, write_units,

@@ -164,6 +164,8 @@ pub(crate) struct Lookup<'m> {
     pub(crate) owners: HashMap<&'m str, Vec<(&'m Entity, &'m Relation)>>,
     /// Pairs of entities some TransactWrite writes together (both orders, and each with itself).
     pub(crate) written_together: HashSet<(&'m str, &'m str)>,
+    /// The TransactWrite patterns writing each entity, in model order.
+    transacting: HashMap<&'m str, Vec<&'m Pattern>>,
     /// The entities in each native index (they declare every key attribute), by index name.
     members: HashMap<&'m str, Vec<&'m Entity>>,
     /// Writers of the table.
@@ -176,6 +178,7 @@ impl<'m> Lookup<'m> {
     pub(crate) fn new(model: &'m Model) -> Self {
         let mut returning: HashMap<&str, Vec<&Pattern>> = HashMap::new();
         let mut written_together = HashSet::new();
+        let mut transacting: HashMap<&str, Vec<&Pattern>> = HashMap::new();
         for p in &model.patterns {
             for r in &p.returns {
                 let list = returning.entry(r.name.as_str()).or_default();
@@ -185,6 +188,10 @@ impl<'m> Lookup<'m> {
             }
             if p.operation == Operation::TransactWrite {
                 for a in &p.writes {
+                    let list = transacting.entry(a.entity.as_str()).or_default();
+                    if !list.last().is_some_and(|q| std::ptr::eq(*q, p)) {
+                        list.push(p);
+                    }
                     for b in &p.writes {
                         written_together.insert((a.entity.as_str(), b.entity.as_str()));
                     }
@@ -206,10 +213,20 @@ impl<'m> Lookup<'m> {
             returning,
             owners,
             written_together,
+            transacting,
             members: native_members(model),
             table: Writers::new(model, None),
             indexes,
         }
+    }
+
+    /// The patterns that return or write `entity`: every call that reads or writes its items.
+    pub(crate) fn involving(&self, entity: &str) -> Vec<&'m Pattern> {
+        let mut out: Vec<&Pattern> = self.returning(entity).to_vec();
+        out.extend(self.transacting.get(entity).into_iter().flatten().copied());
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out.dedup_by(|a, b| std::ptr::eq(*a, *b));
+        out
     }
 
     /// The entities in native index `index`, in model order; none for a synthetic index.

@@ -1,5 +1,6 @@
 //! The lint rules, grouped by topic, and the helpers they share.
 
+mod advice;
 mod capacity;
 mod indexes;
 mod keys;
@@ -22,6 +23,7 @@ pub fn run_all(model: &Model) -> Vec<Diagnostic> {
     indexes::check(model, &lookup, &mut out);
     types::check(model, &lookup, &mut out);
     updates::check(model, &mut out);
+    advice::check(model, &lookup, &mut out);
     out
 }
 
