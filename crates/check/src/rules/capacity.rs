@@ -114,14 +114,17 @@ fn native_values<'a>(index: &Index, attr: &dyn Fn(&str) -> Option<&'a Attribute>
     })
 }
 
-/// `` (`status`, `shard`) `` for messages.
+/// `` (`status`, `shard`) ``, or `` `status` `` alone, for messages.
 fn partition_names(index: &Index) -> String {
     let names: Vec<&str> = index
         .partition_keys
         .iter()
         .map(|k| k.name.as_str())
         .collect();
-    format!("({})", listing(&names).replace(" and ", ", "))
+    match names.as_slice() {
+        [one] => format!("`{one}`"),
+        _ => format!("({})", listing(&names).replace(" and ", ", ")),
+    }
 }
 
 impl Spread {
@@ -155,9 +158,9 @@ impl Spread {
                     .collect();
                 keys.push("{ name = \"shard\", type = \"N\" }".to_string());
                 format!(
-                    "write-shard the key: `partition_key = [{}]` on [indexes.{}], with `shard` = hash(id) % {n} (declare `shard` as an integer with `cardinality = {n}`), and query the {n} shards in parallel",
-                    keys.join(", "),
-                    index.name
+                    "write-shard the key: add a `shard` attribute, hash(id) % {n} (declare it as an integer with `cardinality = {n}`), and query the {n} shards in parallel:\n[indexes.{}]\npartition_key = [{}]",
+                    index.name,
+                    keys.join(", ")
                 )
             }
             (shards, _) => format!(
