@@ -11,6 +11,7 @@ mod compare;
 mod estimate;
 mod price;
 mod render;
+mod saving;
 mod size;
 
 use std::collections::BTreeMap;
@@ -28,9 +29,10 @@ pub use call::{
 pub use compare::{Comparison, EntityComparison, EntityFigures, compare};
 pub use estimate::{
     DEFAULT_COLLECTION_ITEMS, DEFAULT_STRING_BYTES, actual_entry_bytes, entry_bytes,
-    index_entry_bytes, rendered_bytes, value_bytes,
+    index_entry_bytes, key_field_bytes, rendered_bytes, value_bytes,
 };
 pub use price::{DEFAULT_PRICES, PriceError, PriceTable};
+pub(crate) use saving::{Saving, shrink};
 pub use size::{
     COLLECTION_OVERHEAD_BYTES, MAX_PAGE_BYTES, READ_UNIT_BYTES, ReadConsistency, WRITE_UNIT_BYTES,
     blocks, item_size, number_size, read_units, value_size, write_units,

@@ -12,14 +12,17 @@ pub enum Severity {
     Error,
     /// The design is risky; `check --deny-warnings` exits 1.
     Warning,
+    /// A suggestion: the design is sound, and could be cheaper or simpler. Never fails `check`.
+    Info,
 }
 
 impl Severity {
-    /// `error` or `warning`.
+    /// `error`, `warning` or `info`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Info => "info",
         }
     }
 }
@@ -60,11 +63,13 @@ pub enum Rule {
     Unpaginated,
     /// MT015: an update sets some inputs of an index key template without the others.
     StaleIndexKey,
+    /// MT016: a synthetic index key that could be a native multi-attribute key.
+    NativeKeyCandidate,
 }
 
 impl Rule {
     /// Every rule, in code order.
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 17] = [
         Rule::Model,
         Rule::UnwrittenKey,
         Rule::UnreachableEntity,
@@ -81,9 +86,10 @@ impl Rule {
         Rule::IndexUsage,
         Rule::Unpaginated,
         Rule::StaleIndexKey,
+        Rule::NativeKeyCandidate,
     ];
 
-    /// The stable code, `MT000`..`MT015`.
+    /// The stable code, `MT000`..`MT016`.
     pub fn code(self) -> &'static str {
         match self {
             Rule::Model => "MT000",
@@ -102,6 +108,7 @@ impl Rule {
             Rule::IndexUsage => "MT013",
             Rule::Unpaginated => "MT014",
             Rule::StaleIndexKey => "MT015",
+            Rule::NativeKeyCandidate => "MT016",
         }
     }
 
@@ -124,6 +131,7 @@ impl Rule {
             Rule::IndexUsage => "index-usage",
             Rule::Unpaginated => "unpaginated-query",
             Rule::StaleIndexKey => "stale-index-key",
+            Rule::NativeKeyCandidate => "native-key-candidate",
         }
     }
 
@@ -155,6 +163,9 @@ impl Rule {
             Rule::Unpaginated => "a query with unbounded results and no pagination",
             Rule::StaleIndexKey => {
                 "an update sets some inputs of an index key template without the others"
+            }
+            Rule::NativeKeyCandidate => {
+                "a synthetic index key built only from the entity's attributes could be native"
             }
         }
     }
@@ -193,6 +204,11 @@ impl Diagnostic {
     /// A warning for `rule`.
     pub fn warning(rule: Rule, message: impl Into<String>, span: Range<usize>) -> Self {
         Self::new(rule, Severity::Warning, message, span)
+    }
+
+    /// A suggestion (info) for `rule`.
+    pub fn info(rule: Rule, message: impl Into<String>, span: Range<usize>) -> Self {
+        Self::new(rule, Severity::Info, message, span)
     }
 
     fn new(rule: Rule, severity: Severity, message: impl Into<String>, span: Range<usize>) -> Self {

@@ -1,7 +1,7 @@
 //! monotable-check: lints a single-table design and renders rustc-style or JSON diagnostics.
 //!
 //! [`check_source`] parses, validates and lints a model; [`check_model`] lints an
-//! already validated one. Rules have stable codes `MT001`..`MT015` (`MT000` is a
+//! already validated one. Rules have stable codes `MT001`..`MT016` (`MT000` is a
 //! model that does not parse or validate); see `docs/checks.md`. No I/O.
 
 pub mod cost;

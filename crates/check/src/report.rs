@@ -106,6 +106,11 @@ impl Report {
             .count()
     }
 
+    /// Number of suggestions (info).
+    pub fn info_count(&self) -> usize {
+        self.count(Severity::Info)
+    }
+
     /// True when there is at least one error.
     pub fn has_errors(&self) -> bool {
         self.error_count() > 0
@@ -116,7 +121,8 @@ impl Report {
         self.warning_count() > 0
     }
 
-    /// Renders the report. Human output is empty when there are no diagnostics.
+    /// Renders the report. Human output is empty when there are no diagnostics; with
+    /// suggestions only, it ends `<path>: no problems found (N suggestions above)`.
     pub fn render(&self, format: Format) -> String {
         match format {
             Format::Human => self.render_human(),
@@ -130,18 +136,30 @@ impl Report {
             self.human_one(&mut out, d);
             out.push('\n');
         }
-        let (e, w) = (self.error_count(), self.warning_count());
+        let (e, w, i) = (self.error_count(), self.warning_count(), self.info_count());
         let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let suggestions = if i > 0 {
+            format!(" ({} above)", plural(i, "suggestion"))
+        } else {
+            String::new()
+        };
         if e > 0 {
             let _ = writeln!(
                 out,
-                "error: `{}` has {} and {}",
+                "error: `{}` has {} and {}{suggestions}",
                 self.path,
                 plural(e, "error"),
                 plural(w, "warning")
             );
         } else if w > 0 {
-            let _ = writeln!(out, "warning: `{}` has {}", self.path, plural(w, "warning"));
+            let _ = writeln!(
+                out,
+                "warning: `{}` has {}{suggestions}",
+                self.path,
+                plural(w, "warning")
+            );
+        } else if i > 0 {
+            let _ = writeln!(out, "{}: no problems found{suggestions}", self.path);
         }
         out
     }
@@ -179,11 +197,13 @@ impl Report {
                 let _ = writeln!(out, "{pad} |");
             }
         }
+        // Lines after the first of a note or help line up under its text, as rustc's do.
+        let indent = |text: &str| text.replace('\n', &format!("\n{pad}         "));
         for note in &d.notes {
-            let _ = writeln!(out, "{pad} = note: {note}");
+            let _ = writeln!(out, "{pad} = note: {}", indent(note));
         }
         if let Some(help) = &d.help {
-            let _ = writeln!(out, "{pad} = help: {help}");
+            let _ = writeln!(out, "{pad} = help: {}", indent(help));
         }
     }
 
@@ -213,6 +233,7 @@ impl Report {
         struct Summary {
             errors: usize,
             warnings: usize,
+            infos: usize,
         }
         #[derive(Serialize)]
         struct Json<'a> {
@@ -258,6 +279,7 @@ impl Report {
             summary: Summary {
                 errors: self.error_count(),
                 warnings: self.warning_count(),
+                infos: self.info_count(),
             },
         };
         let mut text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".to_string());

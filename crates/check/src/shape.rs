@@ -221,6 +221,36 @@ impl Shape {
         Self::of(&KeyTemplate::literal(text), &|_| None).prefix()
     }
 
+    /// The characters a key of this shape can start with, when they are fewer than all:
+    /// `None` when it can start with any character, or be empty.
+    pub fn first_chars(&self) -> Option<Vec<char>> {
+        let mut seen = vec![false; self.edges.len()];
+        let mut stack = vec![0usize];
+        let mut chars = Vec::new();
+        while let Some(state) = stack.pop() {
+            if std::mem::replace(&mut seen[state], true) {
+                continue;
+            }
+            if state == self.accept {
+                return None;
+            }
+            stack.extend(&self.eps[state]);
+            for (label, _) in &self.edges[state] {
+                match label {
+                    Label::Char(c) => chars.push(*c),
+                    Label::Class(Class::Digit) => chars.extend('0'..='9'),
+                    Label::Class(Class::Number) => {
+                        chars.extend(('0'..='9').chain(['+', '-', '.', 'e', 'E']));
+                    }
+                    Label::Class(Class::Any) => return None,
+                }
+            }
+        }
+        chars.sort_unstable();
+        chars.dedup();
+        Some(chars)
+    }
+
     /// True when some key could be produced by both shapes.
     pub fn overlaps(&self, other: &Shape) -> bool {
         let (n, m) = (self.edges.len(), other.edges.len());

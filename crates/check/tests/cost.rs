@@ -231,6 +231,63 @@ fn update_moving_an_index_key() {
     assert_eq!(update_units(&m, thing, &["status"], true).table, 2.0);
 }
 
+/// `Thing` in a native index keyed on its own `status` and `email`.
+fn native(projection: &str) -> Model {
+    parse(&format!(
+        r#"
+[table]
+name = "Things"
+partition_key = {{ name = "PK" }}
+sort_key = {{ name = "SK" }}
+
+[indexes.ByStatus]
+partition_key = [{{ name = "status" }}]
+sort_key = [{{ name = "email" }}]
+projection = "{projection}"
+
+[entities.Thing]
+attributes.id = {{ type = "string", required = true }}
+attributes.email = {{ type = "string", required = true, max_length = 320 }}
+attributes.status = {{ type = "enum", values = ["NEW", "DONE"], required = true }}
+attributes.note = {{ type = "string" }}
+keys.PK = "THING#{{id}}"
+keys.SK = "THING"
+
+[traffic.entities]
+Thing = {{ writes_per_second = 10, item_size_bytes = 800 }}
+"#
+    ))
+}
+
+#[test]
+fn a_native_index_is_written_for_its_members() {
+    let m = native("ALL");
+    let thing = m.entity("Thing").unwrap();
+    let put = put_units(&m, thing, false);
+    assert_eq!((put.table, put.index("ByStatus")), (1.0, 1.0));
+    // Its key is `status` itself: changing it moves the entry (delete + put).
+    let moved = update_units(&m, thing, &["status"], false);
+    assert_eq!(moved.index("ByStatus"), 2.0);
+    let m = native("KEYS_ONLY");
+    let thing = m.entity("Thing").unwrap();
+    // PK "THING#"+26 (2+32), SK "THING" (2+5), status (6+4), email (5+26): the attributes.
+    assert_eq!(
+        index_entry_bytes(&m, thing, m.index("ByStatus").unwrap(), 800),
+        34 + 7 + 10 + 31
+    );
+    assert_eq!(
+        update_units(&m, thing, &["note"], false).index("ByStatus"),
+        0.0
+    );
+    let report = estimate(&m, &PriceTable::default());
+    let index = report
+        .indexes
+        .iter()
+        .find(|i| i.index == "ByStatus")
+        .unwrap();
+    assert_eq!(index.wcu_per_second, 10.0);
+}
+
 #[test]
 fn sizes_from_dynamodb_json() {
     let item = serde_json::json!({

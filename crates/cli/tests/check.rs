@@ -9,14 +9,32 @@ fn root() -> std::path::PathBuf {
 }
 
 #[test]
-fn the_shop_model_is_clean() {
+fn the_shop_model_has_no_problems_only_suggestions() {
     let out = run(
         &["check", "examples/shop/shop.toml", "--deny-warnings"],
         &root(),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert_eq!(stdout.trim(), "examples/shop/shop.toml: no problems found");
+    assert_eq!(stdout.matches("info[MT016]").count(), 2, "{stdout}");
+    assert!(
+        stdout.ends_with("examples/shop/shop.toml: no problems found (2 suggestions above)\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_native_shop_model_is_clean() {
+    let out = run(
+        &["check", "examples/shop/shop-native.toml", "--deny-warnings"],
+        &root(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        stdout.trim(),
+        "examples/shop/shop-native.toml: no problems found"
+    );
 }
 
 #[test]

@@ -242,7 +242,7 @@ sort_key = {{ name = "GSK", type = "{second}" }}
     assert!(
         err.issues.iter().any(|i| i
             .message
-            .contains("`GSK` of index `GSIB` is typed S here and N elsewhere")),
+            .contains("`GSK` of index `GSIB` is typed S here and N in index `GSIA`")),
         "{err:?}"
     );
 }

@@ -129,7 +129,7 @@ fn one_attribute_has_one_type() {
     let table_clash = format!(
         "{BASE}\n[indexes.Other]\npartition_key = [{{ name = \"shard\", type = \"S\" }}]\n"
     );
-    one_issue(&table_clash, "typed S here and N elsewhere");
+    one_issue(&table_clash, "typed S here and N in index `ByStatus`");
 }
 
 #[test]

@@ -265,7 +265,13 @@ impl Generator<'_> {
     }
 
     fn hot_values(&mut self, entity: &Entity, attr: &Attribute) -> Vec<Value> {
-        if let Some(v) = self.hot.get(&attr.name) {
+        // Entities share hot values by attribute name (so their items meet in one partition),
+        // but an enum only takes its own values: another entity's `status` may have others.
+        let cache = match attr.ty {
+            AttributeType::Enum => format!("{}|{}", attr.name, attr.values.join("|")),
+            _ => attr.name.clone(),
+        };
+        if let Some(v) = self.hot.get(&cache) {
             return v.clone();
         }
         let pad = Self::pad(entity, &attr.name);
@@ -305,7 +311,7 @@ impl Generator<'_> {
                 })
                 .collect(),
         };
-        self.hot.insert(attr.name.clone(), values.clone());
+        self.hot.insert(cache, values.clone());
         values
     }
 

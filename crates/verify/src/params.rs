@@ -131,9 +131,17 @@ fn candidates(
         push(&mut out, &mut seen, v.clone());
     }
     let attribute = declared(model, pattern, var);
+    // An enum parameter takes only its type's values: a typed caller cannot pass another
+    // entity's (`RETURNED` to a pattern over `Order`'s statuses).
+    let allowed = |v: &String| {
+        attribute
+            .filter(|a| a.ty == AttributeType::Enum)
+            .is_none_or(|a| a.values.contains(v))
+    };
     let mut same: BTreeSet<String> = samples
         .iter()
         .filter_map(|s| s.values.get(var).cloned())
+        .filter(allowed)
         .collect();
     if let Some(a) = attribute.filter(|a| a.ty == AttributeType::Timestamp) {
         // Any timestamp of the same format in the samples is a boundary worth trying.

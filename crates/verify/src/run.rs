@@ -171,7 +171,10 @@ impl Ctx<'_> {
             );
         }
         for e in entities {
-            let of: Vec<&Sample> = samples.iter().filter(|s| s.entity == e).collect();
+            let of: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| s.entity == e && holds_literals(self.model, pattern, s))
+                .collect();
             let inside: Vec<&Sample> = of.iter().copied().filter(|s| shape.contains(s)).collect();
             pick(if inside.is_empty() { of } else { inside }, &mut out);
         }
@@ -275,7 +278,14 @@ impl Ctx<'_> {
             }
         }
         for entity in promised {
-            let have = self.data.count(entity);
+            // Only the samples the pattern's literals can reach count (`kind = "GIFT"` on a
+            // native key reaches no `SALE` order).
+            let have = self
+                .data
+                .samples
+                .iter()
+                .filter(|s| s.entity == entity && holds_literals(self.model, pattern, s))
+                .count();
             if have == 0
                 || runs
                     .iter()
@@ -635,4 +645,26 @@ pub(crate) fn get_key(pattern: &Pattern, values: &Values) -> Result<Vec<(String,
         return Err("the pattern has no key".to_string());
     }
     Ok(key)
+}
+
+/// Whether `sample` holds every literal the pattern's equalities fix on a native index
+/// (`kind = "GIFT"`): an item that does not can never be the answer, so it is no target. A
+/// synthetic key's literal is part of what the entity writes, and judged by the run itself.
+fn holds_literals(model: &Model, pattern: &Pattern, sample: &Sample) -> bool {
+    let native = pattern
+        .index_name()
+        .and_then(|i| model.index(i))
+        .is_some_and(|i| i.native);
+    !native
+        || params::conditions(pattern)
+            .into_iter()
+            .all(|c| match &c.condition {
+                Condition::Eq(t) if t.variables().next().is_none() => {
+                    let literal = t.render(&|_| None).ok();
+                    sample
+                        .key(&c.attribute)
+                        .is_none_or(|k| literal.as_deref().is_none_or(|l| l == k))
+                }
+                _ => true,
+            })
 }

@@ -112,24 +112,25 @@ pub fn rendered_bytes(template: &KeyTemplate, entity: &Entity) -> u64 {
         .sum()
 }
 
-/// Estimated size of one key attribute (name + value) the entity writes; 0 when it does not.
-fn key_attribute_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
+/// Estimated size of one key attribute (name + value) the entity writes through a template; 0
+/// when it writes none. A key typed `N` is stored as a number.
+pub fn key_field_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
     let Some(field) = entity.key_field(attribute) else {
-        // A native key attribute is one of the item's own attributes, sized as such.
-        return entity
-            .attribute(attribute)
-            .map_or(0, |a| attribute.len() as u64 + value_bytes(a));
+        return 0;
     };
     let value = rendered_bytes(&field.template, entity);
-    // A number key (type N) is stored as a number.
-    let numeric =
-        model.table.partition_key.name == attribute
-            && model.table.partition_key.ty == monotable_model::KeyAttributeType::N
-            || model.table.sort_key.as_ref().is_some_and(|k| {
-                k.name == attribute && k.ty == monotable_model::KeyAttributeType::N
-            });
+    let numeric = model.key_attribute_type(attribute) == Some(monotable_model::KeyAttributeType::N);
     let value = if numeric { value / 2 + 1 } else { value };
     attribute.len() as u64 + value
+}
+
+/// Estimated size of one key attribute (name + value) of the entity's item: written through a
+/// template, or, for a native key, the entity's own attribute; 0 when it has neither.
+fn key_attribute_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
+    match (entity.key_field(attribute), entity.attribute(attribute)) {
+        (None, Some(a)) => attribute.len() as u64 + value_bytes(a),
+        _ => key_field_bytes(model, entity, attribute),
+    }
 }
 
 /// Estimated size of the entity's entry in `index`: the whole item for `ALL`, else the table

@@ -1,12 +1,12 @@
 //! Capacity rules: MT006 hot partitions, MT011 transaction, item and item-collection size limits.
 
 use monotable_model::{
-    Attribute, AttributeType, Condition, Entity, IndexKind, KeyCondition, KeyTemplate, Model,
-    Operation, Pattern, Relation, RelationKind, TimestampFormat,
+    Attribute, AttributeType, Condition, Entity, Index, IndexKind, KeyCondition, KeyTemplate,
+    Model, Operation, Pattern, Relation, RelationKind, TimestampFormat,
 };
 
 use super::lookup::Lookup;
-use super::{entity_attr, keys::key_match, pattern_attr, where_};
+use super::{entity_attr, keys::key_match, listing, native::native_index, pattern_attr, where_};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
 
@@ -35,17 +35,33 @@ struct Spread {
     shards: Vec<String>,
 }
 
+/// The partition key a rule speaks of: a template, or a native index's partition attributes.
+#[derive(Clone, Copy)]
+enum KeyForm<'a> {
+    Template(&'a KeyTemplate),
+    Native(&'a Index),
+}
+
 /// How many partitions a burst of traffic to this template spreads over, when that is small:
-/// `None` means high cardinality (ids). Enums, booleans and day buckets count as 1: every new
-/// item can land on the same value (all new orders are `PENDING`); an attribute with
-/// `cardinality = N` counts N.
+/// `None` means high cardinality (ids).
 fn spread<'a>(t: &'a KeyTemplate, attr: &dyn Fn(&str) -> Option<&'a Attribute>) -> Option<Spread> {
+    spread_of(t.variables(), t.is_constant(), attr)
+}
+
+/// How many partitions a burst of traffic to a key made of `vars` spreads over. Enums,
+/// booleans and day buckets count as 1: every new item can land on the same value (all new
+/// orders are `PENDING`); an attribute with `cardinality = N` counts N; several multiply.
+fn spread_of<'a>(
+    vars: impl Iterator<Item = &'a str>,
+    constant: bool,
+    attr: &dyn Fn(&str) -> Option<&'a Attribute>,
+) -> Option<Spread> {
     let mut s = Spread {
         partitions: 1,
         why: Vec::new(),
         shards: Vec::new(),
     };
-    for var in t.variables() {
+    for var in vars {
         let a = attr(var)?;
         let n = match (a.cardinality, a.ty) {
             (Some(c), _) => {
@@ -76,10 +92,39 @@ fn spread<'a>(t: &'a KeyTemplate, attr: &dyn Fn(&str) -> Option<&'a Attribute>) 
         };
         s.partitions = s.partitions.saturating_mul(n);
     }
-    if t.is_constant() {
+    if constant {
         s.why.push("the key is a constant".to_string());
     }
     Some(s)
+}
+
+/// How many values a native partition key takes, all told (`status` with 5 values × `shard`
+/// with `cardinality = 8`: 40), when every attribute says: its `cardinality`, an enum's values,
+/// a boolean's two.
+fn native_values<'a>(index: &Index, attr: &dyn Fn(&str) -> Option<&'a Attribute>) -> Option<u64> {
+    index.partition_keys.iter().try_fold(1u64, |n, k| {
+        let a = attr(&k.name)?;
+        let values = match a.ty {
+            _ if a.cardinality.is_some() => a.cardinality,
+            AttributeType::Enum => Some(num::count(a.values.len())),
+            AttributeType::Boolean => Some(2),
+            _ => None,
+        };
+        Some(n.saturating_mul(values?.max(1)))
+    })
+}
+
+/// `` (`status`, `shard`) ``, or `` `status` `` alone, for messages.
+fn partition_names(index: &Index) -> String {
+    let names: Vec<&str> = index
+        .partition_keys
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect();
+    match names.as_slice() {
+        [one] => format!("`{one}`"),
+        _ => format!("({})", listing(&names).replace(" and ", ", ")),
+    }
 }
 
 impl Spread {
@@ -96,16 +141,29 @@ impl Spread {
     }
 
     /// The fix: shard the key, or, when it is sharded already, shard it wider.
-    fn help(&self, t: &KeyTemplate, per_partition: f64, limit: f64) -> String {
+    fn help(&self, form: KeyForm<'_>, per_partition: f64, limit: f64) -> String {
         let total = per_partition * num::to_f64(self.partitions);
         let n = num::ceil_count(total * 2.0 / limit)
             .and_then(|n| n.max(4).checked_next_power_of_two())
             .unwrap_or(u64::MAX);
-        match self.shards.as_slice() {
-            [] => format!(
+        match (self.shards.as_slice(), form) {
+            ([], KeyForm::Template(t)) => format!(
                 "write-shard the key: `{t}#{{shard}}` with `shard` = hash(id) % {n} (declare `shard` with `cardinality = {n}`), and query the {n} shards in parallel; for time ranges, bucket by day as well (`...#{{day}}#{{shard}}`)"
             ),
-            shards => format!(
+            ([], KeyForm::Native(index)) => {
+                let mut keys: Vec<String> = index
+                    .partition_keys
+                    .iter()
+                    .map(|k| format!("{{ name = \"{}\", type = \"{:?}\" }}", k.name, k.ty))
+                    .collect();
+                keys.push("{ name = \"shard\", type = \"N\" }".to_string());
+                format!(
+                    "write-shard the key: add a `shard` attribute, hash(id) % {n} (declare it as an integer with `cardinality = {n}`), and query the {n} shards in parallel:\n[indexes.{}]\npartition_key = [{}]",
+                    index.name,
+                    keys.join(", ")
+                )
+            }
+            (shards, _) => format!(
                 "shard it wider: spread it over {} partitions instead of {} (raise the `cardinality` of `{}` to match), which takes it with room to spare",
                 n.max(self.partitions.saturating_mul(2)),
                 self.partitions,
@@ -121,6 +179,7 @@ fn wcu(model: &Model, entity: &str) -> f64 {
 
 fn hot_writes(model: &Model, out: &mut Vec<Diagnostic>) {
     for e in &model.entities {
+        native_writes(model, e, out);
         let (writes, stated) = model.traffic.writes_per_second(&e.name);
         for keys in &e.index_keys {
             let Some(spread) = spread(&keys.pk.template, &|v| entity_attr(e, v)) else {
@@ -148,9 +207,52 @@ fn hot_writes(model: &Model, out: &mut Vec<Diagnostic>) {
                 ))
                 .note(spread.note(rate, "WCU/s", "one partition takes at most 1,000 WCU/s"))
                 .note(rate_source(model, &e.name, writes, stated))
-                .help(spread.help(&keys.pk.template, rate, PARTITION_WCU)),
+                .help(spread.help(
+                    KeyForm::Template(&keys.pk.template),
+                    rate,
+                    PARTITION_WCU,
+                )),
             );
         }
+    }
+}
+
+/// Writes of `e` into each native index it is in, spread over the partition attributes.
+fn native_writes<'m>(model: &'m Model, e: &'m Entity, out: &mut Vec<Diagnostic>) {
+    let (writes, stated) = model.traffic.writes_per_second(&e.name);
+    for index in model.indexes.iter().filter(|i| i.native_member(e)) {
+        let attr = |v: &str| -> Option<&'m Attribute> { entity_attr(e, v) };
+        let names = index.partition_keys.iter().map(|k| k.name.as_str());
+        let Some(spread) = spread_of(names, false, &attr) else {
+            continue;
+        };
+        let rate = writes * wcu(model, &e.name) / num::to_f64(spread.partitions);
+        if rate <= PARTITION_WCU {
+            continue;
+        }
+        let keys = partition_names(index);
+        let msg = format!(
+            "hot partition: `{}` writes ~{rate:.0} WCU/s into one {keys} partition of index `{}`",
+            e.name, index.name
+        );
+        let d = if stated {
+            Diagnostic::error(Rule::HotPartition, msg, index.span.clone())
+        } else {
+            Diagnostic::warning(Rule::HotPartition, msg, index.span.clone())
+        };
+        let label = match native_values(index, &attr) {
+            Some(all) if all != spread.partitions => format!(
+                "{keys} takes {all} values, but new items can all share {} of them",
+                spread.partitions
+            ),
+            _ => format!("{keys} has at most {} live value(s)", spread.partitions),
+        };
+        out.push(
+            d.label(label)
+                .note(spread.note(rate, "WCU/s", "one partition takes at most 1,000 WCU/s"))
+                .note(rate_source(model, &e.name, writes, stated))
+                .help(spread.help(KeyForm::Native(index), rate, PARTITION_WCU)),
+        );
     }
 }
 
@@ -179,15 +281,16 @@ fn read_units_per_request(model: &Model, p: &Pattern, items_per_read: Option<u64
     num::to_f64(bytes.div_ceil(4096).max(1)) * if p.consistent_read { 1.0 } else { 0.5 }
 }
 
+/// The partition a read pattern reads: what to call it, where, and its key.
+struct ReadKey<'a> {
+    name: String,
+    span: std::ops::Range<usize>,
+    form: KeyForm<'a>,
+}
+
 /// Reads: each request goes to one partition; `reads_per_second` spread over the key's live
 /// values like writes are.
-fn hot_reads(
-    model: &Model,
-    p: &Pattern,
-    pk: &KeyCondition,
-    t: &KeyTemplate,
-    spread: &Spread,
-) -> Option<Diagnostic> {
+fn hot_reads(model: &Model, p: &Pattern, key: &ReadKey<'_>, spread: &Spread) -> Option<Diagnostic> {
     let traffic = model.traffic.patterns.get(&p.name)?;
     let rps = traffic.reads_per_second?;
     let per = read_units_per_request(model, p, traffic.items_per_read);
@@ -196,10 +299,10 @@ fn hot_reads(
         Diagnostic::error(
             Rule::HotPartition,
             format!(
-                "hot partition: `{}` reads ~{rate:.0} RCU/s from one `{}` partition",
-                p.name, pk.attribute
+                "hot partition: `{}` reads ~{rate:.0} RCU/s from one {} partition",
+                p.name, key.name
             ),
-            pk.span.clone(),
+            key.span.clone(),
         )
         .note(spread.note(rate, "RCU/s", "one partition serves at most 3,000 RCU/s"))
         .note(format!(
@@ -208,9 +311,33 @@ fn hot_reads(
         .help(if spread.shards.is_empty() {
             "cache the result, or shard the key and spread reads over the shards".to_string()
         } else {
-            spread.help(t, rate, PARTITION_RCU)
+            spread.help(key.form, rate, PARTITION_RCU)
         })
     })
+}
+
+/// A read pattern over a native index: its partition is every partition attribute's equality.
+fn native_reads(model: &Model, p: &Pattern, index: &Index, out: &mut Vec<Diagnostic>) {
+    let templates: Vec<&KeyTemplate> = p
+        .key
+        .iter()
+        .filter(|k| !index.is_sort_attribute(&k.attribute))
+        .filter_map(|k| match &k.condition {
+            Condition::Eq(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let vars = templates.iter().flat_map(|t| t.variables());
+    let constant = templates.iter().all(|t| t.is_constant());
+    let Some(spread) = spread_of(vars, constant, &|v| pattern_attr(model, p, v)) else {
+        return;
+    };
+    let key = ReadKey {
+        name: partition_names(index),
+        span: p.key_span(),
+        form: KeyForm::Native(index),
+    };
+    out.extend(hot_reads(model, p, &key, &spread));
 }
 
 fn hot_patterns(model: &Model, out: &mut Vec<Diagnostic>) {
@@ -222,6 +349,11 @@ fn hot_patterns(model: &Model, out: &mut Vec<Diagnostic>) {
         if model.key_schema(idx).is_none() {
             continue;
         }
+        if let Some(index) = native_index(model, idx) {
+            // Its members' writes are judged on their own attributes; a non-member is MT002.
+            native_reads(model, p, index, out);
+            continue;
+        }
         let Some(pk) = &p.pk else { continue };
         let Condition::Eq(t) = &pk.condition else {
             continue;
@@ -229,7 +361,12 @@ fn hot_patterns(model: &Model, out: &mut Vec<Diagnostic>) {
         let Some(spread) = spread(t, &|v| pattern_attr(model, p, v)) else {
             continue;
         };
-        out.extend(hot_reads(model, p, pk, t, &spread));
+        let key = ReadKey {
+            name: format!("`{}`", pk.attribute),
+            span: pk.span.clone(),
+            form: KeyForm::Template(t),
+        };
+        out.extend(hot_reads(model, p, &key, &spread));
         implied_writes(model, p, pk, t, &spread, out);
     }
 }
@@ -269,7 +406,7 @@ fn implied_writes(
         out.push(
             d.note(spread.note(rate, "WCU/s", "one partition takes at most 1,000 WCU/s"))
                 .note(rate_source(model, &e.name, writes, stated))
-                .help(spread.help(t, rate, PARTITION_WCU)),
+                .help(spread.help(KeyForm::Template(t), rate, PARTITION_WCU)),
         );
     }
 }

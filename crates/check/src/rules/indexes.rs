@@ -10,7 +10,8 @@ use monotable_model::{
 };
 
 use super::lookup::Lookup;
-use super::where_;
+use super::native::{key_listing, native_index};
+use super::{listing, where_};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
 
@@ -46,7 +47,15 @@ fn scan_and_filter(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
                         .as_ref()
                         .is_some_and(|s| s.template.variables().any(|v| v == f.name))
             });
-            if let Some(k) = keyed {
+            let keyed_in = keyed.map(|k| k.index.clone()).or_else(|| {
+                model
+                    .indexes
+                    .iter()
+                    .find(|i| i.native_member(e) && i.key_attributes().any(|k| k.name == f.name))
+                    .map(|i| Some(i.name.clone()))
+            });
+            if let Some(index) = keyed_in {
+                let index = index.as_deref();
                 out.push(
                     Diagnostic::warning(
                         Rule::ScanOrFilter,
@@ -55,9 +64,9 @@ fn scan_and_filter(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
                     )
                     .note(format!(
                         "`{}` is part of `{}`'s key in {}; a filter still reads and bills every item it discards",
-                        f.name, e.name, where_(k.index.as_deref())
+                        f.name, e.name, where_(index)
                     ))
-                    .help(format!("query {} with `{}` in the key condition instead", where_(k.index.as_deref()), f.name)),
+                    .help(format!("query {} with `{}` in the key condition instead", where_(index), f.name)),
                 );
                 break;
             }
@@ -79,6 +88,22 @@ fn recoverable<'m>(model: &'m Model, index: &Index, e: &'m Entity) -> BTreeSet<&
         .collect()
 }
 
+/// The key attributes an entry of `index` holds: the table's, the index's own (every attribute of
+/// a native key, which are the item's own values), and the synthetic key attributes of every
+/// index (never data a pattern reads). The native key attributes of *other* indexes are data:
+/// only projected when this index's projection says so.
+fn projected_keys<'m>(model: &'m Model, index: &'m Index) -> BTreeSet<&'m str> {
+    let mut keys: BTreeSet<&str> = std::iter::once(&model.table.partition_key)
+        .chain(model.table.sort_key.as_ref())
+        .chain(index.key_attributes())
+        .map(|k| k.name.as_str())
+        .collect();
+    for other in model.indexes.iter().filter(|i| !i.native) {
+        keys.extend(other.key_attributes().map(|k| k.name.as_str()));
+    }
+    keys
+}
+
 /// The attributes `p` reads that its index neither projects nor carries in a projected key.
 fn unprojected<'m>(
     model: &'m Model,
@@ -86,7 +111,7 @@ fn unprojected<'m>(
     index: &'m Index,
     default_span: &Range<usize>,
 ) -> Vec<(&'m str, Range<usize>)> {
-    let mut projected: BTreeSet<&str> = model.key_attribute_names().into_iter().collect();
+    let mut projected = projected_keys(model, index);
     if index.projection == ProjectionType::Include {
         projected.extend(index.include.iter().map(String::as_str));
     }
@@ -130,6 +155,27 @@ fn unprojected<'m>(
     out
 }
 
+/// What an index entry holds, for MT008's note.
+fn projection_note(index: &Index) -> String {
+    let what = match index.projection {
+        ProjectionType::KeysOnly => "KEYS_ONLY (table and index keys)",
+        ProjectionType::Include => "INCLUDE (keys plus its `include` list)",
+        _ => "ALL",
+    };
+    if index.native {
+        format!(
+            "`{}` projects {what}; its key attributes, {}, are the items' own values, always projected; reading anything else costs a GetItem per result",
+            index.name,
+            key_listing(index)
+        )
+    } else {
+        format!(
+            "`{}` projects {what} and what the templates of those keys carry (`REPO#{{owner}}` gives `owner`); reading anything else costs a GetItem per result",
+            index.name
+        )
+    }
+}
+
 fn projection(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
     let Some(named) = &p.index else { return };
     let Some(index) = model.index(&named.name) else {
@@ -157,15 +203,7 @@ fn projection(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
             format!("access pattern `{}` reads `{list}`, which index `{}` does not project", p.name, index.name),
             span,
         )
-        .note(format!(
-            "`{}` projects {} and what the templates of those keys carry (`REPO#{{owner}}` gives `owner`); reading anything else costs a GetItem per result",
-            index.name,
-            match index.projection {
-                ProjectionType::KeysOnly => "KEYS_ONLY (table and index keys)",
-                ProjectionType::Include => "INCLUDE (keys plus its `include` list)",
-                _ => "ALL",
-            }
-        ))
+        .note(projection_note(index))
         .help(match &p.reads {
             Some(_) => format!("add `{list}` to `include` of [indexes.{}] (or project ALL)", index.name),
             None => format!("list what the pattern needs in `reads = [...]`, then project it with `include` on [indexes.{}]", index.name),
@@ -229,13 +267,49 @@ fn partition_bound(lookup: &Lookup<'_>, e: &Entity, idx: Option<&str>) -> Option
     design.into_iter().chain(related).min()
 }
 
+/// At most how many `e` items one partition of native `index` holds that `p` reads: the
+/// product of the bounds of the sort attributes `p` does not fix by an equality (an enum's
+/// values, a boolean's two, a `cardinality`), or a relation `max` on the index. A native index
+/// without sort attributes bounds nothing: any number of items can share its partition.
+fn native_bound(lookup: &Lookup<'_>, p: &Pattern, e: &Entity, index: &Index) -> Option<u64> {
+    let fixed = |name: &str| {
+        p.key
+            .iter()
+            .any(|k| k.attribute == name && matches!(k.condition, Condition::Eq(_)))
+    };
+    let design = (!index.sort_keys.is_empty())
+        .then(|| {
+            index
+                .sort_keys
+                .iter()
+                .filter(|k| !fixed(&k.name))
+                .try_fold(1u64, |n, k| n.checked_mul(var_bound(e, &k.name, None)?))
+        })
+        .flatten();
+    let related = lookup
+        .owners
+        .get(e.name.as_str())
+        .into_iter()
+        .flatten()
+        .filter(|(owner, rel)| {
+            rel.index.as_deref() == Some(index.name.as_str()) && index.native_member(owner)
+        })
+        .filter_map(|(_, rel)| match rel.kind {
+            RelationKind::One => Some(1),
+            RelationKind::Many => rel.max,
+        });
+    design.into_iter().chain(related).min()
+}
+
 /// Whether the pattern needs no paging: it reads at most one item, or partitions the design
 /// bounds to what one 1 MB page holds. `Err` holds, for a bound too large for a page, what
-/// the bound is (`at most 10000 `OrderItem` items of ~1024 B: ~10000 KB`).
+/// the bound is (`at most 10000 `OrderItem` items of ~1024 B: ~10000 KB`). On a native index
+/// an equality on the last sort attribute given still leaves the attributes after it free.
 fn bounded(model: &Model, lookup: &Lookup<'_>, p: &Pattern) -> Result<(), Option<String>> {
+    let native = native_index(model, p.index_name());
     if p.unique
         || p.limit.is_some()
-        || matches!(p.sk.as_ref().map(|k| &k.condition), Some(Condition::Eq(_)))
+        || native.is_none() && matches!(p.sk.as_ref().map(|k| &k.condition), Some(Condition::Eq(_)))
     {
         return Ok(());
     }
@@ -246,10 +320,12 @@ fn bounded(model: &Model, lookup: &Lookup<'_>, p: &Pattern) -> Result<(), Option
     let mut bytes: u64 = 0;
     let mut parts = Vec::new();
     for e in p.returns.iter().filter_map(|r| model.entity(&r.name)) {
-        if e.key(idx).is_none() {
-            continue;
-        }
-        let items = partition_bound(lookup, e, idx).ok_or(None)?;
+        let items = match native {
+            Some(index) if index.native_member(e) => native_bound(lookup, p, e, index),
+            None if e.key(idx).is_some() => partition_bound(lookup, e, idx),
+            _ => continue,
+        };
+        let items = items.ok_or(None)?;
         let size = model.traffic.item_size_bytes(&e.name);
         bytes = bytes.saturating_add(items.saturating_mul(size));
         parts.push(format!(
@@ -292,7 +368,78 @@ fn pagination(model: &Model, lookup: &Lookup<'_>, p: &Pattern, out: &mut Vec<Dia
             "the design bounds one partition to {bound}, more than one 1 MB page"
         ));
     }
+    if let Some(note) = native_index(model, p.index_name()).and_then(|i| free_note(model, p, i)) {
+        d = d.note(note);
+    }
     out.push(d.help("set `paginate = true` (and a `limit`) and page with `ExclusiveStartKey`, or bound the collection with a relation `max`"));
+}
+
+/// On a native index: the sort attributes `p` leaves free (no equality) that nothing bounds
+/// for some returned entity, or the lack of sort attributes.
+fn free_note(model: &Model, p: &Pattern, index: &Index) -> Option<String> {
+    if index.sort_keys.is_empty() {
+        return Some(format!(
+            "native index `{}` has no sort attributes: any number of items share a partition",
+            index.name
+        ));
+    }
+    let returned: Vec<&Entity> = p
+        .returns
+        .iter()
+        .filter_map(|r| model.entity(&r.name))
+        .filter(|e| index.native_member(e))
+        .collect();
+    let free: Vec<&str> = index
+        .sort_keys
+        .iter()
+        .map(|k| k.name.as_str())
+        .filter(|name| {
+            !p.key
+                .iter()
+                .any(|k| k.attribute == *name && matches!(k.condition, Condition::Eq(_)))
+        })
+        .filter(|name| returned.iter().any(|e| var_bound(e, name, None).is_none()))
+        .collect();
+    (!free.is_empty()).then(|| {
+        format!(
+            "on native index `{}` the pattern leaves {} free (no equality), and no enum, boolean or `cardinality` bounds {}: any number of items can share the rest of the key",
+            index.name,
+            listing(&free),
+            if free.len() == 1 { "it" } else { "them" }
+        )
+    })
+}
+
+/// On a sparse native index, every entity meant to be sparse in it that declares every key
+/// attribute `required`: all its items are in the index.
+fn not_sparse_native<'m>(
+    model: &'m Model,
+    index: &'m Index,
+) -> impl Iterator<Item = Diagnostic> + 'm {
+    model
+        .entities
+        .iter()
+        .filter(move |e| index.sparse_for(&e.name) && index.native_always(e))
+        .map(move |e| {
+            Diagnostic::warning(
+                Rule::IndexUsage,
+                format!(
+                    "sparse index `{}` is not sparse for `{}`: every `{}` holds its key attributes",
+                    index.name, e.name, e.name
+                ),
+                e.span.clone(),
+            )
+            .note(format!(
+                "an item is in native index `{}` when it holds every key attribute ({}); `{}` declares them all `required`, so all of them are in it",
+                index.name,
+                key_listing(index),
+                e.name
+            ))
+            .help(format!(
+                "make the key attribute that says when an item belongs optional (no `required`, written only then, as the shop's `publishedAt`), or, if every `{}` belongs in `{}`, name only the entities that are sparse in it: `sparse = [\"...\"]`",
+                e.name, index.name
+            ))
+        })
 }
 
 /// On a sparse index, every entity meant to be sparse in it that writes its key unconditionally.
@@ -384,13 +531,18 @@ fn usage(model: &Model, out: &mut Vec<Diagnostic>) {
                 )),
             );
         }
-        out.extend(not_sparse(model, index));
+        if index.native {
+            out.extend(not_sparse_native(model, index));
+        } else {
+            out.extend(not_sparse(model, index));
+        }
     }
     // Redundant GSIs: two GSIs whose patterns serve disjoint entities can be one overloaded GSI.
+    // Not a native one: its keys are the items' own values, with no prefix to overload by.
     let gsis: Vec<_> = model
         .indexes
         .iter()
-        .filter(|i| i.kind == IndexKind::Global)
+        .filter(|i| i.kind == IndexKind::Global && !i.native)
         .collect();
     let served = |name: &str| -> BTreeSet<&str> {
         model

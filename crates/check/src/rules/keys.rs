@@ -1,10 +1,11 @@
 //! Key-shape rules: MT001 unwritten key, MT002 unreachable entity, MT003 key-slot conflict,
-//! MT004 sort-condition mismatch, MT005 key collision.
+//! MT004 sort-condition mismatch, MT005 key collision. Patterns over a native index and its
+//! members are judged in `native` (no template, so no MT003: an item's key is its own values).
 
 use monotable_model::{Condition, Entity, KeyTemplate, KeyTemplates, Model, Operation, Pattern};
 
 use super::lookup::{KeyShapes, Lookup, Writers};
-use super::{entity_attr, entity_shape, pattern_attr, pattern_shape, where_};
+use super::{entity_attr, entity_shape, native, pattern_attr, pattern_shape, where_};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::shape::condition_can_match;
 
@@ -88,6 +89,10 @@ fn someone_writes(model: &Model, p: &Pattern, pk: &KeyTemplate, writers: &Writer
 
 fn check_pattern(model: &Model, lookup: &Lookup<'_>, p: &Pattern, out: &mut Vec<Diagnostic>) {
     if !is_keyed(p) {
+        return;
+    }
+    if let Some(index) = native::native_index(model, p.index_name()) {
+        native::check_pattern(model, lookup, p, index, out);
         return;
     }
     let idx = p.index_name();
@@ -291,6 +296,10 @@ fn collisions(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
     for index in &model.indexes {
+        if index.native {
+            native::collisions(model, lookup, index, out);
+            continue;
+        }
         let idx = Some(index.name.as_str());
         let Some(writers) = lookup.writers(idx) else {
             continue;

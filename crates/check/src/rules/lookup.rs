@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use monotable_model::{Entity, KeyTemplates, Model, Operation, Pattern, Relation};
+use monotable_model::{Entity, Index, KeyTemplates, Model, Operation, Pattern, Relation};
 
 use super::entity_shape;
 use crate::shape::Shape;
@@ -164,6 +164,10 @@ pub(crate) struct Lookup<'m> {
     pub(crate) owners: HashMap<&'m str, Vec<(&'m Entity, &'m Relation)>>,
     /// Pairs of entities some TransactWrite writes together (both orders, and each with itself).
     pub(crate) written_together: HashSet<(&'m str, &'m str)>,
+    /// The TransactWrite patterns writing each entity, in model order.
+    transacting: HashMap<&'m str, Vec<&'m Pattern>>,
+    /// The entities in each native index (they declare every key attribute), by index name.
+    members: HashMap<&'m str, Vec<&'m Entity>>,
     /// Writers of the table.
     table: Writers<'m>,
     /// Writers of each declared index, by name.
@@ -174,6 +178,7 @@ impl<'m> Lookup<'m> {
     pub(crate) fn new(model: &'m Model) -> Self {
         let mut returning: HashMap<&str, Vec<&Pattern>> = HashMap::new();
         let mut written_together = HashSet::new();
+        let mut transacting: HashMap<&str, Vec<&Pattern>> = HashMap::new();
         for p in &model.patterns {
             for r in &p.returns {
                 let list = returning.entry(r.name.as_str()).or_default();
@@ -183,6 +188,10 @@ impl<'m> Lookup<'m> {
             }
             if p.operation == Operation::TransactWrite {
                 for a in &p.writes {
+                    let list = transacting.entry(a.entity.as_str()).or_default();
+                    if !list.last().is_some_and(|q| std::ptr::eq(*q, p)) {
+                        list.push(p);
+                    }
                     for b in &p.writes {
                         written_together.insert((a.entity.as_str(), b.entity.as_str()));
                     }
@@ -204,9 +213,25 @@ impl<'m> Lookup<'m> {
             returning,
             owners,
             written_together,
+            transacting,
+            members: native_members(model),
             table: Writers::new(model, None),
             indexes,
         }
+    }
+
+    /// The patterns that return or write `entity`: every call that reads or writes its items.
+    pub(crate) fn involving(&self, entity: &str) -> Vec<&'m Pattern> {
+        let mut out: Vec<&Pattern> = self.returning(entity).to_vec();
+        out.extend(self.transacting.get(entity).into_iter().flatten().copied());
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out.dedup_by(|a, b| std::ptr::eq(*a, *b));
+        out
+    }
+
+    /// The entities in native index `index`, in model order; none for a synthetic index.
+    pub(crate) fn members(&self, index: &str) -> &[&'m Entity] {
+        self.members.get(index).map_or(&[], Vec::as_slice)
     }
 
     /// The patterns returning `entity`.
@@ -221,6 +246,19 @@ impl<'m> Lookup<'m> {
             Some(name) => self.indexes.get(name),
         }
     }
+}
+
+/// The entities each native index holds: those declaring every key attribute.
+fn native_members(model: &Model) -> HashMap<&str, Vec<&Entity>> {
+    model
+        .indexes
+        .iter()
+        .filter(|i| i.native)
+        .map(|i: &Index| {
+            let members = model.entities.iter().filter(|e| i.native_member(e));
+            (i.name.as_str(), members.collect())
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! The lint rules, grouped by topic, and the helpers they share.
 
+mod advice;
 mod capacity;
 mod indexes;
 mod keys;
 mod lookup;
+mod native;
 mod types;
 mod updates;
 
@@ -21,6 +23,7 @@ pub fn run_all(model: &Model) -> Vec<Diagnostic> {
     indexes::check(model, &lookup, &mut out);
     types::check(model, &lookup, &mut out);
     updates::check(model, &mut out);
+    advice::check(model, &lookup, &mut out);
     out
 }
 
@@ -58,6 +61,16 @@ pub(crate) fn pattern_shape(
     template: &monotable_model::KeyTemplate,
 ) -> Shape {
     Shape::of(template, &|n| pattern_attr(model, pattern, n))
+}
+
+/// `a`, `b` and `c`, each in backticks.
+pub(crate) fn listing(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 /// `index `GSI1`` or `the table`.

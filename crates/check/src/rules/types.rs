@@ -8,6 +8,7 @@ use monotable_model::{
 };
 
 use super::lookup::Lookup;
+use super::native::native_index;
 use super::{pattern_attr, where_};
 use crate::diagnostic::{Diagnostic, Rule};
 
@@ -22,6 +23,7 @@ pub(crate) fn check(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic
 /// Sort keys that sort as text, and the variables in them that would not. A key typed `N` is
 /// one number (the model checks) and sorts by value, so it is not examined.
 fn sort_keys(model: &Model, out: &mut Vec<Diagnostic>) {
+    native_sort_keys(model, out);
     for e in &model.entities {
         let mut seen = std::collections::BTreeSet::new();
         for keys in &e.index_keys {
@@ -48,6 +50,59 @@ fn sort_keys(model: &Model, out: &mut Vec<Diagnostic>) {
                 }
             }
         }
+    }
+}
+
+/// The sort attributes of native indexes: an `S` attribute sorts as text, so a timestamp in it
+/// must be fixed-width UTC. (Numbers are `N` there, and sort by value.) Each attribute of each
+/// member entity once, on the attribute.
+fn native_sort_keys(model: &Model, out: &mut Vec<Diagnostic>) {
+    let mut seen = std::collections::BTreeSet::new();
+    for index in model.indexes.iter().filter(|i| i.native) {
+        for key in index
+            .sort_keys
+            .iter()
+            .filter(|k| k.ty == KeyAttributeType::S)
+        {
+            let members = model.entities.iter().filter(|e| index.native_member(e));
+            for e in members {
+                let Some(a) = e.attribute(&key.name) else {
+                    continue;
+                };
+                let Some(problem) = timestamp_problem(a) else {
+                    continue;
+                };
+                if !seen.insert((e.name.as_str(), a.name.as_str())) {
+                    continue;
+                }
+                out.push(
+                    Diagnostic::warning(
+                        Rule::SortOrder,
+                        format!("native sort key `{}` of index `{}` holds `{}`'s timestamp `{}`, which does not sort as time", key.name, index.name, e.name, a.name),
+                        a.type_span.clone(),
+                    )
+                    .note(format!("`{}` {problem}; an `S` key compares it as text, so the index misorders", a.name))
+                    .help(format!("write `{}` as fixed-width UTC (`format = \"rfc3339-utc-millis\"`, e.g. `2024-05-01T12:00:00.000Z`)", a.name)),
+                );
+            }
+        }
+    }
+}
+
+/// Why a timestamp does not sort as time when compared as text, if it does not.
+fn timestamp_problem(a: &Attribute) -> Option<&'static str> {
+    if a.ty != AttributeType::Timestamp {
+        return None;
+    }
+    match a.format {
+        None => Some("has no declared `format`"),
+        Some(TimestampFormat::Iso8601Naive) => Some(
+            "is written without a time zone and with a variable-width fraction (Python `isoformat()` drops `.000000`)",
+        ),
+        Some(TimestampFormat::Rfc3339Offset) => {
+            Some("carries a UTC offset, so string order is not time order")
+        }
+        _ => None,
     }
 }
 
@@ -87,30 +142,16 @@ fn sort_problem(
             }),
         );
     }
-    if a.ty == AttributeType::Timestamp {
-        let problem = match a.format {
-            None => Some("has no declared `format`"),
-            Some(TimestampFormat::Iso8601Naive) => Some(
-                "is written without a time zone and with a variable-width fraction (Python `isoformat()` drops `.000000`)",
-            ),
-            Some(TimestampFormat::Rfc3339Offset) => {
-                Some("carries a UTC offset, so string order is not time order")
-            }
-            _ => None,
-        };
-        if let Some(problem) = problem {
-            return Some(
-                Diagnostic::warning(
-                    Rule::SortOrder,
-                    format!("sort key `{key}` of `{}` uses timestamp `{}`, which does not sort as time", e.name, a.name),
-                    span,
-                )
-                .note(format!("`{}` {problem}; `{template}` will misorder", a.name))
-                .help(format!("write `{}` as fixed-width UTC (`format = \"rfc3339-utc-millis\"`, e.g. `2024-05-01T12:00:00.000Z`)", a.name)),
-            );
-        }
-    }
-    None
+    let problem = timestamp_problem(a)?;
+    Some(
+        Diagnostic::warning(
+            Rule::SortOrder,
+            format!("sort key `{key}` of `{}` uses timestamp `{}`, which does not sort as time", e.name, a.name),
+            span,
+        )
+        .note(format!("`{}` {problem}; `{template}` will misorder", a.name))
+        .help(format!("write `{}` as fixed-width UTC (`format = \"rfc3339-utc-millis\"`, e.g. `2024-05-01T12:00:00.000Z`)", a.name)),
+    )
 }
 
 /// Timestamp parameters compared against sort keys must be fixed-width UTC too.
@@ -166,17 +207,20 @@ fn between_bounds(model: &Model, out: &mut Vec<Diagnostic>) {
         }
         // Fine when what is written there is a day as well.
         let idx = p.index_name();
+        let is_day = |e: &Entity, v: &str| {
+            e.attribute(v)
+                .is_some_and(|x| x.format == Some(TimestampFormat::Date))
+        };
+        let native = native_index(model, idx).is_some();
         let written_day = p
             .returns
             .iter()
             .filter_map(|r| model.entity(&r.name))
-            .any(|e| {
-                e.key(idx).and_then(|k| k.sk.as_ref()).is_some_and(|k| {
-                    k.template.variables().any(|v| {
-                        e.attribute(v)
-                            .is_some_and(|x| x.format == Some(TimestampFormat::Date))
-                    })
-                })
+            .any(|e| match e.key(idx).and_then(|k| k.sk.as_ref()) {
+                // A native sort attribute is the value itself.
+                _ if native => is_day(e, &sk.attribute),
+                Some(k) => k.template.variables().any(|v| is_day(e, v)),
+                None => false,
             });
         if written_day {
             continue;
@@ -229,7 +273,8 @@ fn money(model: &Model, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The GSI pattern that serves lookups by these attributes, if any.
+/// The GSI pattern that serves lookups by these attributes, if any: one whose partition key
+/// condition (every partition attribute's, on a native index) uses one of them.
 fn gsi_lookup<'m>(
     model: &'m Model,
     lookup: &Lookup<'m>,
@@ -237,15 +282,15 @@ fn gsi_lookup<'m>(
     attrs: &[String],
 ) -> Option<&'m Pattern> {
     lookup.returning(&e.name).iter().copied().find(|p| {
-        p.index_name()
-            .and_then(|i| model.index(i))
-            .is_some_and(|i| i.kind == IndexKind::Global)
-            && p.pk.as_ref().is_some_and(|k| {
-                k.condition
-                    .templates()
-                    .iter()
-                    .any(|t| t.variables().any(|v| attrs.iter().any(|a| a == v)))
-            })
+        let Some(index) = p.index_name().and_then(|i| model.index(i)) else {
+            return false;
+        };
+        index.kind == IndexKind::Global
+            && p.key
+                .iter()
+                .filter(|k| !index.is_sort_attribute(&k.attribute))
+                .flat_map(|k| k.condition.templates())
+                .any(|t| t.variables().any(|v| attrs.iter().any(|a| a == v)))
     })
 }
 

@@ -3,6 +3,7 @@
 
 use monotable_model::{Entity, KeyField, Model, Operation, Pattern, Sets};
 
+use super::listing;
 use crate::diagnostic::{Diagnostic, Rule};
 
 pub(crate) fn check(model: &Model, out: &mut Vec<Diagnostic>) {
@@ -48,16 +49,6 @@ fn index_key_fields<'m>(model: &Model, e: &'m Entity) -> Vec<(&'m KeyField, Vec<
             (!indexes.is_empty()).then_some((f, indexes))
         })
         .collect()
-}
-
-/// `a`, `b` and `c`, each in backticks.
-fn listing(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
 }
 
 /// `index `GSI2`` or `indexes `GSI2` and `GSI3``.

@@ -129,3 +129,28 @@ fn conditions() {
     assert!(!condition_can_match(&c, none, &t("A#{x}"), none));
     assert!(condition_can_match(&c, none, &t("C#{x}"), none));
 }
+
+#[test]
+fn first_characters_are_known_when_few() {
+    let none: Resolver<'_> = &|_| None;
+    let first = |a: &Attribute, template: &str| {
+        let typed: Resolver<'_> = &|_| Some(a);
+        Shape::of(&t(template), typed).first_chars()
+    };
+    let status = attr(AttributeType::Enum, None, &["PAID", "NEW", "PENDING"]);
+    assert_eq!(first(&status, "{v}"), Some(vec!['N', 'P']));
+    let day = attr(AttributeType::Timestamp, Some(TimestampFormat::Date), &[]);
+    assert_eq!(first(&day, "{v}#x").map(|c| c.len()), Some(10));
+    let n = attr(AttributeType::Integer, None, &[]);
+    assert!(first(&n, "{v}").is_some_and(|c| c.contains(&'-') && c.contains(&'7')));
+    let id = attr(AttributeType::String, None, &[]);
+    assert_eq!(first(&id, "{v}"), None, "any character");
+    assert_eq!(
+        Shape::of(&t("USER#{v}"), none).first_chars(),
+        Some(vec!['U'])
+    );
+    assert_eq!(
+        Shape::of(&KeyTemplate::literal(""), none).first_chars(),
+        None
+    );
+}

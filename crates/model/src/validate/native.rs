@@ -223,34 +223,75 @@ impl Validator {
 
     fn native_attribute(&mut self, index: &Index, entity: &Entity, key: &KeyAttribute) {
         if let Some(field) = entity.key_field(&key.name) {
+            let help = match entity.attribute(&key.name) {
+                Some(_) => format!(
+                    "drop `keys.{}`: the index reads the item's own `{}` attribute, stored as the plain value",
+                    key.name, key.name
+                ),
+                None => format!(
+                    "drop `keys.{}` and declare the attribute: `attributes.{} = {{ type = \"{}\", required = true }}`",
+                    key.name,
+                    key.name,
+                    if key.ty == KeyAttributeType::N {
+                        "integer"
+                    } else {
+                        "string"
+                    }
+                ),
+            };
             self.err_help(
                 IssueKind::Invalid,
                 format!("`{}` is a native key attribute of index `{}`, which items write as an ordinary attribute, but `{}` writes it through a key template", key.name, index.name, entity.name),
                 &field.span,
-                format!("drop `keys.{}` and declare `attributes.{}`", key.name, key.name),
+                help,
             );
         }
         let Some(attribute) = entity.attribute(&key.name) else {
             return;
         };
         if !fits(attribute, key.ty) {
-            let can = match key.ty {
-                KeyAttributeType::N => "an integer, decimal, number or epoch timestamp",
-                KeyAttributeType::S => "a string, enum or ISO 8601 timestamp",
-                KeyAttributeType::B => "no model type (binary attributes are not modelled)",
-            };
-            self.err_help(
-                IssueKind::Invalid,
-                format!(
-                    "`{}` of `{}` is a model `{:?}`, but index `{}` keys on it as {:?}",
-                    key.name, entity.name, attribute.ty, index.name, key.ty
-                ),
-                &attribute.type_span,
-                format!(
-                    "a key attribute has one type across the table: a {:?} key holds {can}",
-                    key.ty
-                ),
-            );
+            self.native_type_mismatch(index, entity, key, attribute);
         }
+    }
+
+    /// An attribute whose model type the key type cannot hold.
+    fn native_type_mismatch(
+        &mut self,
+        index: &Index,
+        entity: &Entity,
+        key: &KeyAttribute,
+        attribute: &Attribute,
+    ) {
+        let can = match key.ty {
+            KeyAttributeType::N => {
+                "an N key holds an `integer`, `decimal`, `number` or epoch `timestamp`"
+            }
+            KeyAttributeType::S => "an S key holds a `string`, `enum` or ISO 8601 `timestamp`",
+            KeyAttributeType::B => {
+                "a B key holds no model type (binary attributes are not modelled)"
+            }
+        };
+        let other = [KeyAttributeType::S, KeyAttributeType::N]
+            .into_iter()
+            .find(|ty| fits(attribute, *ty))
+            .map_or_else(String::new, |ty| {
+                format!(
+                    ", or key on it as `{{ name = \"{}\", type = \"{ty:?}\" }}` (one type across the table)",
+                    key.name
+                )
+            });
+        let ty = serde_json::to_value(attribute.ty)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("{:?}", attribute.ty));
+        self.err_help(
+            IssueKind::Invalid,
+            format!(
+                "`{}` of `{}` is a `{ty}`, but index `{}` keys on it as {:?}",
+                key.name, entity.name, index.name, key.ty
+            ),
+            &attribute.type_span,
+            format!("{can}: change the attribute's type{}", other),
+        );
     }
 }

@@ -49,12 +49,7 @@ impl Validator {
             raw::RawIndexKey::One(k) => key_attribute(k),
             raw::RawIndexKey::Many(list) => {
                 if list.len() != 1 {
-                    self.err_help(
-                        IssueKind::Invalid,
-                        format!("{what} has one attribute: DynamoDB allows multi-attribute keys only on global secondary indexes"),
-                        &key.span,
-                        "write one `{ name = \"...\", type = \"S\" }`, or move the pattern that needs several attributes to a global index",
-                    );
+                    self.single_key_list(what, list, &key.span);
                 }
                 list.first().map_or(
                     KeyAttribute {
@@ -65,6 +60,36 @@ impl Validator {
                 )
             }
         }
+    }
+
+    /// A list where DynamoDB takes one attribute: named, with the one-attribute form.
+    fn single_key_list(
+        &mut self,
+        what: &str,
+        list: &[Sp<raw::RawKeyAttribute>],
+        span: &Range<usize>,
+    ) {
+        let names: Vec<String> = list
+            .iter()
+            .map(|k| format!("`{}`", k.value.name.value))
+            .collect();
+        let first = list.first().map_or_else(
+            || "{ name = \"PK\", type = \"S\" }".to_string(),
+            |k| {
+                let k = key_attribute(&k.value);
+                format!("{{ name = \"{}\", type = \"{:?}\" }}", k.name, k.ty)
+            },
+        );
+        self.err_help(
+            IssueKind::Invalid,
+            format!(
+                "{what} lists {} attributes ({}), but takes exactly one: DynamoDB allows multi-attribute keys only on global secondary indexes",
+                list.len(),
+                names.join(", ")
+            ),
+            span,
+            format!("write one attribute, `{first}`, and serve what needs several from a global index"),
+        );
     }
 
     /// The attributes of one key of a global index, and whether it was written as a list.
@@ -257,25 +282,26 @@ impl Validator {
 
     /// One attribute, one type: CreateTable defines each key attribute once.
     pub(super) fn key_types(&mut self, table: &Table, indexes: &[Index]) {
-        let mut types: Vec<(&str, KeyAttributeType)> = std::iter::once(&table.partition_key)
-            .chain(table.sort_key.as_ref())
-            .map(|k| (k.name.as_str(), k.ty))
-            .collect();
+        let mut types: Vec<(&str, KeyAttributeType, String)> =
+            std::iter::once(&table.partition_key)
+                .chain(table.sort_key.as_ref())
+                .map(|k| (k.name.as_str(), k.ty, "the table".to_string()))
+                .collect();
         for index in indexes {
             for key in index.key_attributes() {
                 let (name, ty) = (key.name.as_str(), key.ty);
-                match types.iter().find(|(n, _)| *n == name) {
-                    Some((_, first)) if *first != ty => self.err_help(
+                match types.iter().find(|(n, _, _)| *n == name) {
+                    Some((_, first, at)) if *first != ty => self.err_help(
                         IssueKind::Invalid,
                         format!(
-                            "key attribute `{name}` of index `{}` is typed {ty:?} here and {first:?} elsewhere",
+                            "key attribute `{name}` of index `{}` is typed {ty:?} here and {first:?} in {at}",
                             index.name
                         ),
                         &index.span,
-                        "a key attribute has one type across the table and all its indexes",
+                        format!("a key attribute has one type across the table and all its indexes: write `{{ name = \"{name}\", type = \"{first:?}\" }}`"),
                     ),
                     Some(_) => {}
-                    None => types.push((name, ty)),
+                    None => types.push((name, ty, format!("index `{}`", index.name))),
                 }
             }
         }

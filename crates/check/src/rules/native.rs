@@ -1,0 +1,356 @@
+//! Native multi-attribute index keys in the key-shape rules: MT001, MT002 and MT004 for a
+//! pattern over a native index, MT005 between entities that hold the same key attributes.
+//!
+//! An item is in a native index when it holds every key attribute; its key is those values
+//! themselves, so there is no template to compare: a condition is matched against what the
+//! attribute can hold (an enum's values, a timestamp's shape, ...), and two entities holding the
+//! same attributes have nothing, no prefix, to keep them apart.
+
+use monotable_model::{
+    AttributeType, Condition, Entity, Index, KeyAttributeType, KeyCondition, KeyTemplate, Model,
+    Pattern,
+};
+
+use super::lookup::Lookup;
+use super::{entity_attr, listing, pattern_attr};
+use crate::diagnostic::{Diagnostic, Rule};
+use crate::shape::condition_can_match;
+
+/// The index a pattern or key names, when it is declared and native.
+pub(crate) fn native_index<'m>(model: &'m Model, idx: Option<&str>) -> Option<&'m Index> {
+    idx.and_then(|name| model.index(name)).filter(|i| i.native)
+}
+
+/// The index's key attributes, for messages: `` `status`, `shard`, `createdAt` and `orderId` ``.
+pub(crate) fn key_listing(index: &Index) -> String {
+    let names: Vec<&str> = index.key_attributes().map(|k| k.name.as_str()).collect();
+    listing(&names)
+}
+
+/// The model's name of a type, as the model file writes it.
+pub(crate) fn type_name(ty: AttributeType) -> &'static str {
+    match ty {
+        AttributeType::String => "string",
+        AttributeType::Number => "number",
+        AttributeType::Float => "float",
+        AttributeType::Decimal => "decimal",
+        AttributeType::Integer => "integer",
+        AttributeType::Boolean => "boolean",
+        AttributeType::Timestamp => "timestamp",
+        AttributeType::Enum => "enum",
+        AttributeType::List => "list",
+        AttributeType::Map => "map",
+        AttributeType::Set => "set",
+    }
+}
+
+/// What `e`'s attribute `name` holds, for notes: `one of `NEW`, `PAID``, `a `timestamp``.
+fn holds(e: &Entity, name: &str) -> String {
+    match e.attribute(name) {
+        Some(a) if a.ty == AttributeType::Enum && a.values.len() == 1 => {
+            format!("`{}` only", a.values[0])
+        }
+        Some(a) if a.ty == AttributeType::Enum => {
+            let values: Vec<&str> = a.values.iter().map(String::as_str).collect();
+            format!("one of {}", listing(&values).replace(" and ", " or "))
+        }
+        Some(a) => format!("a `{}`", type_name(a.ty)),
+        None => "nothing".to_string(),
+    }
+}
+
+/// Whether an item of `e` can satisfy `kc`. Only conditions on string keys are compared by
+/// shape (a number key compares by value: `3.0` equals `3`), and only equality and
+/// `begins_with`: a range can hold some value of any shape. A variable of the condition is
+/// typed as everywhere in a pattern: a parameter, else the first returned entity's attribute.
+fn condition_holds(
+    model: &Model,
+    p: &Pattern,
+    e: &Entity,
+    index: &Index,
+    kc: &KeyCondition,
+) -> bool {
+    let string_key = index
+        .key_attributes()
+        .any(|k| k.name == kc.attribute && k.ty == KeyAttributeType::S);
+    if !string_key || !matches!(kc.condition, Condition::Eq(_) | Condition::BeginsWith(_)) {
+        return true;
+    }
+    let Ok(written) = KeyTemplate::parse(&format!("{{{}}}", kc.attribute)) else {
+        return true;
+    };
+    condition_can_match(
+        &kc.condition,
+        &|n| pattern_attr(model, p, n),
+        &written,
+        &|n| entity_attr(e, n),
+    )
+}
+
+/// The first partition condition and the first sort condition of `p` no item of `e` can
+/// satisfy.
+pub(crate) fn mismatches<'p>(
+    model: &Model,
+    p: &'p Pattern,
+    e: &Entity,
+    index: &Index,
+) -> (Option<&'p KeyCondition>, Option<&'p KeyCondition>) {
+    let failing = |sort: bool| {
+        p.key
+            .iter()
+            .filter(|kc| index.is_sort_attribute(&kc.attribute) == sort)
+            .find(|kc| !condition_holds(model, p, e, index, kc))
+    };
+    (failing(false), failing(true))
+}
+
+/// Whether every condition of `p` can select an item of `e`.
+pub(crate) fn matches_all(model: &Model, p: &Pattern, e: &Entity, index: &Index) -> bool {
+    matches!(mismatches(model, p, e, index), (None, None))
+}
+
+/// The condition as the model writes it: `` `status = "PAID"` ``.
+fn condition_text(kc: &KeyCondition) -> String {
+    let text = match &kc.condition {
+        Condition::Eq(t) => t.to_string(),
+        Condition::BeginsWith(t) => format!("begins_with({t})"),
+        Condition::Between(a, b) => format!("between({a}, {b})"),
+        Condition::Lt(t) => format!("< {t}"),
+        Condition::Le(t) => format!("<= {t}"),
+        Condition::Gt(t) => format!("> {t}"),
+        Condition::Ge(t) => format!(">= {t}"),
+    };
+    format!("`{} = \"{text}\"`", kc.attribute)
+}
+
+/// MT001, MT002 and MT004 for a keyed pattern over native index `index`.
+pub(crate) fn check_pattern(
+    model: &Model,
+    lookup: &Lookup<'_>,
+    p: &Pattern,
+    index: &Index,
+    out: &mut Vec<Diagnostic>,
+) {
+    let members = lookup.members(&index.name);
+    let any_full = members.iter().any(|e| matches_all(model, p, e, index));
+    let mut unwritten_reported = false;
+    for r in &p.returns {
+        let Some(e) = model.entity(&r.name) else {
+            continue;
+        };
+        if !index.native_member(e) {
+            out.push(not_a_member(p, e, index, r.span.clone()));
+            continue;
+        }
+        let (partition, sort) = mismatches(model, p, e, index);
+        if let Some(kc) = partition {
+            if !any_full {
+                if !std::mem::replace(&mut unwritten_reported, true) {
+                    out.push(unwritten(model, p, index));
+                }
+                continue;
+            }
+            out.push(unreachable_value(p, e, kc));
+        }
+        if let Some(kc) = sort {
+            out.push(sort_mismatch(p, e, kc));
+        }
+    }
+    if p.returns.is_empty() && !any_full {
+        out.push(unwritten(model, p, index));
+    }
+}
+
+/// MT002: the entity lacks some key attribute, so none of its items is in the index.
+fn not_a_member(
+    p: &Pattern,
+    e: &Entity,
+    index: &Index,
+    span: std::ops::Range<usize>,
+) -> Diagnostic {
+    let missing: Vec<&str> = index
+        .key_attributes()
+        .map(|k| k.name.as_str())
+        .filter(|n| e.attribute(n).is_none())
+        .collect();
+    Diagnostic::error(
+        Rule::UnreachableEntity,
+        format!(
+            "access pattern `{}` can never return `{}`: it is not in index `{}`",
+            p.name, e.name, index.name
+        ),
+        span,
+    )
+    .note(format!(
+        "`{}` does not declare {}; an item is in native index `{}` only when it holds every key attribute: {}",
+        e.name,
+        listing(&missing),
+        index.name,
+        key_listing(index)
+    ))
+    .help(format!(
+        "declare {} on `{}` ({}), or query where `{}` lives",
+        listing(&missing),
+        e.name,
+        declaration(index, missing.first().copied().unwrap_or_default()),
+        e.name
+    ))
+}
+
+/// `attributes.shard = { type = "integer", required = true }`: a declaration the key holds.
+fn declaration(index: &Index, name: &str) -> String {
+    let ty = match index
+        .key_attributes()
+        .find(|k| k.name == name)
+        .map(|k| k.ty)
+    {
+        Some(KeyAttributeType::N) => "integer",
+        _ => "string",
+    };
+    format!("`attributes.{name} = {{ type = \"{ty}\", required = true }}`")
+}
+
+/// MT002: the entity is in the index, but never with a partition value the pattern selects.
+fn unreachable_value(p: &Pattern, e: &Entity, kc: &KeyCondition) -> Diagnostic {
+    Diagnostic::error(
+        Rule::UnreachableEntity,
+        format!("access pattern `{}` can never return `{}`", p.name, e.name),
+        kc.span.clone(),
+    )
+    .note(format!(
+        "`{}` holds `{}` as {}, and {} selects no such value",
+        e.name,
+        kc.attribute,
+        holds(e, &kc.attribute),
+        condition_text(kc)
+    ))
+    .help(format!(
+        "query the values `{}` holds, or give its `{}` the value the pattern reads",
+        e.name, kc.attribute
+    ))
+}
+
+/// MT004: the partition can hold the entity, but a sort condition never matches it.
+fn sort_mismatch(p: &Pattern, e: &Entity, kc: &KeyCondition) -> Diagnostic {
+    Diagnostic::error(
+        Rule::SortConditionMismatch,
+        format!(
+            "sort-key condition of `{}` cannot match any `{}`: its `{}` is {}",
+            p.name,
+            e.name,
+            kc.attribute,
+            holds(e, &kc.attribute)
+        ),
+        kc.span.clone(),
+    )
+    .note(format!(
+        "{} selects no value `{}` holds",
+        condition_text(kc),
+        e.name
+    ))
+    .help(format!(
+        "compare `{}` with a value `{}` can hold, or drop the condition",
+        kc.attribute, e.name
+    ))
+}
+
+/// MT001: no entity in the index holds values the pattern's conditions select.
+fn unwritten(model: &Model, p: &Pattern, index: &Index) -> Diagnostic {
+    let key: Vec<String> = p.key.iter().map(condition_text).collect();
+    let mut d = Diagnostic::error(
+        Rule::UnwrittenKey,
+        format!("access pattern `{}` reads a key no entity writes", p.name),
+        p.key_span(),
+    )
+    .note(format!(
+        "it reads {} in native index `{}`, and no entity in it holds values of that shape",
+        key.join(", "),
+        index.name
+    ));
+    for r in &p.returns {
+        let Some(e) = model.entity(&r.name) else {
+            continue;
+        };
+        for kc in p
+            .key
+            .iter()
+            .filter(|kc| !condition_holds(model, p, e, index, kc))
+        {
+            d = d.note(format!(
+                "`{}` holds `{}` as {}",
+                e.name,
+                kc.attribute,
+                holds(e, &kc.attribute)
+            ));
+        }
+    }
+    d.help("compare each key attribute with a value the entities hold")
+}
+
+/// MT005 on a native index: two entities holding every key attribute share its keys, and a
+/// read pattern expecting only one of them can get both.
+pub(crate) fn collisions(
+    model: &Model,
+    lookup: &Lookup<'_>,
+    index: &Index,
+    out: &mut Vec<Diagnostic>,
+) {
+    let members = lookup.members(&index.name);
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    let readers = model
+        .patterns
+        .iter()
+        .filter(|p| p.is_read() && p.index_name() == Some(index.name.as_str()));
+    for p in readers {
+        let expected = |e: &Entity| p.returns.iter().any(|r| r.name == e.name);
+        let Some(a) = members
+            .iter()
+            .find(|e| expected(e) && matches_all(model, p, e, index))
+        else {
+            continue;
+        };
+        for b in members.iter().filter(|b| !expected(b)) {
+            let pair = if a.name < b.name {
+                (a.name.as_str(), b.name.as_str())
+            } else {
+                (b.name.as_str(), a.name.as_str())
+            };
+            if seen.contains(&pair) || !matches_all(model, p, b, index) {
+                continue;
+            }
+            seen.push(pair);
+            out.push(collision(index, a, b, p));
+        }
+    }
+}
+
+fn collision(index: &Index, a: &Entity, b: &Entity, p: &Pattern) -> Diagnostic {
+    let first = index
+        .key_attributes()
+        .next()
+        .map_or("", |k| k.name.as_str());
+    let span = b
+        .attribute(first)
+        .map_or(b.span.clone(), |x| x.span.clone());
+    Diagnostic::warning(
+        Rule::KeyCollision,
+        format!(
+            "entities `{}` and `{}` can share the same key in index `{}`",
+            a.name, b.name, index.name
+        ),
+        span,
+    )
+    .note(format!(
+        "both hold every key attribute of native index `{}` ({}): its keys are those values, with no prefix to keep the two apart",
+        index.name,
+        key_listing(index)
+    ))
+    .note(format!(
+        "pattern `{}` expects only `{}`, and its key condition selects `{}` items too",
+        p.name, a.name, b.name
+    ))
+    .help(format!(
+        "key the index on an attribute only `{}` declares, or return both from `{}` and tell them apart by an attribute",
+        a.name, p.name
+    ))
+}
