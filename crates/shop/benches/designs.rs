@@ -13,16 +13,15 @@
 //! `cargo bench -p monotable-shop-native --bench designs` (`BENCH_ORDERS`, default 20000;
 //! `BENCH_CALLS`, default 2000). Results and the commands go in docs/benchmarks.md.
 
+mod common;
+
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
-use monotable_connect::Engine;
-use monotable_shop::Shop;
-use monotable_shop::auth::Auth;
 use monotable_shop::orders::Status;
-use monotable_shop::sample::{self, CATEGORIES, SampleConfig};
+use monotable_shop::sample::CATEGORIES;
 
 type Item = HashMap<String, AttributeValue>;
 
@@ -96,27 +95,8 @@ fn percentiles(mut samples: Vec<Duration>) -> (f64, f64) {
 }
 
 async fn run(orders: usize, calls: usize) {
-    let engine = Engine::memory().expect("engine");
-    let client = monotable_connect::inprocess::client(engine);
-    let model = monotable_shop::model().expect("model");
-    monotable::ensure_table(&client, &model)
-        .await
-        .expect("table");
-    let shop = Shop::new(
-        client.clone(),
-        model.clone(),
-        Auth::hs256(vec![]),
-        vec![1; 32],
-    );
-    let config = SampleConfig {
-        users: (orders / 20).clamp(10, 50_000),
-        products: 500,
-        orders,
-        days: 30,
-        end: time::macros::datetime!(2026-11-30 12:00 UTC),
-        seed: 42,
-    };
-    sample::load(&shop, &config, &|_| {}).await.expect("load");
+    let (_engine, client, shop) = common::loaded_shop(orders).await;
+    let model = shop.model().clone();
     let table = model.table.name.clone();
     let all = scan(&client, &table).await;
     let order_items: Vec<&Item> = all

@@ -11,19 +11,17 @@
 //! Run: `cargo bench -p monotable-shop --bench library` (`BENCH_ORDERS`, default 20000;
 //! `BENCH_CALLS`, default 3000 per variant). Results and the command go in docs/benchmarks.md.
 
+mod common;
+
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_connect::Engine;
 use monotable_connect::dispatch::{self, Origin};
-use monotable_shop::Shop;
-use monotable_shop::auth::Auth;
 use monotable_shop::orders::{Order, OrderLine, Status};
 use monotable_shop::patterns::{GetOrderWithItems, GetProduct, GetUser, ListUserOrders};
 use monotable_shop::products::Product;
-use monotable_shop::sample::{self, SampleConfig};
 use monotable_shop::users::User;
 use rust_decimal::Decimal;
 use serde_json::json;
@@ -340,27 +338,8 @@ async fn pools(client: &Client, table: &str) -> Pools {
 }
 
 async fn run(orders: usize, calls: usize) {
-    let engine = Engine::memory().expect("engine");
-    let client = monotable_connect::inprocess::client(engine.clone());
-    let model = monotable_shop::model().expect("model");
-    monotable::ensure_table(&client, &model)
-        .await
-        .expect("table");
-    let shop = Shop::new(
-        client.clone(),
-        model.clone(),
-        Auth::hs256(vec![]),
-        vec![1; 32],
-    );
-    let config = SampleConfig {
-        users: (orders / 20).clamp(10, 50_000),
-        products: 500,
-        orders,
-        days: 30,
-        end: time::macros::datetime!(2026-11-30 12:00 UTC),
-        seed: 42,
-    };
-    sample::load(&shop, &config, &|_| {}).await.expect("load");
+    let (engine, client, shop) = common::loaded_shop(orders).await;
+    let model = shop.model().clone();
     let table_name = model.table.name.clone();
     let pools = pools(&client, &table_name).await;
     println!(
