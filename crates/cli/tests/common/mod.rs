@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod boto3;
 pub mod gateway;
 pub mod runtime_api;
 pub mod scaffold;
