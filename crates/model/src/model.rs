@@ -213,6 +213,8 @@ pub struct Attribute {
     pub cardinality: Option<u64>,
     /// Declared money/exact quantity.
     pub money: bool,
+    /// The value `migrate` writes on existing items that lack it, as key templates see it.
+    pub default: Option<String>,
     /// Span of the attribute definition.
     pub span: Range<usize>,
     /// Span of the `type` value.
@@ -314,6 +316,8 @@ pub struct Entity {
     pub relations: Vec<Relation>,
     /// The primary-key namespace this entity shares on purpose with others, if any.
     pub key_namespace: Option<String>,
+    /// The entity's previous name, for `migrate`.
+    pub renamed_from: Option<Named>,
     /// Span of the entity definition.
     pub span: Range<usize>,
 }
@@ -592,6 +596,8 @@ pub struct EntityTraffic {
     pub writes_per_second: Option<f64>,
     /// Item size.
     pub item_size_bytes: Option<u64>,
+    /// Items stored.
+    pub items: Option<u64>,
     /// Span.
     pub span: Range<usize>,
 }

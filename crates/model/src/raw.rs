@@ -316,6 +316,9 @@ pub struct RawAttribute {
     /// The attribute holds money or an exact quantity.
     #[serde(default)]
     pub money: Option<bool>,
+    /// The value `monotable migrate` writes on existing items that lack the attribute.
+    #[serde(default)]
+    pub default: Option<Sp<DefaultValue>>,
     /// Free text.
     #[serde(default)]
     pub description: Option<String>,
@@ -384,6 +387,35 @@ pub struct RawEntity {
     /// it: their keys may be equal, and a key taken by one is unique across all of them.
     #[serde(default)]
     pub key_namespace: Option<Sp<String>>,
+    /// The entity's previous name: `monotable migrate` rewrites items of that type as this one.
+    #[serde(default)]
+    pub renamed_from: Option<Sp<String>>,
+}
+
+/// An attribute's default value, as TOML writes it.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DefaultValue {
+    /// `true` or `false`.
+    Boolean(bool),
+    /// A whole number.
+    Integer(i64),
+    /// A number with a fraction.
+    Float(f64),
+    /// Text: a string, an enum value, a timestamp in the attribute's format, or an exact decimal.
+    String(String),
+}
+
+impl DefaultValue {
+    /// The value as key templates see it.
+    pub fn text(&self) -> String {
+        match self {
+            DefaultValue::Boolean(b) => b.to_string(),
+            DefaultValue::Integer(i) => i.to_string(),
+            DefaultValue::Float(f) => f.to_string(),
+            DefaultValue::String(s) => s.clone(),
+        }
+    }
 }
 
 /// Operations an access pattern performs.
@@ -518,6 +550,9 @@ pub struct RawEntityTraffic {
     /// Largest expected item size in bytes.
     #[serde(default)]
     pub item_size_bytes: Option<u64>,
+    /// Items of the entity stored in the table (what a migration touches).
+    #[serde(default)]
+    pub items: Option<u64>,
 }
 
 /// Traffic of one access pattern.

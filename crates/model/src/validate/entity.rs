@@ -34,6 +34,16 @@ impl Validator {
                 "state how many distinct values are live at once (a shard suffix `hash % N` has N)",
             );
         }
+        let default = a.default.as_ref().map(|d| {
+            if let Err(why) = default_fits(a, &d.value) {
+                self.err(
+                    IssueKind::Invalid,
+                    format!("default of `{name}`: {why}"),
+                    &d.span,
+                );
+            }
+            d.value.text()
+        });
         Attribute {
             name: name.to_string(),
             ty: a.ty.value,
@@ -45,6 +55,7 @@ impl Validator {
             max_length: a.max_length,
             cardinality: a.cardinality,
             money: a.money.unwrap_or(false),
+            default,
             span: raw.span.clone(),
             type_span: a.ty.span.clone(),
         }
@@ -209,6 +220,10 @@ impl Validator {
             unique: self.unique(name, e, &attributes),
             relations: self.relations(e),
             key_namespace: e.key_namespace.as_ref().map(|n| n.value.clone()),
+            renamed_from: e.renamed_from.as_ref().map(|from| Named {
+                name: from.value.clone(),
+                span: from.span.clone(),
+            }),
             attributes,
             keys,
             span: raw.span.clone(),
@@ -222,6 +237,19 @@ impl Validator {
         model: &Model,
     ) {
         for (name, e) in &raw.entities {
+            if let Some(from) = &e.value.renamed_from
+                && names.contains(from.value.as_str())
+            {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!(
+                        "`{name}` is renamed from `{}`, which is an entity of this model",
+                        from.value
+                    ),
+                    &from.span,
+                    "name the entity's previous type; items of that type are rewritten as this one",
+                );
+            }
             for u in &e.value.unique {
                 if let Some(g) = &u.value.guard
                     && !names.contains(g.value.as_str())
@@ -307,4 +335,53 @@ fn index_keys(model: &Model, keys: &[KeyField]) -> Vec<KeyTemplates> {
         });
     }
     out
+}
+
+/// Whether a default can be written as the attribute's type.
+fn default_fits(a: &RawAttribute, d: &raw::DefaultValue) -> Result<(), String> {
+    use raw::DefaultValue as D;
+    let ok = match (a.ty.value, d) {
+        (AttributeType::Boolean, D::Boolean(_)) => true,
+        (AttributeType::Integer, D::Integer(_)) => true,
+        (AttributeType::Number | AttributeType::Float, D::Integer(_) | D::Float(_)) => true,
+        (AttributeType::Decimal, D::Integer(_)) => true,
+        (AttributeType::Decimal, D::String(s)) => is_decimal(s),
+        (AttributeType::String, D::String(s)) => {
+            return match a.max_length {
+                Some(max) if s.len() as u64 > max => {
+                    Err(format!("{} bytes, over `max_length = {max}`", s.len()))
+                }
+                _ => Ok(()),
+            };
+        }
+        (AttributeType::Enum, D::String(s)) => {
+            return if a.values.contains(s) {
+                Ok(())
+            } else {
+                Err(format!("`{s}` is not one of the enum's `values`"))
+            };
+        }
+        (AttributeType::Timestamp, D::Integer(_) | D::String(_)) => true,
+        (AttributeType::List | AttributeType::Map | AttributeType::Set, _) => {
+            return Err("only scalar attributes take a default".to_string());
+        }
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(match a.ty.value {
+            AttributeType::Decimal => "write an exact decimal as a string, `\"0.00\"`".to_string(),
+            ty => format!("not a value of type `{}`", format!("{ty:?}").to_lowercase()),
+        })
+    }
+}
+
+fn is_decimal(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
+    !whole.is_empty()
+        && !fraction.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && fraction.bytes().all(|b| b.is_ascii_digit())
 }

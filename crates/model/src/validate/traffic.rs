@@ -130,6 +130,7 @@ impl Validator {
         EntityTraffic {
             writes_per_second: e.value.writes_per_second,
             item_size_bytes: e.value.item_size_bytes,
+            items: e.value.items,
             span: e.span.clone(),
         }
     }
