@@ -3,6 +3,7 @@
 mod check;
 mod connection;
 mod cost;
+mod diff;
 mod export;
 mod import;
 mod lambda;
@@ -66,6 +67,10 @@ enum Command {
     /// Capacity units per access pattern and, with the model's traffic, the monthly price on
     /// demand and provisioned, against one table per entity.
     Cost(cost::CostArgs),
+    /// Compare two model files: each change classified by what it takes on a live table
+    /// (online, backfill, move, removal, or not in place), the cost of each step, and what
+    /// `check` finds new. Exits 1 when a change cannot be done in place.
+    Diff(diff::DiffArgs),
     /// Export a model as CreateTable JSON, CloudFormation, SAM (the table, its policy and, with
     /// --function, a Lambda function behind an HTTP API), a markdown design document or a NoSQL
     /// Workbench data model.
@@ -111,6 +116,7 @@ fn main() -> ExitCode {
             Command::Check(args) => check::run(args),
             Command::Verify(args) => verify::run(args).await,
             Command::Cost(args) => cost::run(args).await,
+            Command::Diff(args) => diff::run(args),
             Command::Export(args) => export::run(args),
             Command::Openapi(args) => openapi::run(args),
             Command::Import(args) => import::run(args),

@@ -1,1 +1,185 @@
-//! placeholder
+//! One item written under OLD turned into the item NEW writes: its entity renamed, required
+//! attributes given their defaults, every key attribute rendered again from NEW's templates and
+//! the key attributes NEW no longer writes removed. Pure and idempotent: an item already in
+//! NEW's shape comes back [`Outcome::Unchanged`], which is what makes a killed migration safe to
+//! run again.
+
+use std::collections::BTreeSet;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_access::items::{self, ENTITY_TYPE, Item};
+use monotable_model::{AttributeType, Model, TimestampFormat};
+
+use crate::diff::{Change, Diff};
+use crate::values;
+
+/// The `entityType` of the record `migrate` keeps its progress in.
+pub const MIGRATION_ENTITY: &str = "_MonotableMigration";
+
+/// What becomes of one item.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Its entity is not one the plan touches: not looked at.
+    Untouched,
+    /// Already what NEW writes.
+    Unchanged,
+    /// Rewritten at the same primary key.
+    Put(Item),
+    /// Written at a new primary key; the old one (`from`) is deleted.
+    Move {
+        /// The item NEW writes.
+        item: Item,
+        /// The old item's primary key.
+        from: Item,
+    },
+    /// Its entity is removed and removal was confirmed: the item's key.
+    Delete(Item),
+    /// Left as it is, and why: reported, never silent.
+    Leave(String),
+}
+
+/// Rewrites items from OLD's shape to NEW's.
+#[derive(Debug)]
+pub struct Rewriter<'a> {
+    old: &'a Model,
+    new: &'a Model,
+    diff: &'a Diff,
+    touched: BTreeSet<String>,
+    /// Key attributes either model renders from templates (the table's and each non-native
+    /// index's): removed and written again on every rewrite.
+    synthetic: BTreeSet<String>,
+    delete_removed: bool,
+}
+
+fn synthetic_keys(model: &Model) -> impl Iterator<Item = String> + '_ {
+    let table = std::iter::once(model.table.partition_key.name.clone())
+        .chain(model.table.sort_key.as_ref().map(|k| k.name.clone()));
+    let indexes = model
+        .indexes
+        .iter()
+        .filter(|i| !i.native)
+        .flat_map(|i| i.key_attributes().map(|k| k.name.clone()));
+    table.chain(indexes)
+}
+
+impl<'a> Rewriter<'a> {
+    /// A rewriter for `diff` (from `old` to `new`). Items of removed entities are deleted only
+    /// when `delete_removed`; otherwise they are left and reported.
+    pub fn new(old: &'a Model, new: &'a Model, diff: &'a Diff, delete_removed: bool) -> Self {
+        Rewriter {
+            old,
+            new,
+            diff,
+            touched: diff.touched(),
+            synthetic: synthetic_keys(old).chain(synthetic_keys(new)).collect(),
+            delete_removed,
+        }
+    }
+
+    /// The primary key of `item` under `model`'s table.
+    pub fn primary_key(model: &Model, item: &Item) -> Item {
+        std::iter::once(&model.table.partition_key.name)
+            .chain(model.table.sort_key.as_ref().map(|k| &k.name))
+            .filter_map(|k| item.get(k).map(|v| (k.clone(), v.clone())))
+            .collect()
+    }
+
+    /// What becomes of `item`.
+    pub fn rewrite(&self, item: &Item) -> Outcome {
+        let Some(ty) = items::entity_type(item) else {
+            return Outcome::Leave("it has no `entityType`".to_string());
+        };
+        if ty == MIGRATION_ENTITY || !self.touched.contains(ty) {
+            return Outcome::Untouched;
+        }
+        let target = match self.diff.renamed(ty) {
+            Some(to) => to,
+            None if self.new.entity(ty).is_some() => ty,
+            None => return self.removed(ty, item),
+        };
+        match self.render(target, item) {
+            Ok(next) => self.compare(item, next),
+            Err(why) => Outcome::Leave(why),
+        }
+    }
+
+    fn removed(&self, ty: &str, item: &Item) -> Outcome {
+        let removed = self
+            .diff
+            .changes
+            .iter()
+            .any(|c| matches!(c, Change::RemoveEntity { entity } if entity == ty));
+        if removed && self.delete_removed {
+            Outcome::Delete(Self::primary_key(self.old, item))
+        } else if removed {
+            Outcome::Leave(format!(
+                "entity `{ty}` is not in NEW; --delete-removed deletes its items"
+            ))
+        } else {
+            Outcome::Leave(format!("entity type `{ty}` is in neither model"))
+        }
+    }
+
+    /// The item NEW writes for `item` as entity `target`.
+    fn render(&self, target: &str, item: &Item) -> Result<Item, String> {
+        let entity = self
+            .new
+            .entity(target)
+            .ok_or_else(|| format!("NEW has no entity `{target}`"))?;
+        let mut next: Item = item
+            .iter()
+            .filter(|(k, _)| !self.synthetic.contains(*k) || entity.attribute(k).is_some())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for a in &entity.attributes {
+            if let Some(default) = &a.default
+                && a.required
+                && !next.contains_key(&a.name)
+            {
+                next.insert(a.name.clone(), typed(a.ty, a.format, default));
+            }
+        }
+        let texts = values::texts(&next);
+        let text = |name: &str| texts.get(name).cloned();
+        let keys = items::keys(self.new, target, &text).map_err(|e| e.to_string())?;
+        next.extend(keys);
+        Ok(next)
+    }
+
+    fn compare(&self, item: &Item, next: Item) -> Outcome {
+        if &next == item {
+            return Outcome::Unchanged;
+        }
+        let from = Self::primary_key(self.old, item);
+        if Self::primary_key(self.new, &next) == from {
+            Outcome::Put(next)
+        } else {
+            Outcome::Move { item: next, from }
+        }
+    }
+}
+
+/// A default as the attribute's DynamoDB type.
+fn typed(ty: AttributeType, format: Option<TimestampFormat>, text: &str) -> AttributeValue {
+    match ty {
+        AttributeType::Boolean => AttributeValue::Bool(text == "true"),
+        AttributeType::Integer
+        | AttributeType::Number
+        | AttributeType::Float
+        | AttributeType::Decimal => AttributeValue::N(text.to_string()),
+        AttributeType::Timestamp if format.is_some_and(is_epoch) => {
+            AttributeValue::N(text.to_string())
+        }
+        _ => AttributeValue::S(text.to_string()),
+    }
+}
+
+fn is_epoch(format: TimestampFormat) -> bool {
+    matches!(
+        format,
+        TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis
+    )
+}
+
+#[cfg(test)]
+mod tests;

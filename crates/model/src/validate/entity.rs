@@ -35,7 +35,14 @@ impl Validator {
             );
         }
         let default = a.default.as_ref().map(|d| {
-            if let Err(why) = default_fits(a, &d.value) {
+            if !a.required.unwrap_or(false) {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!("`default` on `{name}`, which is not required"),
+                    &d.span,
+                    "a default is what `migrate` writes on existing items that lack a required attribute; make it `required = true` or drop the default",
+                );
+            } else if let Err(why) = default_fits(a, &d.value) {
                 self.err(
                     IssueKind::Invalid,
                     format!("default of `{name}`: {why}"),
