@@ -242,3 +242,133 @@ async fn wait_active(client: &Client, table: &str) -> Result<(), TableError> {
         status,
     })
 }
+
+fn call_error(
+    operation: &'static str,
+    table: &str,
+) -> impl Fn(&dyn ProvideErrorMetadata) -> TableError {
+    let table = table.to_string();
+    move |e| TableError::Call {
+        operation,
+        table: table.clone(),
+        message: e.message().or(e.code()).unwrap_or("no message").to_string(),
+    }
+}
+
+/// Adds the model's global index `name` to its existing table (UpdateTable) and waits until the
+/// index is ACTIVE: DynamoDB builds it from the items already in the table.
+pub async fn create_index(client: &Client, model: &Model, name: &str) -> Result<(), TableError> {
+    use aws_sdk_dynamodb::types::{CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate};
+    let definition = table_definition(model);
+    let table = &definition.table_name;
+    let index = definition
+        .global_secondary_indexes
+        .iter()
+        .find(|i| i.name == name)
+        .ok_or_else(|| TableError::Call {
+            operation: "UpdateTable",
+            table: table.clone(),
+            message: format!("the model has no global index `{name}`"),
+        })?;
+    let attributes = definition
+        .attribute_definitions
+        .iter()
+        .filter(|a| index.key_schema.elements().any(|(k, _)| k == a.name))
+        .map(|a| {
+            AttributeDefinition::builder()
+                .attribute_name(&a.name)
+                .attribute_type(scalar(a.ty))
+                .build()
+                .expect("name and type are set")
+        })
+        .collect();
+    let create = CreateGlobalSecondaryIndexAction::builder()
+        .index_name(&index.name)
+        .set_key_schema(Some(key_schema(&index.key_schema)))
+        .projection(projection(&index.projection))
+        .set_provisioned_throughput(throughput(index.throughput))
+        .build()
+        .expect("the index is complete");
+    client
+        .update_table()
+        .table_name(table)
+        .set_attribute_definitions(Some(attributes))
+        .global_secondary_index_updates(
+            GlobalSecondaryIndexUpdate::builder().create(create).build(),
+        )
+        .send()
+        .await
+        .map_err(|e| call_error("UpdateTable", table)(&e))?;
+    wait_active(client, table).await
+}
+
+/// Deletes global index `name` of `table` and waits until the table is ACTIVE again.
+pub async fn delete_index(client: &Client, table: &str, name: &str) -> Result<(), TableError> {
+    use aws_sdk_dynamodb::types::{DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate};
+    let delete = DeleteGlobalSecondaryIndexAction::builder()
+        .index_name(name)
+        .build()
+        .expect("the name is set");
+    client
+        .update_table()
+        .table_name(table)
+        .global_secondary_index_updates(
+            GlobalSecondaryIndexUpdate::builder().delete(delete).build(),
+        )
+        .send()
+        .await
+        .map_err(|e| call_error("UpdateTable", table)(&e))?;
+    wait_active(client, table).await
+}
+
+/// Sets the table's billing mode to the model's (with default throughput when provisioned).
+pub async fn update_billing(client: &Client, model: &Model) -> Result<(), TableError> {
+    let definition = table_definition(model);
+    let table = &definition.table_name;
+    let billing = match definition.billing {
+        definition::Billing::PayPerRequest => BillingMode::PayPerRequest,
+        _ => BillingMode::Provisioned,
+    };
+    client
+        .update_table()
+        .table_name(table)
+        .billing_mode(billing)
+        .set_provisioned_throughput(throughput(definition.billing.throughput()))
+        .send()
+        .await
+        .map_err(|e| call_error("UpdateTable", table)(&e))?;
+    wait_active(client, table).await
+}
+
+/// Turns TTL off on `from` (when set) and on for the model's TTL attribute (when it has one).
+pub async fn update_ttl(
+    client: &Client,
+    model: &Model,
+    from: Option<&str>,
+) -> Result<(), TableError> {
+    let table = &model.table.name;
+    let set = |attribute: &str, enabled: bool| {
+        client
+            .update_time_to_live()
+            .table_name(table)
+            .time_to_live_specification(
+                TimeToLiveSpecification::builder()
+                    .attribute_name(attribute)
+                    .enabled(enabled)
+                    .build()
+                    .expect("ttl spec is complete"),
+            )
+            .send()
+    };
+    if let Some(old) = from {
+        set(old, false)
+            .await
+            .map_err(|e| call_error("UpdateTimeToLive", table)(&e))?;
+    }
+    if let Some(ttl) = &model.table.ttl_attribute {
+        set(ttl, true)
+            .await
+            .map_err(|e| call_error("UpdateTimeToLive", table)(&e))?;
+    }
+    Ok(())
+}

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_access::items::{self, ENTITY_TYPE, Item};
+use monotable_access::items::{self, Item};
 use monotable_model::{AttributeType, Model, TimestampFormat};
 
 use crate::diff::{Change, Diff};
@@ -101,6 +101,26 @@ impl<'a> Rewriter<'a> {
             Ok(next) => self.compare(item, next),
             Err(why) => Outcome::Leave(why),
         }
+    }
+
+    /// Attributes `item` lacks that a concurrent writer could add: every attribute its entity
+    /// declares in either model, and the key attributes NEW writes. A conditional rewrite
+    /// requires them still absent, so it never drops what another writer added.
+    pub fn absent(&self, item: &Item) -> Vec<String> {
+        let ty = items::entity_type(item).unwrap_or_default();
+        let target = self.diff.renamed(ty).unwrap_or(ty);
+        let mut names: BTreeSet<&str> = BTreeSet::new();
+        for (model, name) in [(self.old, ty), (self.new, target)] {
+            if let Some(e) = model.entity(name) {
+                names.extend(e.attributes.iter().map(|a| a.name.as_str()));
+                names.extend(e.keys.iter().map(|k| k.attribute.as_str()));
+            }
+        }
+        names
+            .into_iter()
+            .filter(|n| !item.contains_key(*n))
+            .map(str::to_string)
+            .collect()
     }
 
     fn removed(&self, ty: &str, item: &Item) -> Outcome {

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::diff::diff;
+use monotable_access::items::ENTITY_TYPE;
 
 const SHOP: &str = include_str!("../../../../examples/shop/shop.toml");
 const NATIVE: &str = include_str!("../../../../examples/shop/shop-native.toml");
