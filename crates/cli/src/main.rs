@@ -63,6 +63,9 @@ enum Command {
     Check(check::CheckArgs),
     /// Run every access pattern of a model on generated sample data in an in-memory table and
     /// check each returns exactly what it promises. Exits 1 on any failure.
+    ///
+    /// With --table, the patterns run over the items already in the model's table on the chosen
+    /// DynamoDB (--data-dir, --endpoint or --aws), a migrated table say, instead.
     Verify(verify::VerifyArgs),
     /// Capacity units per access pattern and, with the model's traffic, the monthly price on
     /// demand and provisioned, against one table per entity.

@@ -1,11 +1,15 @@
 //! `monotable verify MODEL`: run every access pattern on generated sample data in an in-memory
-//! table built from the model, and check each returns exactly what it promises.
+//! table built from the model, and check each returns exactly what it promises; with `--table`,
+//! on the items already in the model's table on the chosen DynamoDB.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
+use monotable_connect::Backend;
+
+use crate::connection::ConnectionArgs;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum OutputFormat {
@@ -19,12 +23,21 @@ enum OutputFormat {
 pub struct VerifyArgs {
     /// The model file.
     model: PathBuf,
-    /// The same seed generates the same sample data.
+    /// Run the patterns over the items already in the model's table instead of generated data:
+    /// on the embedded engine's --data-dir (a `monotable serve` holding it is refused: pass its
+    /// --endpoint), an --endpoint, or --aws. The table is scanned and queried, never written.
+    #[arg(long)]
+    table: bool,
+    /// The same seed generates the same sample data (with --table: picks the same items to
+    /// take request parameters from).
     #[arg(long, default_value_t = monotable_verify::DEFAULT_SEED)]
     seed: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     format: OutputFormat,
+    /// Where the table is, with --table.
+    #[command(flatten)]
+    connection: ConnectionArgs,
 }
 
 pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
@@ -47,5 +60,27 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 async fn verify(args: &VerifyArgs, path: &str) -> anyhow::Result<monotable_verify::Report> {
     let source = std::fs::read_to_string(&args.model)
         .with_context(|| format!("cannot read model {path}"))?;
-    Ok(monotable_verify::verify_source(path, &source, args.seed).await?)
+    let model = monotable_verify::parse_model(path, &source)?;
+    if !args.table {
+        let c = &args.connection;
+        if c.endpoint.is_some() || c.aws || c.data.in_memory {
+            bail!("--endpoint, --aws and --in-memory choose the table --table reads: add --table");
+        }
+        return Ok(monotable_verify::verify(&model, args.seed).await?);
+    }
+    let backend = args.connection.backend();
+    // Reading a table that was never written would create an empty database: say so instead.
+    if let Backend::Embedded(location) = &backend
+        && let Some(file) = location.database_file().filter(|f| !f.exists())
+    {
+        bail!(
+            "no embedded data at {}: nothing to verify (--data-dir DIR, or --endpoint or --aws)",
+            file.display()
+        );
+    }
+    let dynamo = monotable_connect::connect(&backend).await?;
+    dynamo.ping().await?;
+    monotable_verify::verify_table(&model, dynamo.client(), args.seed)
+        .await
+        .with_context(|| format!("verifying table `{}` on {backend}", model.table.name))
 }

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use monotable_access::items::{self, Item};
 use monotable_model::{Attribute, AttributeType, Entity, Model, Segment};
 
+use crate::report::Source;
 use crate::values::{self, Value};
 
 /// Items generated for an entity without a partition of its own (its id is its partition key).
@@ -18,11 +19,12 @@ const PARTITIONS: usize = 3;
 pub struct Sample {
     /// Entity type.
     pub entity: String,
-    /// Attribute values as key templates see them.
+    /// Scalar attribute values as key templates see them (numbers as written, booleans as
+    /// `true`/`false`); lists, maps and sets are left out.
     pub values: BTreeMap<String, String>,
     /// Key attributes the entity writes for this item (table and indexes), as rendered.
     pub keys: BTreeMap<String, String>,
-    /// The item as loaded into the table (keys, attributes and `entityType`).
+    /// The item as loaded into the table (keys, attributes and `entityType`), or as read from it.
     pub item: Item,
 }
 
@@ -33,13 +35,15 @@ impl Sample {
     }
 }
 
-/// The generated data.
+/// The generated data, or the items read from a table ([`Dataset::from_items`]).
 #[derive(Debug, Clone, Default)]
 pub struct Dataset {
     /// Items, unique by primary key.
     pub samples: Vec<Sample>,
-    /// Items that could not be generated, and why.
+    /// Items that could not be generated, or were skipped when read, and why.
     pub warnings: Vec<String>,
+    /// Where the items come from.
+    pub source: Source,
 }
 
 impl Dataset {
@@ -140,7 +144,7 @@ fn plan<'m>(model: &Model, entity: &'m Entity) -> Plan<'m> {
 
 /// The key attributes of the native indexes `entity` can be in (it declares every one of them),
 /// each once: ordinary attributes of its items, which the index reads as they are.
-fn native_key_attributes<'m>(model: &'m Model, entity: &Entity) -> Vec<&'m str> {
+pub(crate) fn native_key_attributes<'m>(model: &'m Model, entity: &Entity) -> Vec<&'m str> {
     let mut out: Vec<&str> = Vec::new();
     for index in model.indexes.iter().filter(|i| i.native_member(entity)) {
         for key in index.key_attributes() {
@@ -507,7 +511,11 @@ impl Generator<'_> {
         }
         data.samples.push(Sample {
             entity: p.entity.name.clone(),
-            values: vals.into_iter().map(|(k, v)| (k, v.text)).collect(),
+            values: vals
+                .into_iter()
+                .filter(|(_, v)| values::template_text(&v.av).is_some())
+                .map(|(k, v)| (k, v.text))
+                .collect(),
             keys,
             item,
         });

@@ -4,7 +4,8 @@
 //! embedded table built from the model, sends every read pattern through the AWS SDK (following
 //! pagination) and compares what comes back with what the model says should
 //! ([`oracle`]): exactly the expected items, in sort-key order, and every entity type the pattern
-//! promises in `returns`. Write patterns are listed as skipped.
+//! promises in `returns`. Write patterns are listed as skipped. [`verify_table`] runs the same
+//! checks over the items already in a live table instead.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), monotable_verify::VerifyError> {
@@ -17,6 +18,7 @@
 
 pub mod bounds;
 pub mod capacity;
+pub mod existing;
 pub mod generate;
 mod load;
 pub mod oracle;
@@ -28,8 +30,9 @@ pub mod values;
 pub mod verdict;
 
 pub use generate::{Dataset, Sample, generate};
-pub use report::{PatternResult, Report};
+pub use report::{PatternResult, Report, Source};
 
+use aws_sdk_dynamodb::Client;
 use monotable_model::Model;
 
 /// The seed used when the caller has none.
@@ -61,6 +64,14 @@ pub enum VerifyError {
         /// The engine's code and message.
         message: String,
     },
+    /// The table could not be read (`verify_table`).
+    #[error("cannot scan table `{table}`: {message}")]
+    Scan {
+        /// The table.
+        table: String,
+        /// DynamoDB's code and message.
+        message: String,
+    },
 }
 
 /// Verifies a parsed model with sample data generated from `seed`.
@@ -69,9 +80,28 @@ pub async fn verify(model: &Model, seed: u64) -> Result<Report, VerifyError> {
     run::run(model, &data, seed).await
 }
 
+/// Verifies every read pattern of `model` over the items already in its table, reached through
+/// `client` (a table migrated to `model`, say): the whole table is scanned, each item becomes a
+/// sample ([`Dataset::from_items`]) and the patterns run on the table itself. `seed` picks the
+/// items the request parameters are taken from.
+pub async fn verify_table(
+    model: &Model,
+    client: &Client,
+    seed: u64,
+) -> Result<Report, VerifyError> {
+    let items = existing::scan_all(client, &model.table.name).await?;
+    let data = Dataset::from_items(model, items);
+    run::run_on(model, client, &data, seed).await
+}
+
 /// Parses `source` (named `path` in messages) and verifies it.
 pub async fn verify_source(path: &str, source: &str, seed: u64) -> Result<Report, VerifyError> {
-    let model = monotable_model::parse(source).map_err(|e| VerifyError::Model {
+    verify(&parse_model(path, source)?, seed).await
+}
+
+/// Parses `source` (named `path` in messages): [`VerifyError::Model`] with every issue located.
+pub fn parse_model(path: &str, source: &str) -> Result<Model, VerifyError> {
+    monotable_model::parse(source).map_err(|e| VerifyError::Model {
         path: path.to_string(),
         issues: e
             .issues
@@ -81,6 +111,5 @@ pub async fn verify_source(path: &str, source: &str, seed: u64) -> Result<Report
                 None => format!("{path}: {}", i.message),
             })
             .collect(),
-    })?;
-    verify(&model, seed).await
+    })
 }

@@ -34,14 +34,27 @@ impl PatternResult {
     }
 }
 
+/// Where the items a report ran over come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Sample data generated from the model and the seed, in an in-memory table.
+    #[default]
+    Generated,
+    /// The items already in a live table (`verify --table`).
+    Table,
+}
+
 /// The result of verifying a model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Report {
     /// Table name of the model.
     pub table: String,
-    /// Seed the sample data was generated from.
+    /// Seed the sample data was generated from (and the sample items to query picked with).
     pub seed: u64,
-    /// Items generated and loaded.
+    /// Where the items come from.
+    pub source: Source,
+    /// Items generated and loaded, or read from the table.
     pub items: usize,
     /// Items per entity, sorted by entity name.
     pub entities: Vec<(String, usize)>,
@@ -88,8 +101,12 @@ impl Report {
             .iter()
             .map(|(e, n)| format!("{n} {e}"))
             .collect();
+        let items = match self.source {
+            Source::Generated => "sample items",
+            Source::Table => "items read from the table",
+        };
         out.push_str(&format!(
-            "table {}: {} sample items (seed {}): {}\n",
+            "table {}: {} {items} (seed {}): {}\n",
             self.table,
             self.items,
             self.seed,
@@ -132,6 +149,7 @@ impl Report {
             "summary": { "passed": passed, "failed": failed, "skipped": skipped },
             "table": self.table,
             "seed": self.seed,
+            "source": self.source,
             "items": self.items,
             "entities": self.entities.iter().map(|(e, n)| serde_json::json!({ "entity": e, "items": n })).collect::<Vec<_>>(),
             "patterns": self.patterns,
@@ -178,6 +196,7 @@ mod tests {
         let report = Report {
             table: "T".into(),
             seed: 1,
+            source: Source::Table,
             items: 0,
             entities: vec![],
             patterns: vec![
@@ -189,12 +208,14 @@ mod tests {
         };
         assert!(!report.passed());
         let human = report.render_human();
+        assert!(human.starts_with("table T: 0 items read from the table (seed 1): \n"));
         assert!(human.contains("FAIL b (Query): expected an Order, got none"));
         assert!(human.contains("     request:  Query table: PK = \"A\""));
         assert!(human.contains("     got:      (nothing)"));
         assert!(human.ends_with("1 pattern passed, 1 failed, 1 skipped\n"));
         let json: serde_json::Value = serde_json::from_str(&report.render_json()).unwrap();
         assert_eq!(json["summary"]["failed"], 1);
+        assert_eq!(json["source"], "table");
         assert_eq!(json["patterns"][1]["name"], "b");
     }
 }

@@ -37,11 +37,23 @@ struct Run {
 
 /// Loads `data` into a fresh in-memory table built from `model` and checks every pattern.
 pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, VerifyError> {
-    let table = model.table.name.clone();
     let dynamo = monotable_connect::memory()?;
     let client = dynamo.client();
     monotable_access::table::ensure_table(client, model).await?;
     crate::load::load(client, model, &data.samples).await?;
+    run_on(model, client, data, seed).await
+}
+
+/// Checks every pattern of `model` through `client`, whose table already holds exactly the items
+/// of `data` (loaded by [`run`], or read from it: [`Dataset::from_items`]); `seed` picks the
+/// sample items the request parameters are taken from.
+pub async fn run_on(
+    model: &Model,
+    client: &Client,
+    data: &Dataset,
+    seed: u64,
+) -> Result<Report, VerifyError> {
+    let table = model.table.name.clone();
     let known: BTreeMap<(String, String), String> = data
         .samples
         .iter()
@@ -70,6 +82,7 @@ pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, Ver
     Ok(Report {
         table,
         seed,
+        source: data.source,
         items: data.samples.len(),
         entities,
         patterns,

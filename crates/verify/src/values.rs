@@ -50,6 +50,15 @@ pub fn key_text(value: &AttributeValue) -> Option<String> {
     }
 }
 
+/// The text a key template renders for an attribute value: [`key_text`], and booleans as
+/// `true`/`false`; `None` for lists, maps, sets and nulls, which no template can hold.
+pub fn template_text(value: &AttributeValue) -> Option<String> {
+    match value {
+        AttributeValue::Bool(b) => Some(b.to_string()),
+        other => key_text(other),
+    }
+}
+
 const MS_PER_DAY: i64 = 86_400_000;
 
 /// Days since 1970-01-01 of a civil date (proleptic Gregorian).

@@ -280,7 +280,7 @@ keys.SK = "DOC"
             keys,
             item,
         }],
-        warnings: Vec::new(),
+        ..Default::default()
     };
     let report = monotable_verify::capacity::cross_check_data(&model, &data, 1)
         .await

@@ -1,0 +1,109 @@
+//! `monotable verify --table`: the shop's patterns over the data `load-sample` wrote, read from
+//! the data directory; a table that is not there is an error, not an empty pass.
+
+mod common;
+
+use common::run;
+
+fn shop_model() -> String {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/shop/shop.toml");
+    path.display().to_string()
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn verify_table_passes_on_the_loaded_shop() {
+    let dir = tempfile::tempdir().unwrap();
+    let load = [
+        "load-sample",
+        "--data-dir",
+        "data",
+        "--quiet",
+        "--users",
+        "6",
+        "--products",
+        "10",
+        "--orders",
+        "25",
+        "--days",
+        "20",
+    ];
+    let out = run(&load, dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let model = shop_model();
+    let out = run(
+        &["verify", &model, "--table", "--data-dir", "data"],
+        dir.path(),
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    assert!(
+        text.starts_with("table Shop: ") && text.contains(" items read from the table (seed 1): "),
+        "{text}"
+    );
+    assert!(text.contains("6 User"), "{text}");
+    assert!(text.contains("ok   listUserOrders (Query)"), "{text}");
+    assert!(text.contains(" 0 failed"), "{text}");
+    let out = run(
+        &[
+            "verify",
+            &model,
+            "--table",
+            "--data-dir",
+            "data",
+            "--format",
+            "json",
+            "--seed",
+            "7",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    assert_eq!(doc["source"], "table");
+    assert_eq!(doc["passed"], true);
+    assert_eq!(doc["seed"], 7);
+}
+
+#[test]
+fn verify_table_without_a_table_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = shop_model();
+    // No data directory: refused before one is created.
+    let out = run(
+        &["verify", &model, "--table", "--data-dir", "data"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no embedded data at "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("data").exists());
+    // A data directory without the model's table.
+    let out = run(&["tables", "--data-dir", "data"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(
+        &["verify", &model, "--table", "--data-dir", "data"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot scan table `Shop`: ResourceNotFoundException"),
+        "{}",
+        stderr(&out)
+    );
+    // Connection flags without --table are a mistake, not ignored.
+    let out = run(&["verify", &model, "--in-memory"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("add --table"), "{}", stderr(&out));
+}
