@@ -12,6 +12,10 @@ pub type Item = HashMap<String, AttributeValue>;
 /// The attribute naming an item's entity type, written on every item the store writes.
 pub const ENTITY_TYPE: &str = "entityType";
 
+/// The [`ENTITY_TYPE`] of the record `monotable migrate` keeps its progress in, in the table
+/// it migrates: not an entity of any model, and skipped by `verify` and `audit`.
+pub const MIGRATION_ENTITY: &str = "_MonotableMigration";
+
 /// Building or reading an item failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -8,6 +8,7 @@ mod export;
 mod import;
 mod lambda;
 mod load_sample;
+mod migrate;
 mod new;
 mod openapi;
 mod secret;
@@ -74,6 +75,10 @@ enum Command {
     /// (online, backfill, move, removal, or not in place), the cost of each step, and what
     /// `check` finds new. Exits 1 when a change cannot be done in place.
     Diff(diff::DiffArgs),
+    /// Move a live table from one model to another: indexes created online, items backfilled,
+    /// moved or renamed with conditional writes that never clobber the live app's, progress
+    /// checkpointed in the table so a killed run resumes. A dry run unless --apply.
+    Migrate(migrate::MigrateArgs),
     /// Export a model as CreateTable JSON, CloudFormation, SAM (the table, its policy and, with
     /// --function, a Lambda function behind an HTTP API), a markdown design document or a NoSQL
     /// Workbench data model.
@@ -120,6 +125,7 @@ fn main() -> ExitCode {
             Command::Verify(args) => verify::run(args).await,
             Command::Cost(args) => cost::run(args).await,
             Command::Diff(args) => diff::run(args),
+            Command::Migrate(args) => migrate::run(args).await,
             Command::Export(args) => export::run(args),
             Command::Openapi(args) => openapi::run(args),
             Command::Import(args) => import::run(args),

@@ -13,8 +13,7 @@ use monotable_model::{AttributeType, Model, TimestampFormat};
 use crate::diff::{Change, Diff};
 use crate::values;
 
-/// The `entityType` of the record `migrate` keeps its progress in.
-pub const MIGRATION_ENTITY: &str = "_MonotableMigration";
+pub use monotable_access::items::MIGRATION_ENTITY;
 
 /// What becomes of one item.
 #[derive(Debug, Clone, PartialEq)]

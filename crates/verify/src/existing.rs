@@ -13,8 +13,7 @@ use crate::generate::{Dataset, Sample, native_key_attributes};
 use crate::report::Source;
 use crate::values;
 
-/// The `entityType` of the item a migration keeps its checkpoint in: not data, skipped silently.
-pub const MIGRATION_ENTITY: &str = "_MonotableMigration";
+pub use monotable_access::items::MIGRATION_ENTITY;
 
 impl Dataset {
     /// The samples of `items` read from the model's table: each item's entity from its

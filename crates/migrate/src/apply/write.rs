@@ -66,6 +66,48 @@ pub(crate) struct Writer<'a> {
     pub dry_run: bool,
 }
 
+/// Attributes `next` sets to a value `read` does not hold.
+fn changed(read: &Item, next: &Item) -> Vec<String> {
+    let mut names: Vec<String> = next
+        .iter()
+        .filter(|(k, v)| read.get(*k) != Some(*v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `SET` each of `set` to its value in `next`, `REMOVE` what `read` has and `next` does not;
+/// the placeholders join `expect`'s.
+fn update_expression(read: &Item, next: &Item, set: &[String], expect: &mut Expect) -> String {
+    let mut sets = Vec::new();
+    for (i, name) in set.iter().enumerate() {
+        expect.names.insert(format!("#s{i}"), name.clone());
+        if let Some(v) = next.get(name) {
+            expect.values.insert(format!(":s{i}"), v.clone());
+        }
+        sets.push(format!("#s{i} = :s{i}"));
+    }
+    let mut removed: Vec<&String> = read.keys().filter(|k| !next.contains_key(*k)).collect();
+    removed.sort();
+    let mut removes = Vec::new();
+    for (i, name) in removed.into_iter().enumerate() {
+        expect.names.insert(format!("#r{i}"), name.clone());
+        removes.push(format!("#r{i}"));
+    }
+    let mut out = String::new();
+    if !sets.is_empty() {
+        out.push_str(&format!("SET {}", sets.join(", ")));
+    }
+    if !removes.is_empty() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&format!("REMOVE {}", removes.join(", ")));
+    }
+    out
+}
+
 fn units(item: &Item, transactional: bool) -> f64 {
     let bytes = item_size(&monotable_access::items::to_json(item)).unwrap_or(1024);
     write_units(bytes, transactional)
@@ -91,9 +133,18 @@ impl Writer<'_> {
         for _ in 0..MAX_ATTEMPTS {
             let outcome = self.rewriter.rewrite(&current);
             let attempt = match outcome {
-                Outcome::Untouched => return Ok(counts.untouched += 1),
-                Outcome::Unchanged => return Ok(counts.unchanged += 1),
-                Outcome::Leave(why) => return Ok(self.leave(&current, &why, counts)),
+                Outcome::Untouched => {
+                    counts.untouched += 1;
+                    return Ok(());
+                }
+                Outcome::Unchanged => {
+                    counts.unchanged += 1;
+                    return Ok(());
+                }
+                Outcome::Leave(why) => {
+                    self.leave(&current, &why, counts);
+                    return Ok(());
+                }
                 Outcome::Put(next) => (self.put(&current, next).await?, &mut counts.rewritten),
                 Outcome::Move { item, from } => (
                     self.relocate(&current, item, from).await?,
@@ -109,13 +160,17 @@ impl Writer<'_> {
                 }
                 (Attempt::Taken, _) => {
                     let why = "its new key already holds another item";
-                    return Ok(self.leave(&current, why, counts));
+                    self.leave(&current, why, counts);
+                    return Ok(());
                 }
                 (Attempt::Changed, _) => {
                     counts.retried += 1;
                     match self.reread(&current).await? {
                         Some(again) => current = again,
-                        None => return Ok(counts.vanished += 1),
+                        None => {
+                            counts.vanished += 1;
+                            return Ok(());
+                        }
                     }
                 }
             }
@@ -151,17 +206,28 @@ impl Writer<'_> {
         }
     }
 
+    /// The rewrite as an UpdateItem: only the attributes that change are set or removed, so an
+    /// attribute another writer adds meanwhile (even one outside the model) is kept.
     async fn put(&self, read: &Item, next: Item) -> Result<Attempt, ApplyError> {
         if self.dry_run {
             return Ok(Attempt::Done);
         }
         self.pace(units(&next, false)).await;
-        let expect = unchanged(read, &self.rewriter.absent(read));
+        let set: Vec<String> = changed(read, &next);
+        let absent: Vec<String> = set
+            .iter()
+            .filter(|n| !read.contains_key(*n))
+            .cloned()
+            .collect();
+        let mut expect = unchanged(read, &absent);
+        let update = update_expression(read, &next, &set, &mut expect);
+        let key = Rewriter::primary_key(self.old, read);
         let sent = self
             .client
-            .put_item()
+            .update_item()
             .table_name(self.table)
-            .set_item(Some(next))
+            .set_key(Some(key))
+            .update_expression(update)
             .condition_expression(expect.expression)
             .set_expression_attribute_names(Some(expect.names))
             .set_expression_attribute_values(Some(expect.values))
@@ -170,7 +236,7 @@ impl Writer<'_> {
         match sent {
             Ok(_) => Ok(Attempt::Done),
             Err(e) if is_condition_failure(e.code()) => Ok(Attempt::Changed),
-            Err(e) => Err(ApplyError::call("PutItem", &e)),
+            Err(e) => Err(ApplyError::call("UpdateItem", &e)),
         }
     }
 

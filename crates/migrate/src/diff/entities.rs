@@ -14,18 +14,15 @@ pub(super) fn entity_changes(old: &Model, new: &Model) -> (Vec<(String, String)>
     let mut renames = Vec::new();
     for e in &new.entities {
         let stated = e.renamed_from.as_ref().and_then(|r| old.entity(&r.name));
-        match stated.or_else(|| old.entity(&e.name)) {
-            Some(o) => {
-                if o.name != e.name {
-                    changes.push(Change::Rename {
-                        from: o.name.clone(),
-                        to: e.name.clone(),
-                        inferred: false,
-                    });
-                }
-                pairs.push((o, e));
+        if let Some(o) = stated.or_else(|| old.entity(&e.name)) {
+            if o.name != e.name {
+                changes.push(Change::Rename {
+                    from: o.name.clone(),
+                    to: e.name.clone(),
+                    inferred: false,
+                });
             }
-            None => {}
+            pairs.push((o, e));
         }
     }
     let kept: BTreeSet<&str> = pairs.iter().map(|(o, _)| o.name.as_str()).collect();

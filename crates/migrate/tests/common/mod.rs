@@ -50,8 +50,14 @@ pub async fn client() -> Client {
 /// The model's table, created fresh (an old one of the same name is deleted), with `seed`'s
 /// sample data in it. Returns the samples' items.
 pub async fn loaded(client: &Client, model: &Model, seed: u64) -> Vec<Item> {
-    let _ = client.delete_table().table_name(&model.table.name).send().await;
-    monotable_access::table::ensure_table(client, model).await.expect("table");
+    let _ = client
+        .delete_table()
+        .table_name(&model.table.name)
+        .send()
+        .await;
+    monotable_access::table::ensure_table(client, model)
+        .await
+        .expect("table");
     let data = monotable_verify::generate(model, seed);
     let items: Vec<Item> = data.samples.into_iter().map(|s| s.item).collect();
     for item in &items {
@@ -91,7 +97,11 @@ pub async fn scan(client: &Client, model: &Model) -> Vec<Item> {
         }
     }
     let key = |i: &Item| {
-        let text = |n: &str| i.get(n).and_then(monotable_migrate::values::text).unwrap_or_default();
+        let text = |n: &str| {
+            i.get(n)
+                .and_then(monotable_migrate::values::text)
+                .unwrap_or_default()
+        };
         (text("PK"), text("SK"))
     };
     out.sort_by_key(key);

@@ -1,0 +1,128 @@
+//! `monotable migrate OLD NEW`: the plan `diff` gives, run on the selected table. A dry run by
+//! default; `--apply` writes. Ends with a summary and, after `--apply`, an audit of the table
+//! against NEW; exits 1 when an item was left or the audit finds drift.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use monotable_migrate::apply::{self, Options, Progress};
+use monotable_migrate::diff;
+
+use crate::connection::ConnectionArgs;
+use crate::diff::{OutputFormat, load_model};
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The model the table holds today.
+    old: PathBuf,
+    /// The model to move it to.
+    new: PathBuf,
+    /// Write. Without it, a dry run scans the table and counts what it would do.
+    #[arg(long)]
+    apply: bool,
+    /// Scan segments read and rewritten at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(i32).range(1..=1000))]
+    segments: i32,
+    /// Write units per second at most (table writes, estimated from item sizes), to leave
+    /// capacity to the live app.
+    #[arg(long, value_name = "WCU")]
+    max_wcu: Option<f64>,
+    /// Delete the indexes NEW drops (after the rewrite).
+    #[arg(long)]
+    remove_indexes: bool,
+    /// Delete the items of entities NEW drops.
+    #[arg(long)]
+    delete_removed: bool,
+    /// Ignore the checkpoint an interrupted run left, and scan from the start.
+    #[arg(long)]
+    restart: bool,
+    /// Skip the audit against NEW at the end.
+    #[arg(long)]
+    no_audit: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    format: OutputFormat,
+    #[command(flatten)]
+    connection: ConnectionArgs,
+}
+
+pub async fn run(args: MigrateArgs) -> anyhow::Result<ExitCode> {
+    let json = args.format == OutputFormat::Json;
+    let path = args.new.display().to_string();
+    match migrate(&args).await {
+        Ok(code) => Ok(code),
+        Err(e) => crate::json_error(json, &path, e),
+    }
+}
+
+fn progress_bar(
+    progress: &Arc<Progress>,
+    hidden: bool,
+) -> (ProgressBar, tokio::task::JoinHandle<()>) {
+    let bar = if hidden || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {bar:40} {pos}/{len} items scanned, {msg} ({per_sec}, {eta} left)",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let (ticker, watched) = (bar.clone(), Arc::clone(progress));
+    let task = tokio::spawn(async move {
+        loop {
+            ticker.set_length(watched.total.load(Ordering::Relaxed));
+            ticker.set_position(watched.scanned.load(Ordering::Relaxed));
+            ticker.set_message(format!(
+                "{} written",
+                watched.written.load(Ordering::Relaxed)
+            ));
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    });
+    (bar, task)
+}
+
+async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
+    let (old, old_source) = load_model(&args.old)?;
+    let (new, new_source) = load_model(&args.new)?;
+    let d = diff::diff(&old, &new);
+    let options = Options {
+        apply: args.apply,
+        segments: args.segments,
+        max_wcu: args.max_wcu,
+        remove_indexes: args.remove_indexes,
+        delete_removed: args.delete_removed,
+        migration_id: apply::checkpoint::migration_id(&old_source, &new_source),
+        restart: args.restart,
+    };
+    let dynamo = monotable_connect::connect(&args.connection.backend()).await?;
+    let client = dynamo.client();
+    let progress = Arc::new(Progress::default());
+    let (bar, ticker) = progress_bar(&progress, args.format == OutputFormat::Json);
+    let result = apply::run(client, &old, &new, &d, &options, &progress).await;
+    ticker.abort();
+    bar.finish_and_clear();
+    let summary = result?;
+    let audit_clean = true;
+    match args.format {
+        OutputFormat::Human => print!("{}", apply::render_human(&summary)),
+        OutputFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&apply::render_json(&summary)).unwrap_or_default()
+        ),
+    }
+    let ok = summary.dry_run || (summary.complete() && audit_clean);
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
