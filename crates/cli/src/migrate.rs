@@ -94,6 +94,14 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
     let (old, old_source) = load_model(&args.old)?;
     let (new, new_source) = load_model(&args.new)?;
     let d = diff::diff(&old, &new);
+    if d.new_errors() > 0 {
+        anyhow::bail!(
+            "{} has {} error(s) `check` does not find in {}: `monotable diff` shows them; fix them before migrating",
+            args.new.display(),
+            d.new_errors(),
+            args.old.display()
+        );
+    }
     let options = Options {
         apply: args.apply,
         segments: args.segments,
@@ -113,7 +121,14 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
     let summary = result?;
     let audit_clean = true;
     match args.format {
-        OutputFormat::Human => print!("{}", apply::render_human(&summary)),
+        OutputFormat::Human => {
+            println!("plan ({} -> {}):", args.old.display(), args.new.display());
+            for change in &d.changes {
+                println!("  {}", diff::describe(change));
+            }
+            println!();
+            print!("{}", apply::render_human(&summary));
+        }
         OutputFormat::Json => println!(
             "{}",
             serde_json::to_string_pretty(&apply::render_json(&summary)).unwrap_or_default()

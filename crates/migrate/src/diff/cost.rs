@@ -167,7 +167,10 @@ pub fn costs(old: &Model, new: &Model, diff: &Diff, counts: &Counts) -> Vec<Step
         let per_item = if known && items.unwrap_or(0) > 0 {
             bytes as f64 / READ_UNIT_BYTES as f64 * 0.5 / items.unwrap_or(1) as f64
         } else {
-            0.5
+            // Unknown counts: the mean entity's item, read eventually consistent.
+            let sizes: Vec<u64> = old.entities.iter().map(|e| entry_bytes(old, e, None)).collect();
+            let mean = sizes.iter().sum::<u64>() as f64 / sizes.len().max(1) as f64;
+            mean / READ_UNIT_BYTES as f64 * 0.5
         };
         out.push(step(
             "scan the table".into(),

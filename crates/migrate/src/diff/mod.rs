@@ -189,6 +189,14 @@ impl Diff {
         self.changes.iter().any(|c| c.effect() == Effect::Blocked)
     }
 
+    /// Whether `check` finds errors in NEW that OLD did not have: NEW must be fixed first.
+    pub fn new_errors(&self) -> usize {
+        self.new_findings
+            .iter()
+            .filter(|d| d.severity == monotable_check::Severity::Error)
+            .count()
+    }
+
     /// Whether the table's items need a scan: something rewrites, moves or deletes items.
     pub fn needs_scan(&self) -> bool {
         self.changes.iter().any(|c| {

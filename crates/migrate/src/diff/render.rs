@@ -124,7 +124,7 @@ fn cost_table(out: &mut String, costs: &[StepCost]) {
     for c in costs {
         let opt = |v: Option<f64>, per: f64| match v {
             Some(v) => thousands(v),
-            None => format!("{per}/item"),
+            None => format!("{}/item", (per * 1000.0).round() / 1000.0),
         };
         let _ = writeln!(
             out,
@@ -184,7 +184,9 @@ pub fn render_human(diff: &Diff, costs: &[StepCost], files: Files<'_>) -> String
         let report = Report::new(files.new, files.new_source, findings.clone());
         out.push_str(&report.render(Format::Human));
     }
-    let verdict = if diff.is_blocked() {
+    let verdict = if diff.new_errors() > 0 {
+        "NEW has errors `check` did not find in OLD (above): fix them before migrating"
+    } else if diff.is_blocked() {
         "blocked: some changes cannot be done in place (see above)"
     } else if diff.changes.iter().all(|c| c.effect() == Effect::None) {
         "nothing to migrate"
@@ -219,6 +221,7 @@ pub fn render_json(diff: &Diff, costs: &[StepCost], files: Files<'_>) -> String 
         "old": files.old,
         "new": files.new,
         "blocked": diff.is_blocked(),
+        "new_errors": diff.new_errors(),
         "changes": changes,
         "costs": costs,
         "new_findings": findings.get("diagnostics").cloned().unwrap_or(findings),
