@@ -587,7 +587,7 @@ mod tests {
             max_length: None,
             cardinality,
             money: false,
-        default: None,
+            default: None,
             span: 0..0,
             type_span: 0..0,
         }
