@@ -108,98 +108,101 @@ impl Code {
     }
 
     fn info(self) -> (&'static str, &'static str, &'static str) {
-        match self {
-            Code::TableMissing => ("MA001", "table-missing", "the table does not exist"),
-            Code::TableKeySchema => (
-                "MA002",
-                "table-key-schema",
-                "the table's key schema or key attribute types differ from the model's",
-            ),
-            Code::IndexMissing => ("MA003", "index-missing", "an index of the model is missing"),
-            Code::IndexKeySchema => (
-                "MA004",
-                "index-key-schema",
-                "an index has another kind, key schema or key attribute type",
-            ),
-            Code::IndexProjection => (
-                "MA005",
-                "index-projection",
-                "an index projects other attributes than the model says",
-            ),
-            Code::IndexUndeclared => (
-                "MA006",
-                "index-undeclared",
-                "the table has an index the model does not declare",
-            ),
-            Code::TimeToLive => (
-                "MA007",
-                "time-to-live",
-                "time to live is off, on another attribute, or on without a model ttl_attribute",
-            ),
-            Code::BillingMode => ("MA008", "billing-mode", "the billing mode differs"),
-            Code::MissingEntityType => (
-                "MA010",
-                "missing-entity-type",
-                "an item has no entityType attribute",
-            ),
-            Code::UnknownEntityType => (
-                "MA011",
-                "unknown-entity-type",
-                "an item's entityType is no entity of the model",
-            ),
-            Code::PrimaryKeyMismatch => (
-                "MA012",
-                "primary-key-mismatch",
-                "the table key is not what the entity's templates render from the item",
-            ),
-            Code::StaleIndexKey => (
-                "MA013",
-                "stale-index-key",
-                "an index key differs from what its template renders from the item",
-            ),
-            Code::MissingIndexKey => (
-                "MA014",
-                "missing-index-key",
-                "an index key the entity writes is missing",
-            ),
-            Code::UnexpectedIndexKey => (
-                "MA015",
-                "unexpected-index-key",
-                "an index key the entity does not write, or not while its condition is false",
-            ),
-            Code::MissingAttribute => (
-                "MA016",
-                "missing-attribute",
-                "a required attribute is missing",
-            ),
-            Code::WrongType => (
-                "MA017",
-                "wrong-type",
-                "an attribute is not of the DynamoDB type its model type is written as",
-            ),
-            Code::FloatValue => (
-                "MA018",
-                "float-value",
-                "a float where the model says integer or decimal",
-            ),
-            Code::InvalidValue => (
-                "MA019",
-                "invalid-value",
-                "a value the model does not allow: an enum outside its values, a malformed timestamp",
-            ),
-            Code::OverBound => (
-                "MA020",
-                "over-bound",
-                "a value over max_length, max_items or cardinality",
-            ),
-            Code::ItemTooLarge => (
-                "MA021",
-                "item-too-large",
-                "an item over DynamoDB's 400 KB item size",
-            ),
-        }
+        INFO[self as usize]
     }
 }
+
+/// Code, name and summary of each [`Code`], in declaration order.
+const INFO: [(&str, &str, &str); 20] = [
+    ("MA001", "table-missing", "the table does not exist"),
+    (
+        "MA002",
+        "table-key-schema",
+        "the table's key schema or key attribute types differ from the model's",
+    ),
+    ("MA003", "index-missing", "an index of the model is missing"),
+    (
+        "MA004",
+        "index-key-schema",
+        "an index has another kind, key schema or key attribute type",
+    ),
+    (
+        "MA005",
+        "index-projection",
+        "an index projects other attributes than the model says",
+    ),
+    (
+        "MA006",
+        "index-undeclared",
+        "the table has an index the model does not declare",
+    ),
+    (
+        "MA007",
+        "time-to-live",
+        "time to live is off, on another attribute, or on without a model ttl_attribute",
+    ),
+    ("MA008", "billing-mode", "the billing mode differs"),
+    (
+        "MA010",
+        "missing-entity-type",
+        "an item has no entityType attribute",
+    ),
+    (
+        "MA011",
+        "unknown-entity-type",
+        "an item's entityType is no entity of the model",
+    ),
+    (
+        "MA012",
+        "primary-key-mismatch",
+        "the table key is not what the entity's templates render from the item",
+    ),
+    (
+        "MA013",
+        "stale-index-key",
+        "an index key differs from what its template renders from the item",
+    ),
+    (
+        "MA014",
+        "missing-index-key",
+        "an index key the entity writes is missing",
+    ),
+    (
+        "MA015",
+        "unexpected-index-key",
+        "an index key the entity does not write, or not while its condition is false",
+    ),
+    (
+        "MA016",
+        "missing-attribute",
+        "a required attribute is missing",
+    ),
+    (
+        "MA017",
+        "wrong-type",
+        "an attribute is not of the DynamoDB type its model type is written as",
+    ),
+    (
+        "MA018",
+        "float-value",
+        "a float where the model says integer or decimal",
+    ),
+    (
+        "MA019",
+        "invalid-value",
+        "a value the model does not allow: an enum outside its values, a malformed timestamp",
+    ),
+    (
+        "MA020",
+        "over-bound",
+        "a value over max_length, max_items or cardinality",
+    ),
+    (
+        "MA021",
+        "item-too-large",
+        "an item over DynamoDB's 400 KB item size",
+    ),
+];
 
 impl fmt::Display for Code {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -346,6 +349,12 @@ mod tests {
         sorted.sort();
         assert_eq!(sorted, Code::ALL, "declared in code order");
         assert_eq!(Code::from_code("MA999"), None);
+        // The table of codes is in declaration order.
+        assert_eq!(Code::TableMissing.code(), "MA001");
+        assert_eq!(Code::BillingMode.code(), "MA008");
+        assert_eq!(Code::MissingEntityType.code(), "MA010");
+        assert_eq!(Code::StaleIndexKey.name(), "stale-index-key");
+        assert_eq!(Code::ItemTooLarge.code(), "MA021");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fmt::Display;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::items::{self, ENTITY_TYPE, Item};
-use monotable_model::{Entity, Index, KeyField, Model};
+use monotable_model::{AttributeType, Entity, Index, KeyField, Model};
 
 use super::attributes;
 use super::finding::{Code, Finding, ItemKey};
@@ -17,6 +17,7 @@ pub const MIGRATION_ENTITY: &str = "_MonotableMigration";
 
 /// What an item is, by its `entityType`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ItemKind {
     /// An entity of the model.
     Entity(String),
@@ -94,7 +95,7 @@ impl<'m> Rules<'m> {
             item,
             entity,
             key,
-            texts: values::texts(item),
+            texts: key_texts(entity, item),
         };
         let mut findings = table_key(&subject);
         findings.extend(self.index_keys(&subject));
@@ -138,6 +139,45 @@ impl Subject<'_> {
 
     fn value(&self, name: &str) -> Option<String> {
         self.texts.get(name).cloned()
+    }
+}
+
+/// The item's attributes as its key templates render them: [`values::texts`], with decimals
+/// normalized as the library writes them into keys (`12.50` as `12.5`, as DynamoDB also
+/// returns them).
+fn key_texts(entity: &Entity, item: &Item) -> BTreeMap<String, String> {
+    let mut texts = values::texts(item);
+    for attribute in &entity.attributes {
+        if attribute.ty == AttributeType::Decimal
+            && let Some(text) = texts.get_mut(&attribute.name)
+        {
+            *text = normalized_decimal(text);
+        }
+    }
+    texts
+}
+
+/// `12.50` as `12.5`, `100.00` as `100`, `-0.0` as `0`; anything but a plain decimal as it is.
+pub(crate) fn normalized_decimal(text: &str) -> String {
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let Some((whole, fraction)) = unsigned.split_once('.') else {
+        return text.to_string();
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !digits(fraction) {
+        return text.to_string();
+    }
+    let fraction = fraction.trim_end_matches('0');
+    let number = if fraction.is_empty() {
+        whole.to_string()
+    } else {
+        format!("{whole}.{fraction}")
+    };
+    let zero = number.bytes().all(|b| b == b'0' || b == b'.');
+    if text.starts_with('-') && !zero {
+        format!("-{number}")
+    } else {
+        number
     }
 }
 

@@ -271,6 +271,10 @@ fn table_key(
         .collect()
 }
 
+fn kind(local: bool) -> &'static str {
+    if local { "local" } else { "global" }
+}
+
 fn index_findings(
     model: &Model,
     table: &str,
@@ -282,41 +286,63 @@ fn index_findings(
     let span = model
         .index(&index.name)
         .map_or_else(|| model.table.span.clone(), |i| i.span.clone());
-    let kind = |local: bool| if local { "local" } else { "global" };
     let Some(have) = found.indexes.iter().find(|i| i.name == index.name) else {
-        let help = if local {
-            "a local index is made only with its table: create a table with it and copy the items"
-        } else {
-            "create it with UpdateTable; DynamoDB backfills it from the items"
-        };
-        let f = Finding::new(
-            Code::IndexMissing,
-            format!(
-                "table `{table}` has no {} index `{}`",
-                kind(local),
-                index.name
-            ),
-        )
-        .attribute(&index.name)
-        .span(span)
-        .label("not on the table")
-        .note("queries on it fail with a ValidationException")
-        .help(help);
-        return vec![f];
+        return vec![missing_index(table, index, local).span(span)];
     };
-    let mut out = Vec::new();
+    let mut out = shape(index, have, local);
+    // The table's own key attributes (a local index's partition key) are MA002's.
+    let table_key: Vec<&str> = wanted.key_schema.elements().map(|(n, _)| n).collect();
+    let names = index
+        .key_schema
+        .elements()
+        .map(|(n, _)| n)
+        .filter(|n| !table_key.contains(n));
+    let what = format!("index `{}`", index.name);
+    out.extend(type_findings(
+        wanted,
+        found,
+        names,
+        &what,
+        Code::IndexKeySchema,
+    ));
+    out.extend(projection(index, have));
+    out.into_iter()
+        .map(|f| f.attribute(&index.name).span(span.clone()))
+        .collect()
+}
+
+fn missing_index(table: &str, index: &SecondaryIndex, local: bool) -> Finding {
+    let help = if local {
+        "a local index is made only with its table: create a table with it and copy the items"
+    } else {
+        "create it with UpdateTable; DynamoDB backfills it from the items"
+    };
+    Finding::new(
+        Code::IndexMissing,
+        format!(
+            "table `{table}` has no {} index `{}`",
+            kind(local),
+            index.name
+        ),
+    )
+    .attribute(&index.name)
+    .label("not on the table")
+    .note("queries on it fail with a ValidationException")
+    .help(help)
+}
+
+/// The index's kind and key schema, when they differ.
+fn shape(index: &SecondaryIndex, have: &DescribedIndex, local: bool) -> Vec<Finding> {
     let name = &index.name;
+    let mut out = Vec::new();
     if have.local != local {
+        let (found, want) = (kind(have.local), kind(local));
         out.push(
             Finding::new(
                 Code::IndexKeySchema,
-                format!(
-                    "index `{name}` is {} on the table, the model says {}",
-                    kind(have.local),
-                    kind(local)
-                ),
+                format!("index `{name}` is {found} on the table, the model says {want}"),
             )
-            .found_expected(Some(kind(have.local).into()), Some(kind(local).into())),
+            .found_expected(Some(found.into()), Some(want.into())),
         );
     }
     let want_key = schema_text(index.key_schema.elements());
@@ -330,25 +356,7 @@ fn index_findings(
             .found_expected(Some(have_key), Some(want_key)),
         );
     }
-    // The table's own key attributes (a local index's partition key) are MA002's.
-    let table_key: Vec<&str> = wanted.key_schema.elements().map(|(n, _)| n).collect();
-    let names = index
-        .key_schema
-        .elements()
-        .map(|(n, _)| n)
-        .filter(|n| !table_key.contains(n));
-    let what = format!("index `{name}`");
-    out.extend(type_findings(
-        wanted,
-        found,
-        names,
-        &what,
-        Code::IndexKeySchema,
-    ));
-    out.extend(projection(index, have));
-    out.into_iter()
-        .map(|f| f.attribute(name).span(span.clone()))
-        .collect()
+    out
 }
 
 fn projection_text(kind: &str, non_key: &[String]) -> String {

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::items::{self, Item};
 use monotable_model::Model;
 
-use super::{ItemKind, MIGRATION_ENTITY, check_item};
+use super::{ItemKind, MIGRATION_ENTITY, check_item, normalized_decimal};
 
 const MODEL: &str = r#"
 [table]
@@ -240,4 +240,42 @@ fn an_item_over_400_kb_is_too_large() {
     let mut item = order(&m);
     item.insert("blob".into(), s(&"x".repeat(410 * 1024)));
     assert_eq!(codes(&m, &item), ["MA021"]);
+}
+
+#[test]
+fn decimals_render_into_keys_as_the_library_writes_them() {
+    for (text, key) in [
+        ("12.50", "12.5"),
+        ("100.00", "100"),
+        ("0.10", "0.1"),
+        ("-0.0", "0"),
+        ("-1.20", "-1.2"),
+        ("7", "7"),
+        ("1e3", "1e3"),
+    ] {
+        assert_eq!(normalized_decimal(text), key, "{text}");
+    }
+    let m = monotable_model::parse(
+        r#"
+[table]
+name = "Tab"
+partition_key = { name = "PK" }
+sort_key = { name = "SK" }
+
+[entities.Price]
+attributes.id = { type = "string", required = true }
+attributes.amount = { type = "decimal", required = true }
+keys.PK = "PRICE#{id}"
+keys.SK = "AMOUNT#{amount}"
+"#,
+    )
+    .unwrap();
+    let item = Item::from([
+        ("PK".into(), s("PRICE#1")),
+        ("SK".into(), s("AMOUNT#12.5")),
+        ("entityType".into(), s("Price")),
+        ("id".into(), s("1")),
+        ("amount".into(), n("12.50")),
+    ]);
+    assert_eq!(codes(&m, &item), Vec::<&str>::new());
 }
