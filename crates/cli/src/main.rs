@@ -1,5 +1,6 @@
 //! The `monotable` binary: argument parsing, logging, one tokio runtime, and exit codes.
 
+mod audit;
 mod check;
 mod connection;
 mod cost;
@@ -32,6 +33,7 @@ use clap::{Parser, Subcommand};
     monotable tables --endpoint http://127.0.0.1:8000\n  \
     monotable tables --aws                 real DynamoDB, default AWS credentials and region\n  \
     monotable check examples/shop/shop.toml   lint a single-table design\n  \
+    monotable audit examples/shop/shop.toml   does the live table still fit its model?\n  \
     monotable new todo                     a project of your own: model, API, tests, SAM template")]
 struct Cli {
     #[command(subcommand)]
@@ -63,6 +65,13 @@ enum Command {
     /// Run every access pattern of a model on generated sample data in an in-memory table and
     /// check each returns exactly what it promises. Exits 1 on any failure.
     Verify(verify::VerifyArgs),
+    /// Scan a live table and report every item, and the table's own description, that does not
+    /// fit the model: keys that are not their templates' render, stale or missing index keys,
+    /// attributes of the wrong type or over a bound, missing indexes, time to live, billing.
+    ///
+    /// Prints rustc-style findings with stable codes (MA001..MA021, see docs/audit.md). Exits 0
+    /// when everything fits, 1 on drift, 2 when no audit could be made.
+    Audit(audit::AuditArgs),
     /// Capacity units per access pattern and, with the model's traffic, the monthly price on
     /// demand and provisioned, against one table per entity.
     Cost(cost::CostArgs),
@@ -110,6 +119,7 @@ fn main() -> ExitCode {
             Command::Tables(args) => tables::run(args).await,
             Command::Check(args) => check::run(args),
             Command::Verify(args) => verify::run(args).await,
+            Command::Audit(args) => audit::run(args).await,
             Command::Cost(args) => cost::run(args).await,
             Command::Export(args) => export::run(args),
             Command::Openapi(args) => openapi::run(args),
