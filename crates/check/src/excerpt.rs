@@ -92,7 +92,7 @@ pub(crate) fn window(line: &str, start: usize, width: usize) -> Window {
 
 /// `text` with every quote longer than [`MAX_QUOTE`] cut to its start and its length said
 /// (`` `AAAA…` (5000000 characters) ``), and the whole capped at [`MAX_TEXT`] characters.
-pub(crate) fn elide(text: &str) -> String {
+pub fn elide(text: &str) -> String {
     let mut out = String::new();
     let mut length_note: Option<String> = None;
     for (i, part) in text.split('`').enumerate() {

@@ -11,9 +11,12 @@ mod num;
 mod report;
 mod rules;
 mod shape;
+mod source;
 
 pub use diagnostic::{Diagnostic, Rule, Severity};
+pub use excerpt::elide;
 pub use report::{Format, Report};
+pub use source::{Annotation, SourceFile};
 
 use monotable_model::{Model, ModelError};
 

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::excerpt::{LineIndex, shorten, window};
+use crate::excerpt::shorten;
+use crate::source::{Annotation, SourceFile};
 
 /// Output format of [`Report::render`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -34,9 +35,7 @@ impl std::str::FromStr for Format {
 /// The diagnostics for one model file.
 #[derive(Debug, Clone)]
 pub struct Report {
-    path: String,
-    source: String,
-    lines: LineIndex,
+    source: SourceFile,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -51,9 +50,7 @@ impl Report {
         });
         diagnostics.dedup();
         Self {
-            path: path.to_string(),
-            source: source.to_string(),
-            lines: LineIndex::new(source),
+            source: SourceFile::new(path, source),
             diagnostics,
         }
     }
@@ -76,7 +73,7 @@ impl Report {
 
     /// The display path.
     pub fn path(&self) -> &str {
-        &self.path
+        self.source.path()
     }
 
     /// All diagnostics, in source order.
@@ -147,7 +144,7 @@ impl Report {
             let _ = writeln!(
                 out,
                 "error: `{}` has {} and {}{suggestions}",
-                self.path,
+                self.path(),
                 plural(e, "error"),
                 plural(w, "warning")
             );
@@ -155,56 +152,28 @@ impl Report {
             let _ = writeln!(
                 out,
                 "warning: `{}` has {}{suggestions}",
-                self.path,
+                self.path(),
                 plural(w, "warning")
             );
         } else if i > 0 {
-            let _ = writeln!(out, "{}: no problems found{suggestions}", self.path);
+            let _ = writeln!(out, "{}: no problems found{suggestions}", self.path());
         }
         out
     }
 
     fn human_one(&self, out: &mut String, d: &Diagnostic) {
-        let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code(), d.message);
-        let location = d.span.as_ref().map(|span| {
-            let (line, col) = self.lines.line_col(&self.source, span.start);
-            (line, col, span.clone())
-        });
-        let gutter = location
-            .as_ref()
-            .map_or(1, |(line, _, _)| line.to_string().len());
-        let pad = " ".repeat(gutter);
-        match &location {
-            Some((line, col, span)) => {
-                let _ = writeln!(out, "{pad}--> {}:{line}:{col}", self.path);
-                let text = self.lines.line(&self.source, *line);
-                let span_text = self.source.get(span.clone()).unwrap_or("");
-                let first_line = span_text.split('\n').next().unwrap_or("");
-                let width = first_line.chars().count().max(1);
-                let shown = window(text, col.saturating_sub(1), width);
-                let _ = writeln!(out, "{pad} |");
-                let _ = writeln!(out, "{line} | {}", shown.text);
-                let mut carets = format!("{}{}", " ".repeat(shown.start), "^".repeat(shown.width));
-                if let Some(label) = &d.label {
-                    carets.push(' ');
-                    carets.push_str(label);
-                }
-                let _ = writeln!(out, "{pad} | {carets}");
-                let _ = writeln!(out, "{pad} |");
-            }
-            None => {
-                let _ = writeln!(out, "{pad}--> {}", self.path);
-                let _ = writeln!(out, "{pad} |");
-            }
-        }
-        // Lines after the first of a note or help line up under its text, as rustc's do.
-        let indent = |text: &str| text.replace('\n', &format!("\n{pad}         "));
-        for note in &d.notes {
-            let _ = writeln!(out, "{pad} = note: {}", indent(note));
-        }
-        if let Some(help) = &d.help {
-            let _ = writeln!(out, "{pad} = help: {}", indent(help));
-        }
+        self.source.write(
+            out,
+            &Annotation {
+                severity: d.severity.as_str(),
+                code: d.code(),
+                message: &d.message,
+                span: d.span.as_ref(),
+                label: d.label.as_deref(),
+                notes: &d.notes,
+                help: d.help.as_deref(),
+            },
+        );
     }
 
     fn render_json(&self) -> String {
@@ -245,20 +214,14 @@ impl Report {
             .diagnostics
             .iter()
             .map(|d| {
-                let start = d
-                    .span
-                    .as_ref()
-                    .map(|s| self.lines.line_col(&self.source, s.start));
-                let end = d
-                    .span
-                    .as_ref()
-                    .map(|s| self.lines.line_col(&self.source, s.end));
+                let start = d.span.as_ref().map(|s| self.source.line_col(s.start));
+                let end = d.span.as_ref().map(|s| self.source.line_col(s.end));
                 JsonDiagnostic {
                     code: d.code(),
                     rule: d.rule.name(),
                     severity: d.severity,
                     message: &d.message,
-                    file: &self.path,
+                    file: self.source.path(),
                     line: start.map(|s| s.0),
                     column: start.map(|s| s.1),
                     end_line: end.map(|s| s.0),
@@ -274,7 +237,7 @@ impl Report {
             })
             .collect();
         let doc = Json {
-            file: &self.path,
+            file: self.source.path(),
             diagnostics,
             summary: Summary {
                 errors: self.error_count(),

@@ -1,5 +1,6 @@
 //! The `monotable` binary: argument parsing, logging, one tokio runtime, and exit codes.
 
+mod audit;
 mod check;
 mod connection;
 mod cost;
@@ -34,6 +35,7 @@ use clap::{Parser, Subcommand};
     monotable tables --endpoint http://127.0.0.1:8000\n  \
     monotable tables --aws                 real DynamoDB, default AWS credentials and region\n  \
     monotable check examples/shop/shop.toml   lint a single-table design\n  \
+    monotable audit examples/shop/shop.toml   does the live table still fit its model?\n  \
     monotable new todo                     a project of your own: model, API, tests, SAM template")]
 struct Cli {
     #[command(subcommand)]
@@ -68,6 +70,13 @@ enum Command {
     /// With --table, the patterns run over the items already in the model's table on the chosen
     /// DynamoDB (--data-dir, --endpoint or --aws), a migrated table say, instead.
     Verify(verify::VerifyArgs),
+    /// Scan a live table and report every item, and the table's own description, that does not
+    /// fit the model: keys that are not their templates' render, stale or missing index keys,
+    /// attributes of the wrong type or over a bound, missing indexes, time to live, billing.
+    ///
+    /// Prints rustc-style findings with stable codes (MA001..MA021, see docs/audit.md). Exits 0
+    /// when everything fits, 1 on drift, 2 when no audit could be made.
+    Audit(audit::AuditArgs),
     /// Capacity units per access pattern and, with the model's traffic, the monthly price on
     /// demand and provisioned, against one table per entity.
     Cost(cost::CostArgs),
@@ -123,6 +132,7 @@ fn main() -> ExitCode {
             Command::Tables(args) => tables::run(args).await,
             Command::Check(args) => check::run(args),
             Command::Verify(args) => verify::run(args).await,
+            Command::Audit(args) => audit::run(args).await,
             Command::Cost(args) => cost::run(args).await,
             Command::Diff(args) => diff::run(args),
             Command::Migrate(args) => migrate::run(args).await,

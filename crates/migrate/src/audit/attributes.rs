@@ -1,0 +1,498 @@
+//! One item's attributes against its entity: required ones present, each of the DynamoDB type
+//! its model type is written as, within the model's bounds, and the item within 400 KB. Pure.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_access::items;
+use monotable_access::value::{TimeFormat, format_time, parse_time};
+use monotable_model::{Attribute, AttributeType, TimestampFormat};
+
+use super::finding::{Code, Finding};
+use super::item::{Subject, shown, type_name};
+
+/// DynamoDB's item size limit: 400 KB, names and values.
+pub const MAX_ITEM_BYTES: u64 = 400 * 1024;
+
+/// Significant digits beyond which a number is taken for a binary float's text.
+const FLOAT_DIGITS: usize = 15;
+
+/// What is wrong with a value's type or content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Problem {
+    /// Another DynamoDB type than the model type is written as.
+    WrongType(&'static str),
+    /// A float where the model says `integer` or `decimal`.
+    Float(&'static str),
+    /// The right type, a value the model does not allow.
+    Invalid(String),
+}
+
+/// Every attribute finding about `s`, and its size.
+pub(crate) fn check(s: &Subject<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for attribute in &s.entity.attributes {
+        match s.item.get(&attribute.name) {
+            None | Some(AttributeValue::Null(_)) if attribute.required => {
+                out.push(missing(s, attribute));
+            }
+            None | Some(AttributeValue::Null(_)) => {}
+            Some(value) => match problem(attribute, value) {
+                Some(p) => out.push(typed(s, attribute, value, p)),
+                None => out.extend(bound(s, attribute, value)),
+            },
+        }
+    }
+    out.extend(size(s));
+    out
+}
+
+fn missing(s: &Subject<'_>, a: &Attribute) -> Finding {
+    let f = s
+        .finding(
+            Code::MissingAttribute,
+            format!("required attribute `{}` is missing", a.name),
+        )
+        .attribute(&a.name)
+        .span(a.span.clone())
+        .label("required");
+    match &a.default {
+        Some(default) => f.help(format!(
+            "a migration writes its default `{default}` on items that lack it"
+        )),
+        None => f.help(format!(
+            "write `{}` on the item, or make it optional in the model",
+            a.name
+        )),
+    }
+}
+
+fn typed(s: &Subject<'_>, a: &Attribute, value: &AttributeValue, p: Problem) -> Finding {
+    let name = &a.name;
+    let model_type = type_label(a);
+    let (code, what, label) = match &p {
+        Problem::WrongType(expected) => (
+            Code::WrongType,
+            format!(
+                "`{name}` is {} {}, the model says {model_type} ({expected})",
+                type_name(value),
+                shown(value)
+            ),
+            format!("written as {expected}"),
+        ),
+        Problem::Float(model) => (
+            Code::FloatValue,
+            format!(
+                "`{name}` is {}: a float where the model says {model}",
+                shown(value)
+            ),
+            (*model).to_string(),
+        ),
+        Problem::Invalid(why) => (
+            Code::InvalidValue,
+            format!("`{name}` is {}, {why}", shown(value)),
+            model_type.clone(),
+        ),
+    };
+    let mut f = s
+        .finding(code, what)
+        .attribute(name)
+        .found_expected(crate::values::text(value), None)
+        .span(a.type_span.clone())
+        .label(label);
+    if let Problem::Float(_) = p {
+        f = f
+            .note("the value went through a binary float on its way to the table")
+            .help("write exact numbers: an integer type, or a decimal type, never f32/f64");
+    }
+    f
+}
+
+fn bound(s: &Subject<'_>, a: &Attribute, value: &AttributeValue) -> Option<Finding> {
+    let (what, label) = over(a, value)?;
+    Some(
+        s.finding(Code::OverBound, format!("`{}` {what}", a.name))
+            .attribute(&a.name)
+            .found_expected(crate::values::text(value), None)
+            .span(a.span.clone())
+            .label(label)
+            .help("make the bound in the model match the data, or fix the item"),
+    )
+}
+
+/// The bound `value` breaks, as `(what, label)`.
+pub(crate) fn over(a: &Attribute, value: &AttributeValue) -> Option<(String, String)> {
+    if let (Some(max), AttributeValue::S(text)) = (a.max_length, value)
+        && text.len() as u64 > max
+    {
+        let what = format!("is {} bytes, over its max_length {max}", text.len());
+        return Some((what, format!("max_length = {max}")));
+    }
+    if let Some(max) = a.max_items {
+        let count = match value {
+            AttributeValue::L(v) => Some(v.len()),
+            AttributeValue::M(m) => Some(m.len()),
+            AttributeValue::Ss(v) | AttributeValue::Ns(v) => Some(v.len()),
+            AttributeValue::Bs(v) => Some(v.len()),
+            _ => None,
+        };
+        if let Some(n) = count.filter(|n| *n as u64 > max) {
+            let what = format!("has {n} items, over its max_items {max}");
+            return Some((what, format!("max_items = {max}")));
+        }
+    }
+    if let (Some(n), AttributeType::Integer, AttributeValue::N(text)) = (a.cardinality, a.ty, value)
+        && let Ok(v) = text.parse::<i128>()
+        && (v < 0 || v >= i128::from(n))
+    {
+        let what = format!("is {v}, outside 0..{n} (cardinality {n})");
+        return Some((what, format!("cardinality = {n}")));
+    }
+    None
+}
+
+fn size(s: &Subject<'_>) -> Option<Finding> {
+    let bytes = monotable_check::cost::item_size(&items::to_json(s.item))?;
+    (bytes > MAX_ITEM_BYTES).then(|| {
+        s.finding(
+            Code::ItemTooLarge,
+            format!("the item is {bytes} bytes, over DynamoDB's 400 KB ({MAX_ITEM_BYTES} bytes)"),
+        )
+        .found_expected(Some(bytes.to_string()), Some(MAX_ITEM_BYTES.to_string()))
+        .span(s.entity.span.clone())
+        .note("DynamoDB refuses to write it again: every update of the item fails")
+        .help("move large values out of the item (another item, or an object store)")
+    })
+}
+
+/// The model type as a message names it: `integer`, `timestamp (epoch-seconds)`.
+fn type_label(a: &Attribute) -> String {
+    match (a.ty, a.format) {
+        (AttributeType::Timestamp, f) => format!("timestamp ({})", format_name(format_of(f))),
+        (ty, _) => type_word(ty).to_string(),
+    }
+}
+
+fn type_word(ty: AttributeType) -> &'static str {
+    match ty {
+        AttributeType::String => "string",
+        AttributeType::Number => "number",
+        AttributeType::Float => "float",
+        AttributeType::Decimal => "decimal",
+        AttributeType::Integer => "integer",
+        AttributeType::Boolean => "boolean",
+        AttributeType::Timestamp => "timestamp",
+        AttributeType::Enum => "enum",
+        AttributeType::List => "list",
+        AttributeType::Map => "map",
+        AttributeType::Set => "set",
+    }
+}
+
+/// What is wrong with `value` as attribute `a`; `None` when it fits.
+pub(crate) fn problem(a: &Attribute, value: &AttributeValue) -> Option<Problem> {
+    use AttributeValue as V;
+    match (a.ty, value) {
+        (AttributeType::String, V::S(_))
+        | (AttributeType::Number | AttributeType::Float, V::N(_))
+        | (AttributeType::Boolean, V::Bool(_))
+        | (AttributeType::List, V::L(_))
+        | (AttributeType::Map, V::M(_)) => None,
+        (AttributeType::Integer, V::N(n)) => (!is_integer(n)).then_some(Problem::Float("integer")),
+        (AttributeType::Decimal, V::N(n)) => float_artifact(n).then_some(Problem::Float("decimal")),
+        (AttributeType::Decimal, V::S(text)) if is_decimal(text) => {
+            float_artifact(text).then_some(Problem::Float("decimal"))
+        }
+        (AttributeType::Enum, V::S(text)) => enum_value(a, text),
+        (AttributeType::Timestamp, _) => timestamp(a, value),
+        (AttributeType::Set, _) => set(a, value),
+        (ty, _) => Some(Problem::WrongType(written_as(ty))),
+    }
+}
+
+/// The DynamoDB type(s) a model type is written as.
+fn written_as(ty: AttributeType) -> &'static str {
+    match ty {
+        AttributeType::String | AttributeType::Enum => "S",
+        AttributeType::Number
+        | AttributeType::Float
+        | AttributeType::Integer
+        | AttributeType::Timestamp => "N",
+        AttributeType::Decimal => "N, or S holding an exact decimal",
+        AttributeType::Boolean => "BOOL",
+        AttributeType::List => "L",
+        AttributeType::Map => "M",
+        AttributeType::Set => "SS, NS or BS",
+    }
+}
+
+fn enum_value(a: &Attribute, text: &str) -> Option<Problem> {
+    if a.values.is_empty() || a.values.iter().any(|v| v == text) {
+        return None;
+    }
+    let values: Vec<String> = a.values.iter().map(|v| format!("`{v}`")).collect();
+    Some(Problem::Invalid(format!(
+        "not one of the enum's values {}",
+        values.join(", ")
+    )))
+}
+
+fn set(a: &Attribute, value: &AttributeValue) -> Option<Problem> {
+    use AttributeValue as V;
+    let expected = match a.items {
+        Some(AttributeType::String | AttributeType::Enum) => "SS",
+        Some(
+            AttributeType::Integer
+            | AttributeType::Decimal
+            | AttributeType::Number
+            | AttributeType::Float,
+        ) => "NS",
+        _ => "SS, NS or BS",
+    };
+    let fits = match value {
+        V::Ss(_) => expected != "NS",
+        V::Ns(_) => expected != "SS",
+        V::Bs(_) => expected.len() > 2,
+        _ => false,
+    };
+    (!fits).then_some(Problem::WrongType(expected))
+}
+
+/// The format a timestamp is written in: RFC 3339 UTC with milliseconds when unstated.
+fn format_of(format: Option<TimestampFormat>) -> TimestampFormat {
+    format.unwrap_or(TimestampFormat::Rfc3339UtcMillis)
+}
+
+fn format_name(format: TimestampFormat) -> &'static str {
+    match format {
+        TimestampFormat::Rfc3339UtcMillis => "rfc3339-utc-millis",
+        TimestampFormat::Rfc3339Utc => "rfc3339-utc",
+        TimestampFormat::Rfc3339Offset => "rfc3339-offset",
+        TimestampFormat::Iso8601Naive => "iso8601-naive",
+        TimestampFormat::Date => "date",
+        TimestampFormat::EpochSeconds => "epoch-seconds",
+        TimestampFormat::EpochMillis => "epoch-millis",
+    }
+}
+
+fn time_format(format: TimestampFormat) -> TimeFormat {
+    match format {
+        TimestampFormat::Rfc3339UtcMillis => TimeFormat::Rfc3339UtcMillis,
+        TimestampFormat::Rfc3339Utc => TimeFormat::Rfc3339Utc,
+        TimestampFormat::Rfc3339Offset => TimeFormat::Rfc3339Offset,
+        TimestampFormat::Iso8601Naive => TimeFormat::Iso8601Naive,
+        TimestampFormat::Date => TimeFormat::Date,
+        TimestampFormat::EpochSeconds => TimeFormat::EpochSeconds,
+        TimestampFormat::EpochMillis => TimeFormat::EpochMillis,
+    }
+}
+
+/// A timestamp: a number in an epoch format, else text that parses in its format and is written
+/// as the format writes it (fixed width, so keys sort as time); `rfc3339-offset` only parses.
+fn timestamp(a: &Attribute, value: &AttributeValue) -> Option<Problem> {
+    let format = format_of(a.format);
+    let epoch = matches!(
+        format,
+        TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis
+    );
+    let text = match (value, epoch) {
+        (AttributeValue::N(text), true) | (AttributeValue::S(text), false) => text,
+        (_, true) => return Some(Problem::WrongType("N")),
+        (_, false) => return Some(Problem::WrongType("S")),
+    };
+    let wanted = time_format(format);
+    let fits = parse_time(text, wanted)
+        .is_ok_and(|t| format == TimestampFormat::Rfc3339Offset || format_time(t, wanted) == *text);
+    (!fits).then(|| Problem::Invalid(format!("not a {} timestamp", format_name(format))))
+}
+
+/// `-?[0-9]+`.
+fn is_integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `-?[0-9]+(.[0-9]+)?`.
+fn is_decimal(text: &str) -> bool {
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    match unsigned.split_once('.') {
+        Some((whole, fraction)) => is_integer(whole) && is_integer(fraction),
+        None => is_integer(unsigned),
+    }
+}
+
+/// Looks like a binary float's text: an exponent, or more significant digits than a decimal
+/// typed by hand has (a double prints up to 17: `0.30000000000000004`).
+pub(crate) fn float_artifact(text: &str) -> bool {
+    if text.contains(['e', 'E']) {
+        return true;
+    }
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let significant = digits.trim_start_matches('0').trim_end_matches('0');
+    significant.len() > FLOAT_DIGITS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attribute(ty: AttributeType) -> Attribute {
+        Attribute {
+            name: "a".into(),
+            ty,
+            required: true,
+            values: Vec::new(),
+            format: None,
+            items: None,
+            max_items: None,
+            max_length: None,
+            cardinality: None,
+            money: false,
+            default: None,
+            span: 0..0,
+            type_span: 0..0,
+        }
+    }
+
+    fn n(text: &str) -> AttributeValue {
+        AttributeValue::N(text.into())
+    }
+
+    fn s(text: &str) -> AttributeValue {
+        AttributeValue::S(text.into())
+    }
+
+    #[test]
+    fn integers_are_integral_numbers() {
+        let a = attribute(AttributeType::Integer);
+        assert_eq!(problem(&a, &n("42")), None);
+        assert_eq!(problem(&a, &n("-7")), None);
+        assert_eq!(problem(&a, &n("2.5")), Some(Problem::Float("integer")));
+        assert_eq!(problem(&a, &n("1e3")), Some(Problem::Float("integer")));
+        assert_eq!(problem(&a, &s("3")), Some(Problem::WrongType("N")));
+    }
+
+    #[test]
+    fn decimals_are_exact_numbers_or_decimal_text() {
+        let a = attribute(AttributeType::Decimal);
+        assert_eq!(problem(&a, &n("12.50")), None);
+        assert_eq!(problem(&a, &s("9.99")), None);
+        assert_eq!(problem(&a, &n("100000000000.25")), None);
+        assert_eq!(
+            problem(&a, &n("0.30000000000000004")),
+            Some(Problem::Float("decimal"))
+        );
+        assert_eq!(
+            problem(&a, &s("0.30000000000000004")),
+            Some(Problem::Float("decimal"))
+        );
+        assert_eq!(problem(&a, &n("1E-7")), Some(Problem::Float("decimal")));
+        assert!(matches!(
+            problem(&a, &s("ten")),
+            Some(Problem::WrongType(_))
+        ));
+        assert!(matches!(
+            problem(&a, &AttributeValue::Bool(true)),
+            Some(Problem::WrongType(_))
+        ));
+    }
+
+    #[test]
+    fn scalars_and_collections_have_their_dynamodb_types() {
+        let cases = [
+            (AttributeType::String, s("x"), n("1")),
+            (AttributeType::Number, n("1.5"), s("1.5")),
+            (AttributeType::Float, n("1e3"), s("x")),
+            (
+                AttributeType::Boolean,
+                AttributeValue::Bool(false),
+                s("true"),
+            ),
+            (AttributeType::List, AttributeValue::L(vec![]), s("[]")),
+            (
+                AttributeType::Map,
+                AttributeValue::M(Default::default()),
+                AttributeValue::L(vec![]),
+            ),
+            (
+                AttributeType::Set,
+                AttributeValue::Ss(vec!["a".into()]),
+                AttributeValue::L(vec![]),
+            ),
+        ];
+        for (ty, good, bad) in cases {
+            let a = attribute(ty);
+            assert_eq!(problem(&a, &good), None, "{ty:?}");
+            assert!(
+                matches!(problem(&a, &bad), Some(Problem::WrongType(_))),
+                "{ty:?}"
+            );
+        }
+        let mut tags = attribute(AttributeType::Set);
+        tags.items = Some(AttributeType::String);
+        assert_eq!(
+            problem(&tags, &AttributeValue::Ns(vec!["1".into()])),
+            Some(Problem::WrongType("SS"))
+        );
+    }
+
+    #[test]
+    fn enums_take_their_values_only() {
+        let mut a = attribute(AttributeType::Enum);
+        a.values = vec!["PAID".into(), "SHIPPED".into()];
+        assert_eq!(problem(&a, &s("PAID")), None);
+        assert!(matches!(problem(&a, &s("LOST")), Some(Problem::Invalid(_))));
+        assert_eq!(problem(&a, &n("1")), Some(Problem::WrongType("S")));
+    }
+
+    #[test]
+    fn timestamps_are_written_in_their_format() {
+        let mut a = attribute(AttributeType::Timestamp);
+        assert_eq!(problem(&a, &s("2024-05-01T12:00:00.000Z")), None);
+        for bad in ["2024-05-01T12:00:00Z", "2024-05-01 12:00:00", "yesterday"] {
+            assert!(
+                matches!(problem(&a, &s(bad)), Some(Problem::Invalid(_))),
+                "{bad}"
+            );
+        }
+        assert_eq!(problem(&a, &n("1714564800")), Some(Problem::WrongType("S")));
+        a.format = Some(TimestampFormat::EpochSeconds);
+        assert_eq!(problem(&a, &n("1714564800")), None);
+        assert!(matches!(
+            problem(&a, &n("1714564800.5")),
+            Some(Problem::Invalid(_))
+        ));
+        assert_eq!(problem(&a, &s("1714564800")), Some(Problem::WrongType("N")));
+        a.format = Some(TimestampFormat::Date);
+        assert_eq!(problem(&a, &s("2024-05-01")), None);
+        assert!(problem(&a, &s("2024-5-1")).is_some());
+    }
+
+    #[test]
+    fn bounds_are_the_models() {
+        let mut name = attribute(AttributeType::String);
+        name.max_length = Some(3);
+        assert_eq!(over(&name, &s("abc")), None);
+        assert!(over(&name, &s("abcd")).is_some());
+        // Bytes, not characters.
+        assert!(over(&name, &s("éé")).is_some());
+        let mut shard = attribute(AttributeType::Integer);
+        shard.cardinality = Some(8);
+        assert_eq!(over(&shard, &n("7")), None);
+        assert!(over(&shard, &n("8")).is_some());
+        assert!(over(&shard, &n("-1")).is_some());
+        let mut tags = attribute(AttributeType::List);
+        tags.max_items = Some(1);
+        assert_eq!(over(&tags, &AttributeValue::L(vec![s("a")])), None);
+        let (what, _) = over(&tags, &AttributeValue::L(vec![s("a"), s("b")])).unwrap();
+        assert_eq!(what, "has 2 items, over its max_items 1");
+    }
+
+    #[test]
+    fn float_artifacts_are_long_or_exponential() {
+        assert!(float_artifact("0.30000000000000004"));
+        assert!(float_artifact("0.1000000000000000055511151231257827"));
+        assert!(float_artifact("1e-7"));
+        assert!(!float_artifact("19.99"));
+        assert!(!float_artifact("1000000000000000000000"));
+        assert!(!float_artifact("0.000000000001"));
+    }
+}

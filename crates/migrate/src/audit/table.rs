@@ -1,0 +1,522 @@
+//! The table's own description against the CreateTable the model implies: key schema and
+//! types, each index's kind, key schema and projection, indexes the model lacks, time to live
+//! and billing mode. DescribeTable and DescribeTimeToLive, then a pure comparison.
+
+use std::collections::BTreeMap;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata};
+use aws_sdk_dynamodb::types::{
+    KeySchemaElement, KeyType, Projection, TableDescription, TimeToLiveStatus,
+};
+use monotable_model::definition::{SecondaryIndex, TableDefinition, scalar_type};
+use monotable_model::{Model, table_definition};
+
+use super::AuditError;
+use super::finding::{Code, Finding};
+
+/// The table as DynamoDB describes it, as plain data.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Described {
+    /// Key schema: `(attribute, is_hash)` in order.
+    pub(crate) key: Vec<(String, bool)>,
+    /// Declared attribute types (`S`, `N`, `B`).
+    pub(crate) types: BTreeMap<String, String>,
+    /// Secondary indexes.
+    pub(crate) indexes: Vec<DescribedIndex>,
+    /// `PAY_PER_REQUEST` or `PROVISIONED`.
+    pub(crate) billing: String,
+    /// The attribute time to live is on for, when on (or turning on).
+    pub(crate) ttl: Option<String>,
+}
+
+/// One secondary index of a described table.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct DescribedIndex {
+    pub(crate) name: String,
+    pub(crate) local: bool,
+    pub(crate) key: Vec<(String, bool)>,
+    /// `ALL`, `KEYS_ONLY` or `INCLUDE`.
+    pub(crate) projection: String,
+    pub(crate) non_key: Vec<String>,
+}
+
+fn call_error(operation: &'static str, table: &str, e: &dyn ProvideErrorMetadata) -> AuditError {
+    AuditError::Describe {
+        operation,
+        table: table.to_string(),
+        message: match e.code() {
+            Some(code) => format!("{code}: {}", e.message().unwrap_or_default()),
+            None => "no message".to_string(),
+        },
+    }
+}
+
+/// Describes `table`; `None` when it does not exist.
+pub(crate) async fn describe(
+    client: &Client,
+    table: &str,
+) -> Result<Option<Described>, AuditError> {
+    let out = match client.describe_table().table_name(table).send().await {
+        Ok(out) => out,
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(|s| s.is_resource_not_found_exception()) =>
+        {
+            return Ok(None);
+        }
+        Err(e) if e.code().is_none() => {
+            return Err(AuditError::Describe {
+                operation: "DescribeTable",
+                table: table.to_string(),
+                message: DisplayErrorContext(&e).to_string(),
+            });
+        }
+        Err(e) => return Err(call_error("DescribeTable", table, &e)),
+    };
+    let ttl = client
+        .describe_time_to_live()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| call_error("DescribeTimeToLive", table, &e))?;
+    let ttl = ttl.time_to_live_description().and_then(|d| {
+        let on = matches!(
+            d.time_to_live_status(),
+            Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
+        );
+        d.attribute_name().filter(|_| on).map(str::to_string)
+    });
+    let mut described = out.table().map(plain).unwrap_or_default();
+    described.ttl = ttl;
+    Ok(Some(described))
+}
+
+fn key_of(schema: &[KeySchemaElement]) -> Vec<(String, bool)> {
+    schema
+        .iter()
+        .map(|k| {
+            (
+                k.attribute_name().to_string(),
+                *k.key_type() == KeyType::Hash,
+            )
+        })
+        .collect()
+}
+
+fn projection_of(p: Option<&Projection>) -> (String, Vec<String>) {
+    let kind = p
+        .and_then(|p| p.projection_type())
+        .map_or("ALL", |t| t.as_str())
+        .to_string();
+    let non_key = p
+        .map(|p| p.non_key_attributes().to_vec())
+        .unwrap_or_default();
+    (kind, non_key)
+}
+
+fn plain(t: &TableDescription) -> Described {
+    let mut indexes = Vec::new();
+    for g in t.global_secondary_indexes() {
+        let (projection, non_key) = projection_of(g.projection());
+        indexes.push(DescribedIndex {
+            name: g.index_name().unwrap_or_default().to_string(),
+            local: false,
+            key: key_of(g.key_schema()),
+            projection,
+            non_key,
+        });
+    }
+    for l in t.local_secondary_indexes() {
+        let (projection, non_key) = projection_of(l.projection());
+        indexes.push(DescribedIndex {
+            name: l.index_name().unwrap_or_default().to_string(),
+            local: true,
+            key: key_of(l.key_schema()),
+            projection,
+            non_key,
+        });
+    }
+    Described {
+        key: key_of(t.key_schema()),
+        types: t
+            .attribute_definitions()
+            .iter()
+            .map(|a| {
+                let ty = a.attribute_type().as_str().to_string();
+                (a.attribute_name().to_string(), ty)
+            })
+            .collect(),
+        indexes,
+        // A table that was always provisioned has no summary.
+        billing: t
+            .billing_mode_summary()
+            .and_then(|b| b.billing_mode())
+            .map_or("PROVISIONED", |m| m.as_str())
+            .to_string(),
+        ttl: None,
+    }
+}
+
+/// `PK (HASH), SK (RANGE)`.
+fn schema_text<'a>(key: impl Iterator<Item = (&'a str, bool)>) -> String {
+    let parts: Vec<String> = key
+        .map(|(name, hash)| format!("{name} ({})", if hash { "HASH" } else { "RANGE" }))
+        .collect();
+    parts.join(", ")
+}
+
+fn found_key(key: &[(String, bool)]) -> impl Iterator<Item = (&str, bool)> {
+    key.iter().map(|(n, h)| (n.as_str(), *h))
+}
+
+/// The finding that `table` does not exist.
+pub(crate) fn missing_table(model: &Model, table: &str) -> Finding {
+    Finding::new(
+        Code::TableMissing,
+        format!("table `{table}` does not exist"),
+    )
+    .span(model.table.span.clone())
+    .label("the table this model describes")
+    .help(
+        "create it from the model: `monotable export MODEL --format create-table` is its \
+             CreateTable input",
+    )
+}
+
+/// Every way the described table differs from the model's.
+pub(crate) fn compare(model: &Model, table: &str, found: &Described) -> Vec<Finding> {
+    let wanted = table_definition(model);
+    let mut out = table_key(model, table, &wanted, found);
+    let indexes = wanted
+        .global_secondary_indexes
+        .iter()
+        .map(|i| (i, false))
+        .chain(wanted.local_secondary_indexes.iter().map(|i| (i, true)));
+    for (index, local) in indexes {
+        out.extend(index_findings(model, table, &wanted, found, index, local));
+    }
+    out.extend(undeclared(model, table, &wanted, found));
+    out.extend(ttl(model, table, &wanted, found));
+    out.extend(billing(model, table, &wanted, found));
+    out
+}
+
+fn wanted_type(wanted: &TableDefinition, name: &str) -> &'static str {
+    wanted
+        .attribute_definitions
+        .iter()
+        .find(|a| a.name == name)
+        .map_or("S", |a| scalar_type(a.ty))
+}
+
+/// Key attributes declared with another type than the model's.
+fn type_findings<'a>(
+    wanted: &TableDefinition,
+    found: &Described,
+    names: impl Iterator<Item = &'a str>,
+    what: &str,
+    code: Code,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for name in names {
+        let want = wanted_type(wanted, name);
+        match found.types.get(name) {
+            Some(ty) if ty != want => out.push(
+                Finding::new(
+                    code,
+                    format!("key attribute `{name}` of {what} is {ty}, the model says {want}"),
+                )
+                .attribute(name)
+                .found_expected(Some(ty.clone()), Some(want.to_string())),
+            ),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn table_key(
+    model: &Model,
+    table: &str,
+    wanted: &TableDefinition,
+    found: &Described,
+) -> Vec<Finding> {
+    let want = schema_text(wanted.key_schema.elements());
+    let have = schema_text(found_key(&found.key));
+    let mut out = Vec::new();
+    if want != have {
+        out.push(
+            Finding::new(
+                Code::TableKeySchema,
+                format!("table `{table}` has key schema {have}, the model says {want}"),
+            )
+            .found_expected(Some(have), Some(want)),
+        );
+    }
+    let names = wanted.key_schema.elements().map(|(n, _)| n);
+    let what = format!("table `{table}`");
+    out.extend(type_findings(
+        wanted,
+        found,
+        names,
+        &what,
+        Code::TableKeySchema,
+    ));
+    out.into_iter()
+        .map(|f| {
+            f.span(model.table.span.clone())
+                .help("a table's key cannot change: create a table with the model's key and copy the items")
+        })
+        .collect()
+}
+
+fn kind(local: bool) -> &'static str {
+    if local { "local" } else { "global" }
+}
+
+fn index_findings(
+    model: &Model,
+    table: &str,
+    wanted: &TableDefinition,
+    found: &Described,
+    index: &SecondaryIndex,
+    local: bool,
+) -> Vec<Finding> {
+    let span = model
+        .index(&index.name)
+        .map_or_else(|| model.table.span.clone(), |i| i.span.clone());
+    let Some(have) = found.indexes.iter().find(|i| i.name == index.name) else {
+        return vec![missing_index(table, index, local).span(span)];
+    };
+    let mut out = shape(index, have, local);
+    // The table's own key attributes (a local index's partition key) are MA002's.
+    let table_key: Vec<&str> = wanted.key_schema.elements().map(|(n, _)| n).collect();
+    let names = index
+        .key_schema
+        .elements()
+        .map(|(n, _)| n)
+        .filter(|n| !table_key.contains(n));
+    let what = format!("index `{}`", index.name);
+    out.extend(type_findings(
+        wanted,
+        found,
+        names,
+        &what,
+        Code::IndexKeySchema,
+    ));
+    out.extend(projection(index, have));
+    out.into_iter()
+        .map(|f| f.attribute(&index.name).span(span.clone()))
+        .collect()
+}
+
+fn missing_index(table: &str, index: &SecondaryIndex, local: bool) -> Finding {
+    let help = if local {
+        "a local index is made only with its table: create a table with it and copy the items"
+    } else {
+        "create it with UpdateTable; DynamoDB backfills it from the items"
+    };
+    Finding::new(
+        Code::IndexMissing,
+        format!(
+            "table `{table}` has no {} index `{}`",
+            kind(local),
+            index.name
+        ),
+    )
+    .attribute(&index.name)
+    .label("not on the table")
+    .note("queries on it fail with a ValidationException")
+    .help(help)
+}
+
+/// The index's kind and key schema, when they differ.
+fn shape(index: &SecondaryIndex, have: &DescribedIndex, local: bool) -> Vec<Finding> {
+    let name = &index.name;
+    let mut out = Vec::new();
+    if have.local != local {
+        let (found, want) = (kind(have.local), kind(local));
+        out.push(
+            Finding::new(
+                Code::IndexKeySchema,
+                format!("index `{name}` is {found} on the table, the model says {want}"),
+            )
+            .found_expected(Some(found.into()), Some(want.into())),
+        );
+    }
+    let want_key = schema_text(index.key_schema.elements());
+    let have_key = schema_text(found_key(&have.key));
+    if want_key != have_key {
+        out.push(
+            Finding::new(
+                Code::IndexKeySchema,
+                format!("index `{name}` has key schema {have_key}, the model says {want_key}"),
+            )
+            .found_expected(Some(have_key), Some(want_key)),
+        );
+    }
+    out
+}
+
+fn projection_text(kind: &str, non_key: &[String]) -> String {
+    if kind == "INCLUDE" {
+        format!("INCLUDE [{}]", non_key.join(", "))
+    } else {
+        kind.to_string()
+    }
+}
+
+fn projection(index: &SecondaryIndex, have: &DescribedIndex) -> Option<Finding> {
+    let want_kind = index.projection.projection_type();
+    let mut want_attrs = index
+        .projection
+        .non_key_attributes()
+        .map(<[String]>::to_vec)
+        .unwrap_or_default();
+    want_attrs.sort();
+    let mut have_attrs = have.non_key.clone();
+    have_attrs.sort();
+    let want = projection_text(want_kind, &want_attrs);
+    let found = projection_text(&have.projection, &have_attrs);
+    (want != found).then(|| {
+        Finding::new(
+            Code::IndexProjection,
+            format!(
+                "index `{}` projects {found}, the model says {want}",
+                index.name
+            ),
+        )
+        .found_expected(Some(found), Some(want))
+        .note("a query reading an attribute the index does not project gets the item without it")
+        .help("a projection cannot change in place: delete the index and create it again")
+    })
+}
+
+fn undeclared(
+    model: &Model,
+    table: &str,
+    wanted: &TableDefinition,
+    found: &Described,
+) -> Vec<Finding> {
+    let declared = |name: &str| {
+        wanted
+            .global_secondary_indexes
+            .iter()
+            .chain(&wanted.local_secondary_indexes)
+            .any(|i| i.name == name)
+    };
+    found
+        .indexes
+        .iter()
+        .filter(|i| !declared(&i.name))
+        .map(|i| {
+            Finding::new(
+                Code::IndexUndeclared,
+                format!(
+                    "table `{table}` has index `{}`, which the model does not declare",
+                    i.name
+                ),
+            )
+            .attribute(&i.name)
+            .span(model.table.span.clone())
+            .note("every write to an item it keys costs capacity on it too")
+            .help("declare it in the model, or delete it from the table")
+        })
+        .collect()
+}
+
+fn ttl(model: &Model, table: &str, wanted: &TableDefinition, found: &Described) -> Option<Finding> {
+    let (message, help) = match (&wanted.ttl_attribute, &found.ttl) {
+        (Some(want), None) => (
+            format!("time to live is off on table `{table}`; the model expires items by `{want}`"),
+            format!("turn it on: UpdateTimeToLive with attribute `{want}`"),
+        ),
+        (Some(want), Some(have)) if want != have => (
+            format!("time to live on table `{table}` reads `{have}`, the model says `{want}`"),
+            format!("turn it off, then on with attribute `{want}` (one change per hour)"),
+        ),
+        (None, Some(have)) => (
+            format!(
+                "time to live on table `{table}` reads `{have}`; the model has no ttl_attribute"
+            ),
+            format!("declare `ttl_attribute = \"{have}\"` in the model, or turn it off"),
+        ),
+        _ => return None,
+    };
+    Some(
+        Finding::new(Code::TimeToLive, message)
+            .found_expected(found.ttl.clone(), wanted.ttl_attribute.clone())
+            .span(model.table.span.clone())
+            .help(help),
+    )
+}
+
+fn billing(
+    model: &Model,
+    table: &str,
+    wanted: &TableDefinition,
+    found: &Described,
+) -> Option<Finding> {
+    let want = wanted.billing.mode();
+    (found.billing != want).then(|| {
+        Finding::new(
+            Code::BillingMode,
+            format!(
+                "table `{table}` is billed {}, the model says {want}",
+                found.billing
+            ),
+        )
+        .found_expected(Some(found.billing.clone()), Some(want.to_string()))
+        .span(model.table.span.clone())
+        .help(format!(
+            "switch it with UpdateTable BillingMode={want}, or change the model"
+        ))
+    })
+}
+
+/// The description of the table the model implies, as DynamoDB would give it (for tests).
+#[cfg(test)]
+pub(crate) fn as_described(model: &Model) -> Described {
+    let wanted = table_definition(model);
+    let key = |k: &monotable_model::definition::KeySchema| {
+        k.elements()
+            .map(|(n, h)| (n.to_string(), h))
+            .collect::<Vec<_>>()
+    };
+    let index = |i: &SecondaryIndex, local: bool| DescribedIndex {
+        name: i.name.clone(),
+        local,
+        key: key(&i.key_schema),
+        projection: i.projection.projection_type().to_string(),
+        non_key: i
+            .projection
+            .non_key_attributes()
+            .map(<[String]>::to_vec)
+            .unwrap_or_default(),
+    };
+    Described {
+        key: key(&wanted.key_schema),
+        types: wanted
+            .attribute_definitions
+            .iter()
+            .map(|a| (a.name.clone(), scalar_type(a.ty).to_string()))
+            .collect(),
+        indexes: wanted
+            .global_secondary_indexes
+            .iter()
+            .map(|i| index(i, false))
+            .chain(
+                wanted
+                    .local_secondary_indexes
+                    .iter()
+                    .map(|i| index(i, true)),
+            )
+            .collect(),
+        billing: wanted.billing.mode().to_string(),
+        ttl: wanted.ttl_attribute.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
