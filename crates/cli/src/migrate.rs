@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use monotable_migrate::apply::{self, Options, Progress};
@@ -119,7 +120,15 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
     ticker.abort();
     bar.finish_and_clear();
     let summary = result?;
-    let audit_clean = true;
+    let audit = if args.apply && !args.no_audit {
+        let report = monotable_migrate::audit::audit(&new, client, &Default::default())
+            .await
+            .context("auditing the table against NEW")?;
+        Some(report.with_source(&args.new.display().to_string(), &new_source))
+    } else {
+        None
+    };
+    let audit_clean = audit.as_ref().is_none_or(|a| !a.has_drift());
     match args.format {
         OutputFormat::Human => {
             println!("plan ({} -> {}):", args.old.display(), args.new.display());
@@ -128,11 +137,21 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
             }
             println!();
             print!("{}", apply::render_human(&summary));
+            if let Some(a) = &audit {
+                println!("\naudit against {}:", args.new.display());
+                print!("{}", a.render(monotable_migrate::audit::Format::Human));
+            }
         }
-        OutputFormat::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&apply::render_json(&summary)).unwrap_or_default()
-        ),
+        OutputFormat::Json => {
+            let mut doc = apply::render_json(&summary);
+            if let (Some(a), Some(map)) = (&audit, doc.as_object_mut()) {
+                let rendered = a.render(monotable_migrate::audit::Format::Json);
+                let value: serde_json::Value =
+                    serde_json::from_str(&rendered).unwrap_or(serde_json::Value::Null);
+                map.insert("audit".into(), value);
+            }
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }
     }
     let ok = summary.dry_run || (summary.complete() && audit_clean);
     Ok(if ok {

@@ -9,8 +9,8 @@ use monotable_migrate::diff::{self, Counts, Effect, Files};
 fn report(old: &str, new: &str, items: &[&str]) -> (diff::Diff, String) {
     let (o, n) = (model(old), model(new));
     let d = diff::diff(&o, &n);
-    let counts = Counts::parse(&items.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-        .expect("counts");
+    let counts =
+        Counts::parse(&items.iter().map(|s| s.to_string()).collect::<Vec<_>>()).expect("counts");
     let costs = diff::cost::costs(&o, &n, &d, &counts);
     let files = Files {
         old: "shop.toml",
@@ -39,8 +39,14 @@ fn moving_to_native_index_keys() {
 #[test]
 fn a_table_key_template_change_moves_items() {
     let new = SHOP
-        .replace("keys.PK = \"USER#{userId}\"", "keys.PK = \"CUSTOMER#{userId}\"")
-        .replace("PK = \"USER#{userId}\", SK = \"PROFILE\"", "PK = \"CUSTOMER#{userId}\", SK = \"PROFILE\"");
+        .replace(
+            "keys.PK = \"USER#{userId}\"",
+            "keys.PK = \"CUSTOMER#{userId}\"",
+        )
+        .replace(
+            "PK = \"USER#{userId}\", SK = \"PROFILE\"",
+            "PK = \"CUSTOMER#{userId}\", SK = \"PROFILE\"",
+        );
     let (_, text) = report(SHOP, &new, &["User=50000"]);
     insta::assert_snapshot!(text);
 }
@@ -75,9 +81,16 @@ fn what_cannot_be_done_in_place_is_blocked_with_the_way_out() {
 #[test]
 fn online_table_changes_and_a_recreated_index() {
     let new = SHOP
-        .replace("billing_mode = \"PAY_PER_REQUEST\"", "billing_mode = \"PROVISIONED\"")
+        .replace(
+            "billing_mode = \"PAY_PER_REQUEST\"",
+            "billing_mode = \"PROVISIONED\"",
+        )
         .replace("ttl_attribute = \"expiresAt\"\n", "")
-        .replacen("projection = \"ALL\"\nsparse", "projection = \"KEYS_ONLY\"\nsparse", 1);
+        .replacen(
+            "projection = \"ALL\"\nsparse",
+            "projection = \"KEYS_ONLY\"\nsparse",
+            1,
+        );
     let (d, text) = report(SHOP, &new, &[]);
     assert!(!d.is_blocked());
     insta::assert_snapshot!(text);
@@ -87,7 +100,10 @@ fn online_table_changes_and_a_recreated_index() {
 fn no_change_is_nothing_to_migrate() {
     let (d, text) = report(SHOP, SHOP, &[]);
     assert!(d.changes.is_empty());
-    assert!(text.contains("no changes") && text.contains("nothing to migrate"), "{text}");
+    assert!(
+        text.contains("no changes") && text.contains("nothing to migrate"),
+        "{text}"
+    );
 }
 
 #[test]

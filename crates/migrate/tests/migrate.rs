@@ -23,8 +23,17 @@ async fn migrate(client: &aws_sdk_dynamodb::Client, old: &Model, new: &Model) ->
         .expect("migration runs")
 }
 
-/// Every pattern of `new` over the table's data agrees with verify's oracle.
+/// The table fits `new` (`audit` is clean) and every pattern of `new` over its data agrees
+/// with verify's oracle.
 async fn oracle_agrees(client: &aws_sdk_dynamodb::Client, new: &Model) {
+    let audit = monotable_migrate::audit::audit(new, client, &Default::default())
+        .await
+        .expect("audit runs");
+    assert!(
+        !audit.has_drift(),
+        "{}",
+        audit.render(monotable_migrate::audit::Format::Human)
+    );
     let report = monotable_verify::verify_table(new, client, 3)
         .await
         .expect("verify runs");

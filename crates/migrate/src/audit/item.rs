@@ -12,8 +12,7 @@ use super::attributes;
 use super::finding::{Code, Finding, ItemKey};
 use crate::values;
 
-/// The `entityType` of the records a migration keeps its checkpoint in: not model items.
-pub const MIGRATION_ENTITY: &str = "_MonotableMigration";
+pub use monotable_access::items::MIGRATION_ENTITY;
 
 /// What an item is, by its `entityType`.
 #[derive(Debug, Clone, PartialEq, Eq)]

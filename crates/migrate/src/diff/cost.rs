@@ -168,7 +168,11 @@ pub fn costs(old: &Model, new: &Model, diff: &Diff, counts: &Counts) -> Vec<Step
             bytes as f64 / READ_UNIT_BYTES as f64 * 0.5 / items.unwrap_or(1) as f64
         } else {
             // Unknown counts: the mean entity's item, read eventually consistent.
-            let sizes: Vec<u64> = old.entities.iter().map(|e| entry_bytes(old, e, None)).collect();
+            let sizes: Vec<u64> = old
+                .entities
+                .iter()
+                .map(|e| entry_bytes(old, e, None))
+                .collect();
             let mean = sizes.iter().sum::<u64>() as f64 / sizes.len().max(1) as f64;
             mean / READ_UNIT_BYTES as f64 * 0.5
         };
