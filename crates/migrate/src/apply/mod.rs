@@ -284,8 +284,14 @@ async fn run_segment(
             },
         )
         .await?;
-        let n = page.items.len() as u64;
-        for item in page.items {
+        // The migration's own record is not data: neither scanned nor settled.
+        let items: Vec<Item> = page
+            .items
+            .into_iter()
+            .filter(|i| monotable_access::items::entity_type(i) != Some(crate::rewrite::MIGRATION_ENTITY))
+            .collect();
+        let n = items.len() as u64;
+        for item in items {
             writer.settle(item, &mut state.counts).await?;
         }
         state.counts.scanned += n;
