@@ -122,6 +122,26 @@ impl<'a> Rewriter<'a> {
             .collect()
     }
 
+    /// The attributes the rewrite of `item` reads: `entityType`, and every input (template
+    /// variable or sparse condition) of every key its entity writes in either model. A rewrite
+    /// in place is conditioned on these still holding what the scan read.
+    pub fn inputs(&self, item: &Item) -> Vec<String> {
+        let ty = items::entity_type(item).unwrap_or_default();
+        let target = self.diff.renamed(ty).unwrap_or(ty);
+        let mut names: BTreeSet<&str> = BTreeSet::from([items::ENTITY_TYPE]);
+        for (model, name) in [(self.old, ty), (self.new, target)] {
+            for key in model
+                .entity(name)
+                .map(|e| e.keys.as_slice())
+                .unwrap_or_default()
+            {
+                names.extend(key.template.variables());
+                names.extend(key.condition.as_deref());
+            }
+        }
+        names.into_iter().map(str::to_string).collect()
+    }
+
     fn removed(&self, ty: &str, item: &Item) -> Outcome {
         let removed = self
             .diff

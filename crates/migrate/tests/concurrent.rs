@@ -71,10 +71,19 @@ async fn app(client: Client, table: String, lines: Vec<Item>, stop: Arc<AtomicBo
 
 #[test]
 fn the_apps_writes_during_a_migration_are_all_kept() {
+    kept("MigrateConcurrent", 1);
+}
+
+#[test]
+fn the_apps_writes_during_a_batched_migration_are_all_kept() {
+    kept("MigrateConcurrentBatched", 25);
+}
+
+fn kept(table: &str, batch: usize) {
     runtime().block_on(async {
         let client = client().await;
-        let old = named(SHOP, "MigrateConcurrent");
-        let new = named(ORDERS_BY_PRODUCT, "MigrateConcurrent");
+        let old = named(SHOP, table);
+        let new = named(ORDERS_BY_PRODUCT, table);
         let before = loaded(&client, &old, 21).await;
         let lines: Vec<Item> = before
             .iter()
@@ -94,6 +103,7 @@ fn the_apps_writes_during_a_migration_are_all_kept() {
         let options = Options {
             apply: true,
             segments: 4,
+            batch,
             ..Options::default()
         };
         let progress = Progress::default();
@@ -135,7 +145,7 @@ fn the_apps_writes_during_a_migration_are_all_kept() {
             "nothing lost, nothing duplicated"
         );
         println!(
-            "{} retries, {} vanished while migrating",
+            "batch {batch}: {} retries, {} vanished while migrating",
             summary.counts.retried, summary.counts.vanished
         );
         let _ = client

@@ -75,9 +75,19 @@ fn main() {
         println!("loaded {orders} orders in {:.1} s", load.elapsed().as_secs_f64());
 
         let d = diff::diff(&old, &new);
+        let segments: i32 = std::env::var("MIGRATE_SEGMENTS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1);
+        let dry = std::env::var("MIGRATE_DRY").is_ok();
+        let batch: usize = std::env::var("MIGRATE_BATCH")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(25);
         let options = Options {
-            apply: true,
-            segments: 4,
+            apply: !dry,
+            segments,
+            batch,
             ..Options::default()
         };
         let t = Instant::now();
@@ -85,7 +95,7 @@ fn main() {
             .await
             .expect("migrate");
         let secs = t.elapsed().as_secs_f64();
-        assert!(summary.complete());
+        assert!(dry || summary.complete());
         let c = &summary.counts;
         let rate = c.rewritten as f64 / secs;
         println!(
@@ -95,6 +105,10 @@ fn main() {
             c.scanned as f64 / secs
         );
 
+        if dry {
+            println!("dry run: {:.1} s for the scan and the rewrite, nothing written", secs);
+            return;
+        }
         // The floor: the same rewritten items, as direct engine BatchWriteItem calls.
         let rewriter = Rewriter::new(&old, &new, &d, false);
         let rewritten: Vec<Item> = scan_all(&client, &new.table.name)

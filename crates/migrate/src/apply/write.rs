@@ -46,6 +46,21 @@ pub(crate) fn unchanged(item: &Item, absent: &[String]) -> Expect {
     e
 }
 
+/// The attributes `names` as `item` holds them: each one it has equal, each one it lacks still
+/// absent.
+pub(crate) fn holding(item: &Item, names: &[String]) -> Expect {
+    let present: Item = names
+        .iter()
+        .filter_map(|n| item.get(n).map(|v| (n.clone(), v.clone())))
+        .collect();
+    let absent: Vec<String> = names
+        .iter()
+        .filter(|n| !item.contains_key(*n))
+        .cloned()
+        .collect();
+    unchanged(&present, &absent)
+}
+
 /// What one write attempt came to.
 enum Attempt {
     Done,
@@ -64,6 +79,8 @@ pub(crate) struct Writer<'a> {
     pub pace: Option<&'a Pace>,
     pub progress: &'a Progress,
     pub dry_run: bool,
+    /// In-place rewrites sent together in one TransactWriteItems (1: each its own UpdateItem).
+    pub batch: usize,
 }
 
 /// Attributes `next` sets to a value `read` does not hold.
@@ -108,7 +125,7 @@ fn update_expression(read: &Item, next: &Item, set: &[String], expect: &mut Expe
     out
 }
 
-fn units(item: &Item, transactional: bool) -> f64 {
+pub(crate) fn units(item: &Item, transactional: bool) -> f64 {
     let bytes = item_size(&monotable_access::items::to_json(item)).unwrap_or(1024);
     write_units(bytes, transactional)
 }
@@ -200,28 +217,35 @@ impl Writer<'_> {
         Ok(out.item)
     }
 
-    async fn pace(&self, units: f64) {
+    pub(crate) async fn pace(&self, units: impl FnOnce() -> f64) {
         if let Some(pace) = self.pace {
-            pace.take(units).await;
+            pace.take(units()).await;
         }
     }
 
     /// The rewrite as an UpdateItem: only the attributes that change are set or removed, so an
-    /// attribute another writer adds meanwhile (even one outside the model) is kept.
+    /// attribute another writer adds meanwhile (even one outside the model) is kept. It is
+    /// conditioned on what it depends on still holding what the scan read: the rewrite's inputs
+    /// (the entity type and every key template's variables), and each attribute it sets or
+    /// removes. Another writer's change to any of them makes it read the item again.
+    pub(crate) fn update_parts(&self, read: &Item, next: &Item) -> (Item, String, Expect) {
+        let set: Vec<String> = changed(read, next);
+        let mut watched = self.rewriter.inputs(read);
+        watched.extend(set.iter().cloned());
+        watched.extend(read.keys().filter(|k| !next.contains_key(*k)).cloned());
+        watched.sort();
+        watched.dedup();
+        let mut expect = holding(read, &watched);
+        let update = update_expression(read, next, &set, &mut expect);
+        (Rewriter::primary_key(self.old, read), update, expect)
+    }
+
     async fn put(&self, read: &Item, next: Item) -> Result<Attempt, ApplyError> {
         if self.dry_run {
             return Ok(Attempt::Done);
         }
-        self.pace(units(&next, false)).await;
-        let set: Vec<String> = changed(read, &next);
-        let absent: Vec<String> = set
-            .iter()
-            .filter(|n| !read.contains_key(*n))
-            .cloned()
-            .collect();
-        let mut expect = unchanged(read, &absent);
-        let update = update_expression(read, &next, &set, &mut expect);
-        let key = Rewriter::primary_key(self.old, read);
+        self.pace(|| units(&next, false)).await;
+        let (key, update, expect) = self.update_parts(read, &next);
         let sent = self
             .client
             .update_item()
@@ -244,7 +268,7 @@ impl Writer<'_> {
         if self.dry_run {
             return Ok(Attempt::Done);
         }
-        self.pace(units(read, false)).await;
+        self.pace(|| units(read, false)).await;
         let expect = unchanged(read, &self.rewriter.absent(read));
         let sent = self
             .client
@@ -269,7 +293,7 @@ impl Writer<'_> {
         if self.dry_run {
             return Ok(Attempt::Done);
         }
-        self.pace(units(&next, true) + units(read, true)).await;
+        self.pace(|| units(&next, true) + units(read, true)).await;
         let pk = &self.old.table.partition_key.name;
         let put = Put::builder()
             .table_name(self.table)
@@ -328,3 +352,6 @@ impl Writer<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
