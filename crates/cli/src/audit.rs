@@ -30,10 +30,11 @@ pub struct AuditArgs {
     /// Audit about N items, from random segments of the table, instead of every item.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     sample: Option<u64>,
-    /// Segments scanned at once.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEGMENTS,
+    /// Segments scanned at once [default: 4; 1 on the embedded engine, whose segmented scan
+    /// passes over its index for every page].
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(i32).range(1..=i64::from(audit::MAX_SEGMENTS)))]
-    segments: i32,
+    segments: Option<i32>,
     /// Audit this table instead of the model's `[table] name`.
     #[arg(long, value_name = "NAME")]
     table: Option<String>,
@@ -86,7 +87,13 @@ async fn audit(args: &AuditArgs, path: &str) -> anyhow::Result<AuditReport> {
         sample: args
             .sample
             .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-        segments: args.segments,
+        segments: args.segments.unwrap_or(
+            if matches!(backend, monotable_connect::Backend::Embedded(_)) {
+                1
+            } else {
+                DEFAULT_SEGMENTS
+            },
+        ),
         table: args.table.clone(),
     };
     let report = audit::audit(&model, dynamo.client(), &options)

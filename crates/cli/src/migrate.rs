@@ -129,7 +129,11 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let summary = result?;
     let audit = if args.apply && !args.no_audit {
-        let report = monotable_migrate::audit::audit(&new, client, &Default::default())
+        let audit_options = monotable_migrate::audit::AuditOptions {
+            segments: options.segments,
+            ..Default::default()
+        };
+        let report = monotable_migrate::audit::audit(&new, client, &audit_options)
             .await
             .context("auditing the table against NEW")?;
         Some(report.with_source(&args.new.display().to_string(), &new_source))

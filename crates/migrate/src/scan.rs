@@ -4,6 +4,11 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata};
 use monotable_access::items::Item;
 
+/// Items per page of a full scan. DynamoDB stops a page at 1 MB anyway; a limit keeps an
+/// engine from reading the rest of the table for each page (the embedded engine's SQL has no
+/// LIMIT without one, which makes an unlimited full scan quadratic).
+pub const PAGE_ITEMS: i32 = 1000;
+
 /// A Scan call failed.
 #[derive(Debug, thiserror::Error)]
 #[error("Scan of table `{table}` (segment {segment} of {total}) failed: {message}")]

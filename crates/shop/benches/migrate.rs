@@ -4,8 +4,10 @@
 //! The shop's sample data (`MIGRATE_ORDERS` orders, default 100,000; users = orders / 20, 500
 //! products) is migrated from `shop.toml` to `changes/orders-by-product.toml`: GSI4 created,
 //! every order line backfilled with its key. Timed: `apply::run` end to end (DescribeTable, the
-//! index, the scan of every item in 4 segments, a conditional UpdateItem through the SDK for each
-//! order line, the checkpoint after each page). The floor: the same rewritten items written
+//! index, the scan of every item in one segment, each order line's conditional update through
+//! the SDK, 25 to a TransactWriteItems as the CLI does on the embedded engine, the checkpoint
+//! after each page). `MIGRATE_SEGMENTS` and `MIGRATE_BATCH` change those; `MIGRATE_DRY=1` times
+//! a dry run (the scan and the rewrites, nothing written). The floor: the same rewritten items written
 //! again by direct engine BatchWriteItem calls (no SDK, no condition, no scan), their request
 //! bodies built before the timer, into the same table, so both sides update existing items in
 //! the same indexes.
@@ -33,6 +35,8 @@ async fn scan_all(client: &aws_sdk_dynamodb::Client, table: &str) -> Vec<Item> {
             .scan()
             .table_name(table)
             .set_exclusive_start_key(start)
+            // Pages of 1,000: the engine's unlimited page reads past the 1 MB it returns.
+            .limit(1000)
             .send()
             .await
             .expect("scan");

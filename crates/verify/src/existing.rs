@@ -127,6 +127,9 @@ pub async fn scan_all(client: &Client, table: &str) -> Result<Vec<Item>, VerifyE
             .scan()
             .table_name(table)
             .consistent_read(true)
+            // Bounded pages: the embedded engine reads the rest of the table for an
+            // unlimited one.
+            .limit(1000)
             .set_exclusive_start_key(start.take())
             .send()
             .await

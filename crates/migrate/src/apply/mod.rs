@@ -33,7 +33,7 @@ use write::Writer;
 
 /// Items per scan page, the unit of checkpointing: large, because a segmented scan on the
 /// embedded engine costs a pass over its index per page.
-pub const PAGE_ITEMS: i32 = 1000;
+pub const PAGE_ITEMS: i32 = scan::PAGE_ITEMS;
 
 /// A migration could not run (items it could not rewrite are not errors: see
 /// [`Summary::left`]).

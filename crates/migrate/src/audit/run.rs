@@ -78,7 +78,8 @@ async fn segment(
             segment,
             total,
             start,
-            limit: budget.map(Budget::page_limit),
+            // Bounded pages: an engine may read past the 1 MB it returns on an unlimited one.
+            limit: Some(budget.map_or(crate::scan::PAGE_ITEMS, Budget::page_limit)),
             consistent: false,
         };
         let page = scan::page(client, request).await?;
