@@ -36,7 +36,7 @@ pub struct MigrateArgs {
     batch: Option<u16>,
     /// Write units per second at most (table writes, estimated from item sizes), to leave
     /// capacity to the live app.
-    #[arg(long, value_name = "WCU")]
+    #[arg(long, value_name = "WCU", value_parser = positive)]
     max_wcu: Option<f64>,
     /// Delete the indexes NEW drops (after the rewrite).
     #[arg(long)]
@@ -55,6 +55,16 @@ pub struct MigrateArgs {
     format: OutputFormat,
     #[command(flatten)]
     connection: ConnectionArgs,
+}
+
+/// A finite number above zero.
+fn positive(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!(
+            "`{text}` is not a number of write units above zero"
+        )),
+    }
 }
 
 pub async fn run(args: MigrateArgs) -> anyhow::Result<ExitCode> {

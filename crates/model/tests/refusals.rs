@@ -309,3 +309,63 @@ fn a_number_key_holds_a_number() {
         );
     }
 }
+
+#[test]
+fn defaults_that_do_not_fit_their_attribute() {
+    let entity = |attribute: &str| {
+        format!(
+            "\n[entities.Other]\nattributes.id = {{ type = \"string\", required = true }}\nattributes.x = {attribute}\nkeys.PK = \"OTHER#{{id}}\"\nkeys.SK = \"OTHER\"\n"
+        )
+    };
+    for (attribute, needle) in [
+        (
+            r#"{ type = "boolean", default = true }"#,
+            "`default` on `x`, which is not required",
+        ),
+        (
+            r#"{ type = "integer", required = true, default = "seven" }"#,
+            "not a value of type `integer`",
+        ),
+        (
+            r#"{ type = "decimal", required = true, default = 0.1 }"#,
+            "write an exact decimal as a string",
+        ),
+        (
+            r#"{ type = "decimal", required = true, default = "1.2.3" }"#,
+            "write an exact decimal as a string",
+        ),
+        (
+            r#"{ type = "enum", values = ["A", "B"], required = true, default = "C" }"#,
+            "`C` is not one of the enum's `values`",
+        ),
+        (
+            r#"{ type = "string", required = true, max_length = 2, default = "long" }"#,
+            "over `max_length = 2`",
+        ),
+        (
+            r#"{ type = "list", items = "string", required = true, default = "a" }"#,
+            "only scalar attributes take a default",
+        ),
+    ] {
+        one_issue(TABLE, &entity(attribute), needle);
+    }
+    assert_eq!(
+        messages(
+            TABLE,
+            &entity(r#"{ type = "decimal", required = true, default = "0.00" }"#)
+        ),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn renamed_from_an_entity_the_model_still_has() {
+    let renamed = "\n[entities.Other]\nrenamed_from = \"Thing\"\nattributes.id = { type = \"string\", required = true }\nkeys.PK = \"OTHER#{id}\"\nkeys.SK = \"OTHER\"\n";
+    one_issue(
+        TABLE,
+        renamed,
+        "`Other` is renamed from `Thing`, which is an entity of this model",
+    );
+    let fine = renamed.replace("\"Thing\"", "\"Gone\"");
+    assert_eq!(messages(TABLE, &fine), Vec::<String>::new());
+}
