@@ -45,7 +45,7 @@ pub enum ApplyError {
     Blocked(Vec<String>),
     /// The table does not exist.
     #[error(
-        "table `{0}` does not exist: create it from OLD first (`monotable` creates a model's table on first use)"
+        "table `{0}` does not exist here: migrate changes a table that already holds data (are the connection flags right?)"
     )]
     NoTable(String),
     /// A DynamoDB call failed.
