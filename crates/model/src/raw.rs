@@ -265,6 +265,25 @@ pub enum AttributeType {
     Set,
 }
 
+impl AttributeType {
+    /// The type's name as the model file writes it (`string`, `decimal`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            AttributeType::String => "string",
+            AttributeType::Number => "number",
+            AttributeType::Float => "float",
+            AttributeType::Decimal => "decimal",
+            AttributeType::Integer => "integer",
+            AttributeType::Boolean => "boolean",
+            AttributeType::Timestamp => "timestamp",
+            AttributeType::Enum => "enum",
+            AttributeType::List => "list",
+            AttributeType::Map => "map",
+            AttributeType::Set => "set",
+        }
+    }
+}
+
 /// How a timestamp is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]

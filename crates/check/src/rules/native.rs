@@ -27,23 +27,6 @@ pub(crate) fn key_listing(index: &Index) -> String {
     listing(&names)
 }
 
-/// The model's name of a type, as the model file writes it.
-pub(crate) fn type_name(ty: AttributeType) -> &'static str {
-    match ty {
-        AttributeType::String => "string",
-        AttributeType::Number => "number",
-        AttributeType::Float => "float",
-        AttributeType::Decimal => "decimal",
-        AttributeType::Integer => "integer",
-        AttributeType::Boolean => "boolean",
-        AttributeType::Timestamp => "timestamp",
-        AttributeType::Enum => "enum",
-        AttributeType::List => "list",
-        AttributeType::Map => "map",
-        AttributeType::Set => "set",
-    }
-}
-
 /// What `e`'s attribute `name` holds, for notes: `one of `NEW`, `PAID``, `a `timestamp``.
 fn holds(e: &Entity, name: &str) -> String {
     match e.attribute(name) {
@@ -54,7 +37,7 @@ fn holds(e: &Entity, name: &str) -> String {
             let values: Vec<&str> = a.values.iter().map(String::as_str).collect();
             format!("one of {}", listing(&values).replace(" and ", " or "))
         }
-        Some(a) => format!("a `{}`", type_name(a.ty)),
+        Some(a) => format!("a `{}`", a.ty.name()),
         None => "nothing".to_string(),
     }
 }

@@ -167,23 +167,7 @@ fn size(s: &Subject<'_>) -> Option<Finding> {
 fn type_label(a: &Attribute) -> String {
     match (a.ty, a.format) {
         (AttributeType::Timestamp, f) => format!("timestamp ({})", format_name(format_of(f))),
-        (ty, _) => type_word(ty).to_string(),
-    }
-}
-
-fn type_word(ty: AttributeType) -> &'static str {
-    match ty {
-        AttributeType::String => "string",
-        AttributeType::Number => "number",
-        AttributeType::Float => "float",
-        AttributeType::Decimal => "decimal",
-        AttributeType::Integer => "integer",
-        AttributeType::Boolean => "boolean",
-        AttributeType::Timestamp => "timestamp",
-        AttributeType::Enum => "enum",
-        AttributeType::List => "list",
-        AttributeType::Map => "map",
-        AttributeType::Set => "set",
+        (ty, _) => ty.name().to_string(),
     }
 }
 

@@ -379,7 +379,7 @@ fn default_fits(a: &RawAttribute, d: &raw::DefaultValue) -> Result<(), String> {
     } else {
         Err(match a.ty.value {
             AttributeType::Decimal => "write an exact decimal as a string, `\"0.00\"`".to_string(),
-            ty => format!("not a value of type `{}`", format!("{ty:?}").to_lowercase()),
+            ty => format!("not a value of type `{}`", ty.name()),
         })
     }
 }
