@@ -1,224 +1,261 @@
-//! Round-trip cost of one GetItem and one PutItem on the embedded engine, three ways: direct engine
-//! calls (the floor), the SDK through the in-process connector, and the SDK over a loopback HTTP
-//! listener. Run: `cargo bench -p monotable-connect --bench transport` (results: docs/benchmarks.md).
+//! Round-trip cost of one GetItem and one PutItem on the embedded engine, by transport, comparing
+//! like with like. Run: `cargo bench -p monotable-connect --bench transport` (results:
+//! docs/benchmarks.md).
+//!
+//! Every variant reads and writes the same engine, keys drawn at random across the whole data set
+//! (the same sequence for each variant), in interleaved blocks so that machine noise falls on all
+//! of them alike:
+//!
+//! - **direct**: the engine's typed call, the request decoded before the timer: no JSON, no SDK.
+//! - **in-process** / **loopback**, each **unsigned** and **signed**: the SDK client the app ships
+//!   with (`inprocess::client`'s settings), differing only in the last hop: the in-process
+//!   connector, or HTTP/1.1 to `serve`'s endpoint on 127.0.0.1. Unsigned loopback requests carry
+//!   a fixed, well-formed `Authorization` header (the endpoint checks that one is present, not the
+//!   signature), so neither unsigned side computes a signature; signed sides both run SigV4.
+//! - **in-process, SDK defaults**: the in-process client before issue 12 trimmed its per-call
+//!   work (`inprocess::sdk_default_client`).
 
-use std::collections::HashMap;
+#[path = "common/data.rs"]
+mod data;
+
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, KeySchemaElement, KeyType, ScalarAttributeType,
+use aws_sdk_dynamodb::config::endpoint::{self, Endpoint, EndpointFuture, ResolveEndpoint};
+use aws_sdk_dynamodb::config::{
+    ConfigBag, Credentials, IdentityCache, Intercept, RuntimeComponents,
 };
-use monotable_connect::{Backend, Engine, connect, serve};
+use aws_sdk_dynamodb::types::AttributeValue;
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::auth::AuthSchemeId;
+use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextMut;
+use monotable_connect::direct::Decoded;
+use monotable_connect::{Engine, serve};
 
-const TABLE: &str = "Bench";
-const WARMUP: usize = 2_000;
-const ROUNDS: usize = 20_000;
+const BLOCK: usize = 200;
 
-fn item(i: usize) -> HashMap<String, AttributeValue> {
-    HashMap::from([
-        ("PK".to_string(), AttributeValue::S(format!("USER#{i:08}"))),
-        ("SK".to_string(), AttributeValue::S("PROFILE".into())),
+fn rounds() -> usize {
+    std::env::var("BENCH_CALLS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(10_000)
+}
+
+/// The endpoint of `serve` on loopback, resolved once (as the in-process client resolves its own).
+#[derive(Debug)]
+struct Loopback(Endpoint);
+
+impl ResolveEndpoint for Loopback {
+    fn resolve_endpoint<'a>(&'a self, _: &'a endpoint::Params) -> EndpointFuture<'a> {
+        EndpointFuture::ready(Ok(self.0.clone()))
+    }
+}
+
+/// A fixed, well-formed SigV4 `Authorization` header: what an unsigned client must send `serve`.
+#[derive(Debug)]
+struct PlaceholderAuth;
+
+impl Intercept for PlaceholderAuth {
+    fn name(&self) -> &'static str {
+        "PlaceholderAuth"
+    }
+
+    fn modify_before_transmit(
+        &self,
+        context: &mut BeforeTransmitInterceptorContextMut<'_>,
+        _: &RuntimeComponents,
+        _: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let headers = context.request_mut().headers_mut();
+        headers.insert(
+            "authorization",
+            "AWS4-HMAC-SHA256 Credential=bench/20261203/us-east-1/dynamodb/aws4_request, \
+             SignedHeaders=host;x-amz-date, Signature=0000000000000000000000000000000000000000000000000000000000000000",
+        );
+        headers.insert("x-amz-date", "20261203T120000Z");
+        Ok(())
+    }
+}
+
+/// The variants, each an SDK client (the direct call has none).
+fn clients(engine: &Engine, url: &str) -> Vec<(&'static str, Option<Client>)> {
+    let shipped = monotable_connect::inprocess::client(engine.clone());
+    let over_loopback = |signed: bool| {
+        let mut config = shipped.config().to_builder();
+        config.set_http_client(None);
+        let config =
+            config.endpoint_resolver(Loopback(Endpoint::builder().url(url.to_string()).build()));
+        let config = if signed {
+            signing(config)
+        } else {
+            config.interceptor(PlaceholderAuth)
+        };
+        Client::from_conf(config.build())
+    };
+    let signed_in_process = Client::from_conf(signing(shipped.config().to_builder()).build());
+    vec![
+        ("direct engine call (typed request)", None),
+        ("SDK in-process, unsigned", Some(shipped.clone())),
+        ("SDK loopback HTTP, unsigned", Some(over_loopback(false))),
+        ("SDK in-process, SigV4-signed", Some(signed_in_process)),
+        ("SDK loopback HTTP, SigV4-signed", Some(over_loopback(true))),
         (
-            "name".to_string(),
-            AttributeValue::S("Alice Example".into()),
+            "SDK in-process, SDK defaults",
+            Some(monotable_connect::inprocess::sdk_default_client(
+                engine.clone(),
+            )),
         ),
-        (
-            "email".to_string(),
-            AttributeValue::S("alice@example.com".into()),
+    ]
+}
+
+/// Credentials, a cached identity and SigV4 preferred: what a signing client does per call.
+fn signing(config: aws_sdk_dynamodb::config::Builder) -> aws_sdk_dynamodb::config::Builder {
+    config
+        .credentials_provider(Credentials::for_tests())
+        .identity_cache(IdentityCache::lazy().build())
+        .auth_scheme_preference([AuthSchemeId::new("sigv4")])
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Op {
+    Get,
+    Put,
+}
+
+type Item = std::collections::HashMap<String, AttributeValue>;
+
+/// One SDK call; a put's item is built by the caller, before its timer.
+async fn sdk_call(client: &Client, op: Op, key: usize, item: Option<Item>) {
+    match op {
+        Op::Get => {
+            let got = client
+                .get_item()
+                .table_name(data::TABLE)
+                .key("PK", AttributeValue::S(data::user_pk(key)))
+                .key("SK", AttributeValue::S("PROFILE".into()))
+                .send()
+                .await
+                .expect("get");
+            assert!(got.item.is_some());
+        }
+        Op::Put => {
+            client
+                .put_item()
+                .table_name(data::TABLE)
+                .set_item(item)
+                .send()
+                .await
+                .expect("put");
+        }
+    }
+}
+
+/// The direct call's request for `key`, decoded (before any timer starts).
+fn decoded(op: Op, key: usize) -> Decoded {
+    let (target, request) = match op {
+        Op::Get => (
+            "GetItem",
+            serde_json::json!({"TableName": data::TABLE,
+                "Key": {"PK": {"S": data::user_pk(key)}, "SK": {"S": "PROFILE"}}}),
         ),
-        ("balance".to_string(), AttributeValue::N("1234.56".into())),
-    ])
+        Op::Put => (
+            "PutItem",
+            serde_json::json!({"TableName": data::TABLE, "Item": data::user(key)}),
+        ),
+    };
+    Decoded::decode(target, &serde_json::to_vec(&request).expect("json")).expect("decodes")
 }
 
-fn key(i: usize) -> HashMap<String, AttributeValue> {
-    let mut k = item(i);
-    k.retain(|name, _| name == "PK" || name == "SK");
-    k
+async fn measure(
+    engine: &Engine,
+    variants: &[(&str, Option<Client>)],
+    op: Op,
+) -> Vec<Vec<Duration>> {
+    let (users, _) = data::sizes();
+    let mut rng = fastrand::Rng::with_seed(11);
+    let keys: Vec<usize> = (0..rounds()).map(|_| rng.usize(0..users)).collect();
+    let mut samples = vec![Vec::with_capacity(keys.len()); variants.len()];
+    for block in keys.chunks(BLOCK) {
+        for (v, (_, client)) in variants.iter().enumerate() {
+            match client {
+                Some(client) => {
+                    let items: Vec<Option<Item>> = block
+                        .iter()
+                        .map(|&k| (op == Op::Put).then(|| data::user_item(k)))
+                        .collect();
+                    for (&key, item) in block.iter().zip(items) {
+                        let t = Instant::now();
+                        sdk_call(client, op, key, item).await;
+                        samples[v].push(t.elapsed());
+                    }
+                }
+                None => {
+                    let requests: Vec<Decoded> = block.iter().map(|&k| decoded(op, k)).collect();
+                    for request in requests {
+                        let t = Instant::now();
+                        let returned = request.run(engine).expect("direct");
+                        samples[v].push(t.elapsed());
+                        assert!(op == Op::Put || returned == 1);
+                    }
+                }
+            }
+        }
+    }
+    samples
 }
 
-struct Stats {
-    mean: Duration,
-    p50: Duration,
-    p99: Duration,
-}
-
-fn stats(mut samples: Vec<Duration>) -> Stats {
+fn report(name: &str, op: &str, mut samples: Vec<Duration>, floor: f64) -> f64 {
     samples.sort();
-    let total: Duration = samples.iter().sum();
-    Stats {
-        mean: total / samples.len() as u32,
-        p50: samples[samples.len() / 2],
-        p99: samples[samples.len() * 99 / 100],
-    }
-}
-
-fn report(path: &str, op: &str, s: &Stats) {
-    println!(
-        "| {path:<28} | {op:<7} | {:>8.1} | {:>8.1} | {:>8.1} |",
-        s.mean.as_secs_f64() * 1e6,
-        s.p50.as_secs_f64() * 1e6,
-        s.p99.as_secs_f64() * 1e6
-    );
-}
-
-async fn create_table(client: &Client) {
-    let attr = |n: &str| {
-        AttributeDefinition::builder()
-            .attribute_name(n)
-            .attribute_type(ScalarAttributeType::S)
-            .build()
-            .unwrap()
-    };
-    let key_el = |n: &str, k: KeyType| {
-        KeySchemaElement::builder()
-            .attribute_name(n)
-            .key_type(k)
-            .build()
-            .unwrap()
-    };
-    client
-        .create_table()
-        .table_name(TABLE)
-        .billing_mode(aws_sdk_dynamodb::types::BillingMode::PayPerRequest)
-        .key_schema(key_el("PK", KeyType::Hash))
-        .key_schema(key_el("SK", KeyType::Range))
-        .attribute_definitions(attr("PK"))
-        .attribute_definitions(attr("SK"))
-        .send()
-        .await
-        .unwrap();
-}
-
-async fn sdk_rounds(client: &Client, path: &str) {
-    for i in 0..WARMUP {
-        client
-            .put_item()
-            .table_name(TABLE)
-            .set_item(Some(item(i)))
-            .send()
-            .await
-            .unwrap();
-    }
-    let mut puts = Vec::with_capacity(ROUNDS);
-    for i in 0..ROUNDS {
-        let t = Instant::now();
-        client
-            .put_item()
-            .table_name(TABLE)
-            .set_item(Some(item(i)))
-            .send()
-            .await
-            .unwrap();
-        puts.push(t.elapsed());
-    }
-    let mut gets = Vec::with_capacity(ROUNDS);
-    for i in 0..ROUNDS {
-        let t = Instant::now();
-        let got = client
-            .get_item()
-            .table_name(TABLE)
-            .set_key(Some(key(i)))
-            .send()
-            .await
-            .unwrap();
-        gets.push(t.elapsed());
-        assert!(got.item().is_some());
-    }
-    report(path, "PutItem", &stats(puts));
-    report(path, "GetItem", &stats(gets));
-}
-
-fn direct_rounds(engine: &Engine) {
-    use monotable_connect::dispatch::{self, Origin};
-    // DynamoDB JSON straight to the engine through `serve`'s dispatch, no SDK; every body is
-    // built before the timer starts.
-    let put_body = |i: usize| {
-        serde_json::to_vec(&serde_json::json!({"TableName": TABLE, "Item": {
-            "PK": {"S": format!("USER#{i:08}")}, "SK": {"S": "PROFILE"},
-            "name": {"S": "Alice Example"}, "email": {"S": "alice@example.com"},
-            "balance": {"N": "1234.56"}}}))
-        .unwrap()
-    };
-    let get_body = |i: usize| {
-        serde_json::to_vec(&serde_json::json!({"TableName": TABLE, "Key": {
-            "PK": {"S": format!("USER#{i:08}")}, "SK": {"S": "PROFILE"}}}))
-        .unwrap()
-    };
-    let run = |target: &str, body: &[u8]| {
-        let answer = dispatch::run(engine, Origin::Http, Some(target), body);
-        assert_eq!(answer.status, 200);
-        answer
-    };
-    let put_bodies: Vec<Vec<u8>> = (0..WARMUP.max(ROUNDS)).map(put_body).collect();
-    let get_bodies: Vec<Vec<u8>> = (0..ROUNDS).map(get_body).collect();
-    let put = |i: usize| {
-        run("DynamoDB_20120810.PutItem", &put_bodies[i]);
-    };
-    let get = |i: usize| {
-        let answer = run("DynamoDB_20120810.GetItem", &get_bodies[i]);
-        assert!(answer.body.len() > 20, "the item came back");
-    };
-    (0..WARMUP).for_each(put);
-    let puts = (0..ROUNDS)
-        .map(|i| {
-            let t = Instant::now();
-            put(i);
-            t.elapsed()
-        })
-        .collect();
-    let gets = (0..ROUNDS)
-        .map(|i| {
-            let t = Instant::now();
-            get(i);
-            t.elapsed()
-        })
-        .collect();
-    report("direct engine call", "PutItem", &stats(puts));
-    report("direct engine call", "GetItem", &stats(gets));
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let mean = us(samples.iter().sum::<Duration>()) / samples.len() as f64;
+    let p50 = us(samples[samples.len() / 2]);
+    let p99 = us(samples[samples.len() * 99 / 100]);
+    let ratio = if floor > 0.0 { p50 / floor } else { 1.0 };
+    println!("| {name} | {op} | {mean:.1} | {p50:.1} | {p99:.1} | {ratio:.2}× |");
+    p50
 }
 
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .unwrap();
+        .expect("runtime");
     runtime.block_on(async {
-        println!(
-            "{ROUNDS} calls each after {WARMUP} warm-up puts; in-memory engine; microseconds per call\n"
-        );
-        println!("| path                         | op      |     mean |      p50 |      p99 |");
-        println!("|------------------------------|---------|---------:|---------:|---------:|");
-
-        // Direct engine calls: the floor (request built from JSON, as the connector does).
-        let engine = Engine::memory().unwrap();
-        create_table(&monotable_connect::inprocess::client(engine.clone())).await;
-        direct_rounds(&engine);
-
-        // The SDK through the in-process connector.
-        let engine = Engine::memory().unwrap();
-        let client = monotable_connect::inprocess::client(engine.clone());
-        create_table(&client).await;
-        sdk_rounds(&client, "SDK, in-process connector").await;
-
-        // The SDK over a loopback listener (what `serve` exposes).
-        let engine = Engine::memory().unwrap();
-        let listener = serve::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-        let addr = listener.local_addr().unwrap();
+        let engine = Engine::memory().expect("engine");
+        data::load(&engine);
+        let listener = serve::bind("127.0.0.1:0".parse().expect("addr"))
+            .await
+            .expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("addr"));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let served = engine.clone();
         let server = tokio::spawn(async move {
-            serve::serve_dynamodb_defaults(listener, &engine, async {
+            serve::serve_dynamodb_defaults(listener, &served, async {
                 let _ = stopped.await;
             })
             .await
-            .unwrap();
+            .expect("serve");
         });
-        let dynamo = connect(&Backend::Endpoint(format!("http://{addr}")))
-            .await
-            .unwrap();
-        create_table(dynamo.client()).await;
-        sdk_rounds(dynamo.client(), "SDK, loopback HTTP listener").await;
-        stop.send(()).unwrap();
-        server.await.unwrap();
+        let variants = clients(&engine, &url);
+        println!(
+            "{} calls per variant and operation, {} users, keys at random, blocks of {BLOCK} \
+             interleaved; in-memory engine; µs per call\n",
+            rounds(),
+            data::sizes().0
+        );
+        println!("| path | op | mean | p50 | p99 | p50 / direct |");
+        println!("|---|---|---:|---:|---:|---:|");
+        for (op, name) in [(Op::Get, "GetItem"), (Op::Put, "PutItem")] {
+            let samples = measure(&engine, &variants, op).await;
+            let mut floor = 0.0;
+            for ((variant, _), s) in variants.iter().zip(samples) {
+                let p50 = report(variant, name, s, floor);
+                if floor == 0.0 {
+                    floor = p50;
+                }
+            }
+        }
+        let _ = stop.send(());
+        server.await.expect("server");
     });
 }

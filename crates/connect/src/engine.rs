@@ -103,8 +103,8 @@ impl Engine {
         &self.location
     }
 
-    /// The engine's own database handle, for [`crate::dispatch`] only. Everything else sends
-    /// DynamoDB's JSON through [`crate::dispatch::run`] or an SDK client
+    /// The engine's own database handle, for [`crate::dispatch`] and [`crate::direct`] only.
+    /// Everything else sends DynamoDB's JSON through [`crate::dispatch::run`] or an SDK client
     /// ([`crate::inprocess::client`]).
     pub(crate) fn database(&self) -> &Database {
         &self.db

@@ -10,10 +10,21 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use aws_sdk_dynamodb::config::{BehaviorVersion, Region, StalledStreamProtectionConfig};
+use aws_runtime::invocation_id::InvocationIdInterceptor;
+use aws_runtime::request_info::RequestInfoInterceptor;
+use aws_runtime::service_clock_skew::ServiceClockSkewInterceptor;
+use aws_runtime::user_agent::UserAgentInterceptor;
+use aws_sdk_dynamodb::config::endpoint::{self, Endpoint, EndpointFuture, ResolveEndpoint};
+use aws_sdk_dynamodb::config::{
+    BehaviorVersion, ConfigBag, IdentityCache, Intercept, Region, StalledStreamProtectionConfig,
+};
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::auth::AuthSchemeId;
 use aws_smithy_runtime_api::client::http::{
     HttpConnector, HttpConnectorFuture, SharedHttpConnector, http_client_fn,
 };
+use aws_smithy_runtime_api::client::interceptors::context::BeforeSerializationInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::disable_interceptor;
 use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, HttpResponse};
 use aws_smithy_runtime_api::http::StatusCode;
 use aws_smithy_types::body::SdkBody;
@@ -37,6 +48,17 @@ pub fn client(engine: Engine) -> aws_sdk_dynamodb::Client {
         #[cfg(feature = "faults")]
         faults: None,
     })
+}
+
+/// The same client with the SDK's standard per-call components (everything [`client`] trims
+/// left in): for measuring what the trimming saves, and for tests that compare the two.
+pub fn sdk_default_client(engine: Engine) -> aws_sdk_dynamodb::Client {
+    let connector = InProcessConnector {
+        engine,
+        #[cfg(feature = "faults")]
+        faults: None,
+    };
+    aws_sdk_dynamodb::Client::from_conf(sdk_defaults(connector).build())
 }
 
 /// An SDK client over `engine` whose requests first meet `faults` (tests only), retrying quickly
@@ -70,11 +92,16 @@ fn retry_config() -> aws_sdk_dynamodb::config::retry::RetryConfig {
 }
 
 fn build(connector: InProcessConnector) -> aws_sdk_dynamodb::Client {
+    aws_sdk_dynamodb::Client::from_conf(trim(sdk_defaults(connector)).build())
+}
+
+/// The in-process client's configuration before [`trim`]: the SDK's standard per-call components.
+/// No credentials and no signing: the engine checks neither, and SigV4 would be the largest cost
+/// of an in-process call (docs/benchmarks.md). Stalled-stream protection watches network bodies;
+/// there are none here.
+fn sdk_defaults(connector: InProcessConnector) -> aws_sdk_dynamodb::config::Builder {
     let connector = SharedHttpConnector::new(connector);
-    // No credentials and no signing: the engine checks neither, and SigV4 would be the largest
-    // cost of an in-process call (docs/benchmarks.md). Stalled-stream protection watches network
-    // bodies; there are none here.
-    let config = aws_sdk_dynamodb::Config::builder()
+    aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .region(Region::new(EMBEDDED_REGION))
         .allow_no_auth()
@@ -83,8 +110,66 @@ fn build(connector: InProcessConnector) -> aws_sdk_dynamodb::Client {
         .stalled_stream_protection(StalledStreamProtectionConfig::disabled())
         .endpoint_url(EMBEDDED_ENDPOINT)
         .http_client(http_client_fn(move |_, _| connector.clone()))
-        .build();
-    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+/// Leave out the per-call work that only a network peer needs, through the SDK's own settings
+/// (measured in docs/benchmarks.md, "Where an SDK call's time goes"):
+///
+/// - the endpoint is fixed: a static resolver instead of DynamoDB's endpoint rules per call;
+/// - no identity to cache and no SigV4 to try first: `noAuth` is the preferred scheme;
+/// - no `User-Agent`, invocation id, `amz-sdk-request` header or clock-skew reading: the engine
+///   reads none of them ([`PeerHeadersOff`]).
+///
+/// Serialization, retries, error parsing and the orchestrator stay exactly the SDK's.
+fn trim(config: aws_sdk_dynamodb::config::Builder) -> aws_sdk_dynamodb::config::Builder {
+    config
+        .endpoint_resolver(FixedEndpoint(
+            Endpoint::builder().url(EMBEDDED_ENDPOINT).build(),
+        ))
+        .auth_scheme_preference([AuthSchemeId::new("noAuth")])
+        .identity_cache(IdentityCache::no_cache())
+        .interceptor(PeerHeadersOff)
+}
+
+/// The embedded endpoint, resolved once.
+#[derive(Debug)]
+struct FixedEndpoint(Endpoint);
+
+impl ResolveEndpoint for FixedEndpoint {
+    fn resolve_endpoint<'a>(&'a self, _: &'a endpoint::Params) -> EndpointFuture<'a> {
+        EndpointFuture::ready(Ok(self.0.clone()))
+    }
+}
+
+/// Switches off, for each call, the SDK interceptors whose work only a remote service reads:
+/// the user agent (formatted per call from the features in use), the invocation id (a random
+/// UUID), the request-info header (attempt and TTL) and the clock-skew reading of the response's
+/// `Date`. It uses the SDK's own mechanism ([`disable_interceptor`]); interceptors the SDK marks
+/// permanent stay on.
+#[derive(Debug)]
+struct PeerHeadersOff;
+
+const PEER_ONLY: &str = "in-process: only a network peer reads it";
+
+impl Intercept for PeerHeadersOff {
+    fn name(&self) -> &'static str {
+        "PeerHeadersOff"
+    }
+
+    fn read_before_execution(
+        &self,
+        _: &BeforeSerializationInterceptorContextRef<'_>,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let state = cfg.interceptor_state();
+        state.store_put(disable_interceptor::<UserAgentInterceptor>(PEER_ONLY));
+        state.store_put(disable_interceptor::<InvocationIdInterceptor>(PEER_ONLY));
+        state.store_put(disable_interceptor::<RequestInfoInterceptor>(PEER_ONLY));
+        state.store_put(disable_interceptor::<ServiceClockSkewInterceptor>(
+            PEER_ONLY,
+        ));
+        Ok(())
+    }
 }
 
 /// The connector: one engine, shared by every request.

@@ -15,6 +15,7 @@
 
 pub mod client;
 pub mod config;
+pub mod direct;
 pub mod dispatch;
 mod durability;
 pub mod engine;

@@ -1,23 +1,37 @@
 //! Access-pattern latency on the shop's model, through our SDK stack and as the same request made
 //! directly on the engine, at several data sizes; and the sample loader's speed.
 //!
+//! Like with like: each call draws its parameters at random across the whole data set (users,
+//! their orders, products, categories, statuses, days and shards), the same draws for both sides.
+//! **Our stack** is `access::pattern` (key rendering, the SDK, the in-process connector, the
+//! engine, the items back as SDK maps). **Direct** is the same request (key condition, index,
+//! limit, consistency) decoded into the engine's typed request before the timer and run on the
+//! engine: no JSON, no SDK. The two alternate in blocks so that noise falls on both alike.
+//!
 //! Run: `cargo bench -p monotable-shop --bench patterns` (sizes: `BENCH_ORDERS=10000,1000000`,
-//! the default). Results and the command go in docs/benchmarks.md.
+//! the default; `BENCH_CALLS` per pattern, default 2000). Results go in docs/benchmarks.md.
 
 use std::time::{Duration, Instant};
 
 use monotable_access::pattern::{self, PageRequest};
 use monotable_connect::Engine;
-use monotable_connect::dispatch::{self, Origin};
+use monotable_connect::direct::Decoded;
 use monotable_model::{Condition, Model, Operation};
 use monotable_shop::Shop;
 use monotable_shop::auth::Auth;
 use monotable_shop::sample::{self, SampleConfig};
 use serde_json::{Value, json};
 
-const CALLS: usize = 2_000;
 const WARMUP: usize = 200;
+const BLOCK: usize = 100;
 const PAGE: i32 = 20;
+
+fn calls() -> usize {
+    std::env::var("BENCH_CALLS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(2_000)
+}
 
 /// The request `store::pattern` sends for a pattern, as DynamoDB JSON for the engine.
 fn direct_request(
@@ -80,15 +94,7 @@ fn direct_request(
     (Operation::Query, request)
 }
 
-fn p50_mean(mut samples: Vec<Duration>) -> (f64, f64) {
-    samples.sort();
-    let mean = samples.iter().sum::<Duration>().as_secs_f64() / samples.len() as f64;
-    (samples[samples.len() / 2].as_secs_f64() * 1e6, mean * 1e6)
-}
-
-type Values = Box<dyn Fn(&str) -> Option<String> + Sync>;
-
-async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
+async fn run_size(orders: usize) -> Vec<Row> {
     let engine = Engine::memory().expect("engine");
     let client = monotable_connect::inprocess::client(engine.clone());
     let model = monotable_shop::model().expect("model");
@@ -97,7 +103,7 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
         .expect("table");
     let shop = Shop::new(client.clone(), model.clone(), Auth::hs256(vec![]), vec![]);
     let config = SampleConfig {
-        users: (orders / 20).clamp(10, 50_000),
+        users: config_users(orders),
         products: 500,
         orders,
         // 30 days: every size has 20+ orders in one day's shard, so each pattern returns the
@@ -118,8 +124,8 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
         loaded.items as f64 / secs
     );
 
-    // The floor for loading: the same items written by direct engine calls (BatchWriteItem
-    // requests built from DynamoDB JSON), no SDK.
+    // The floor for loading: the same items written by direct engine calls (typed
+    // BatchWriteItem requests decoded before the timer), no SDK.
     if orders <= 100_000 {
         let mut all = Vec::new();
         let mut start = None;
@@ -154,19 +160,16 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
                 json!({"RequestItems": {model.table.name.clone(): puts}})
             })
             .collect();
-        let bodies: Vec<Vec<u8>> = requests
+        let decoded: Vec<Decoded> = requests
             .iter()
-            .map(|r| serde_json::to_vec(r).expect("request"))
+            .map(|r| {
+                let body = serde_json::to_vec(r).expect("request");
+                Decoded::decode("BatchWriteItem", &body).expect("decodes")
+            })
             .collect();
         let t = Instant::now();
-        for body in &bodies {
-            let answer = dispatch::run(
-                &floor,
-                Origin::Http,
-                Some("DynamoDB_20120810.BatchWriteItem"),
-                body,
-            );
-            assert_eq!(answer.status, 200);
+        for request in decoded {
+            request.run(&floor).expect("batch write");
         }
         let secs = t.elapsed().as_secs_f64();
         println!(
@@ -176,140 +179,235 @@ async fn run_size(orders: usize) -> Vec<(String, f64, f64, f64, usize)> {
         );
     }
 
-    // Parameters that exist in the data.
-    let one = |name: &str, vals: &[(&'static str, String)]| -> Values {
-        let vals: Vec<(&'static str, String)> = vals.to_vec();
-        let _ = name;
-        Box::new(move |k: &str| vals.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()))
-    };
-    let user_orders = pattern::query(
-        &client,
-        &model,
-        "listUserOrders",
-        &|k| (k == "userId").then(|| "user-00007".to_string()),
-        PageRequest::default(),
-    )
-    .await
-    .expect("orders");
-    let order_id =
-        monotable_access::items::string(&user_orders.items[0], "orderId").expect("orderId");
-    let product = pattern::query(
-        &client,
-        &model,
-        "listProductsByCategory",
-        &|k| (k == "category").then(|| "books".to_string()),
-        PageRequest::default(),
-    )
-    .await
-    .expect("products");
-    let product_id =
-        monotable_access::items::string(&product.items[0], "productId").expect("productId");
-    let cases: Vec<(&str, Values)> = vec![
-        (
-            "getUser",
-            one("getUser", &[("userId", "user-00007".into())]),
-        ),
-        (
-            "getProduct",
-            one("getProduct", &[("productId", product_id.clone())]),
-        ),
-        (
-            "getOrderWithItems",
-            one("getOrderWithItems", &[("orderId", order_id.clone())]),
-        ),
-        (
-            "listUserOrders",
-            one("listUserOrders", &[("userId", "user-00007".into())]),
-        ),
-        (
-            "listOrdersByStatus",
-            one("listOrdersByStatus", &[("status", "SHIPPED".into())]),
-        ),
-        (
-            "listProductsByCategory",
-            one("listProductsByCategory", &[("category", "books".into())]),
-        ),
-        (
-            "listOrdersByDay",
-            one(
-                "listOrdersByDay",
-                &[
-                    ("day", "2026-11-15".into()),
-                    ("shard", "3".into()),
-                    ("from", "2026-11-15T00:00:00.000Z".into()),
-                    ("to", "2026-11-15T23:59:59.999Z#~".into()),
-                ],
-            ),
-        ),
-    ];
+    let pools = Pools::gather(&client, &model, config_users(orders)).await;
     let mut rows = Vec::new();
-    for (name, values) in &cases {
-        let (op, request) = direct_request(&model, name, values.as_ref());
-        let mut returned = 0;
-        // Through our stack: store::pattern -> SDK -> in-process connector -> engine.
-        let mut sdk = Vec::with_capacity(CALLS);
-        for i in 0..WARMUP + CALLS {
-            let t = Instant::now();
-            let n = if op == Operation::GetItem {
-                pattern::get(&client, &model, name, values.as_ref())
-                    .await
-                    .expect("get")
-                    .map_or(0, |_| 1)
-            } else {
-                pattern::query(
-                    &client,
-                    &model,
-                    name,
-                    values.as_ref(),
-                    PageRequest {
-                        limit: Some(PAGE),
-                        start: None,
-                    },
-                )
-                .await
-                .expect("query")
-                .items
-                .len()
-            };
-            if i >= WARMUP {
-                sdk.push(t.elapsed());
-            }
-            returned = n;
-        }
-        // The same request sent straight to the engine as DynamoDB JSON (built before the
-        // timer), through the dispatch `serve` uses: no SDK.
-        let body = serde_json::to_vec(&request).expect("request");
-        let target = if op == Operation::GetItem {
-            "DynamoDB_20120810.GetItem"
-        } else {
-            "DynamoDB_20120810.Query"
-        };
-        let mut direct = Vec::with_capacity(CALLS);
-        for i in 0..WARMUP + CALLS {
-            let t = Instant::now();
-            let answer = dispatch::run(&engine, Origin::Http, Some(target), &body);
-            assert_eq!(answer.status, 200);
-            std::hint::black_box(answer);
-            if i >= WARMUP {
-                direct.push(t.elapsed());
-            }
-        }
-        let (sdk_p50, _) = p50_mean(sdk);
-        let (direct_p50, _) = p50_mean(direct);
-        rows.push((
-            name.to_string(),
-            sdk_p50,
-            direct_p50,
-            sdk_p50 / direct_p50,
-            returned,
-        ));
+    for name in PATTERNS {
+        rows.push(measure(&engine, &client, &model, name, &pools).await);
     }
-    println!("| pattern | items | SDK stack p50 µs | direct engine p50 µs | ratio |");
+    println!("| pattern | items (mean) | our stack p50 µs | direct engine p50 µs | ratio |");
     println!("|---|---:|---:|---:|---:|");
-    for (name, sdk_p50, direct_p50, ratio, n) in &rows {
-        println!("| {name} | {n} | {sdk_p50:.1} | {direct_p50:.1} | {ratio:.2}× |");
+    for row in &rows {
+        println!(
+            "| {} | {:.1} | {:.1} | {:.1} | {:.2}× |",
+            row.name,
+            row.items,
+            row.stack_p50,
+            row.direct_p50,
+            row.stack_p50 / row.direct_p50
+        );
     }
     rows
+}
+
+const PATTERNS: [&str; 7] = [
+    "getUser",
+    "getProduct",
+    "getOrderWithItems",
+    "listUserOrders",
+    "listOrdersByStatus",
+    "listProductsByCategory",
+    "listOrdersByDay",
+];
+
+fn config_users(orders: usize) -> usize {
+    (orders / 20).clamp(10, 50_000)
+}
+
+/// What a call's parameters are drawn from: every user, every product, orders of users drawn
+/// across all of them, every category, status, shard and day.
+struct Pools {
+    users: usize,
+    products: Vec<String>,
+    orders: Vec<String>,
+}
+
+const STATUSES: [&str; 5] = ["PENDING", "PAID", "SHIPPED", "DELIVERED", "CANCELLED"];
+const SHARDS: u32 = 8;
+
+impl Pools {
+    async fn gather(client: &aws_sdk_dynamodb::Client, model: &Model, users: usize) -> Pools {
+        let mut products = Vec::new();
+        for category in sample::CATEGORIES {
+            let mut start = None;
+            loop {
+                let values = |k: &str| (k == "category").then(|| category.to_string());
+                let page = pattern::query(
+                    client,
+                    model,
+                    "listProductsByCategory",
+                    &values,
+                    PageRequest { limit: None, start },
+                )
+                .await
+                .expect("products");
+                for item in &page.items {
+                    products.push(monotable_access::items::string(item, "productId").expect("id"));
+                }
+                start = page.last_evaluated_key;
+                if start.is_none() {
+                    break;
+                }
+            }
+        }
+        let mut orders = Vec::new();
+        let mut rng = fastrand::Rng::with_seed(3);
+        while orders.len() < 2_000 {
+            let user = user_id(rng.usize(..users));
+            let values = |k: &str| (k == "userId").then(|| user.clone());
+            let page = pattern::query(
+                client,
+                model,
+                "listUserOrders",
+                &values,
+                PageRequest::default(),
+            )
+            .await
+            .expect("orders");
+            if let Some(item) = page.items.get(rng.usize(..page.items.len().max(1))) {
+                orders.push(monotable_access::items::string(item, "orderId").expect("id"));
+            }
+        }
+        Pools {
+            users,
+            products,
+            orders,
+        }
+    }
+
+    /// The parameters of one call of `pattern`.
+    fn draw(&self, pattern: &str, rng: &mut fastrand::Rng) -> Vec<(&'static str, String)> {
+        match pattern {
+            "getUser" | "listUserOrders" => vec![("userId", user_id(rng.usize(..self.users)))],
+            "getProduct" => vec![(
+                "productId",
+                self.products[rng.usize(..self.products.len())].clone(),
+            )],
+            "getOrderWithItems" => vec![(
+                "orderId",
+                self.orders[rng.usize(..self.orders.len())].clone(),
+            )],
+            "listOrdersByStatus" => vec![
+                ("status", STATUSES[rng.usize(..STATUSES.len())].to_string()),
+                ("shard", rng.u32(..SHARDS).to_string()),
+            ],
+            "listProductsByCategory" => vec![(
+                "category",
+                sample::CATEGORIES[rng.usize(..sample::CATEGORIES.len())].to_string(),
+            )],
+            "listOrdersByDay" => {
+                let day = format!("2026-11-{:02}", rng.u8(1..=29));
+                vec![
+                    ("from", format!("{day}T00:00:00.000Z")),
+                    ("to", format!("{day}T23:59:59.999Z#~")),
+                    ("day", day),
+                    ("shard", rng.u32(..SHARDS).to_string()),
+                ]
+            }
+            other => panic!("no parameters for {other}"),
+        }
+    }
+}
+
+fn user_id(i: usize) -> String {
+    format!("user-{i:05}")
+}
+
+struct Row {
+    name: &'static str,
+    items: f64,
+    stack_p50: f64,
+    direct_p50: f64,
+}
+
+/// One pattern, `calls()` times each way, in alternating blocks.
+async fn measure(
+    engine: &Engine,
+    client: &aws_sdk_dynamodb::Client,
+    model: &Model,
+    name: &'static str,
+    pools: &Pools,
+) -> Row {
+    let mut rng = fastrand::Rng::with_seed(17);
+    let draws: Vec<Vec<(&'static str, String)>> = (0..WARMUP + calls())
+        .map(|_| pools.draw(name, &mut rng))
+        .collect();
+    let (mut stack, mut direct) = (Vec::new(), Vec::new());
+    let (mut stack_items, mut direct_items) = (0usize, 0usize);
+    for (b, block) in draws.chunks(BLOCK).enumerate() {
+        let timed = b * BLOCK >= WARMUP;
+        // The direct requests for this block, decoded before any timer.
+        let requests: Vec<Decoded> = block
+            .iter()
+            .map(|vals| {
+                let values = |k: &str| vals.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone());
+                let (op, request) = direct_request(model, name, &values);
+                let body = serde_json::to_vec(&request).expect("request");
+                let target = if op == Operation::GetItem {
+                    "GetItem"
+                } else {
+                    "Query"
+                };
+                Decoded::decode(target, &body).expect("decodes")
+            })
+            .collect();
+        for vals in block {
+            let values = |k: &str| vals.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone());
+            let t = Instant::now();
+            let n = stack_call(client, model, name, &values).await;
+            if timed {
+                stack.push(t.elapsed());
+                stack_items += n;
+            }
+        }
+        for request in requests {
+            let t = Instant::now();
+            let n = request.run(engine).expect("direct");
+            if timed {
+                direct.push(t.elapsed());
+                direct_items += n;
+            }
+        }
+    }
+    assert_eq!(
+        stack_items, direct_items,
+        "{name}: both sides return the same items"
+    );
+    Row {
+        name,
+        items: stack_items as f64 / stack.len() as f64,
+        stack_p50: p50(stack),
+        direct_p50: p50(direct),
+    }
+}
+
+/// One call through our stack: the items it returned.
+async fn stack_call(
+    client: &aws_sdk_dynamodb::Client,
+    model: &Model,
+    name: &str,
+    values: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> usize {
+    let p = model.pattern(name).expect("pattern");
+    if p.operation == Operation::GetItem {
+        return pattern::get(client, model, name, values)
+            .await
+            .expect("get")
+            .map_or(0, |_| 1);
+    }
+    let page = PageRequest {
+        limit: Some(PAGE),
+        start: None,
+    };
+    pattern::query(client, model, name, values, page)
+        .await
+        .expect("query")
+        .items
+        .len()
+}
+
+fn p50(mut samples: Vec<Duration>) -> f64 {
+    samples.sort();
+    samples[samples.len() / 2].as_secs_f64() * 1e6
 }
 
 fn main() {
@@ -329,11 +427,15 @@ fn main() {
     if results.len() >= 2 {
         let (small, base) = &results[0];
         let (large, big) = &results[results.len() - 1];
-        println!("\n### latency at {large} orders vs {small} orders (SDK stack p50)\n");
+        println!("\n### latency at {large} orders vs {small} orders (our stack p50)\n");
         println!("| pattern | {small} µs | {large} µs | ratio |");
         println!("|---|---:|---:|---:|");
         for (a, b) in base.iter().zip(big) {
-            println!("| {} | {:.1} | {:.1} | {:.2}× |", a.0, a.1, b.1, b.1 / a.1);
+            let ratio = b.stack_p50 / a.stack_p50;
+            println!(
+                "| {} | {:.1} | {:.1} | {ratio:.2}× |",
+                a.name, a.stack_p50, b.stack_p50
+            );
         }
     }
 }
