@@ -6,7 +6,7 @@
 #                                  # of where the time goes, for the shipped client and the SDK's
 #                                  # default per-call components (SDK_CALL_SECONDS per run, default 6)
 #
-# Installs what it needs: perf (Debian's linux-perf) and inferno (crates.io) to draw the SVGs.
+# Installs what it needs: perf (Debian's linux-perf) and inferno (cargo install) to draw the SVGs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

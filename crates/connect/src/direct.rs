@@ -57,3 +57,77 @@ impl Decoded {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dispatch::{self, Origin};
+
+    fn setup() -> Engine {
+        let engine = Engine::memory().unwrap();
+        let create = br#"{"TableName":"Items","BillingMode":"PAY_PER_REQUEST",
+            "KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],
+            "AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}]}"#;
+        let answer = dispatch::run(
+            &engine,
+            Origin::Http,
+            Some("DynamoDB_20120810.CreateTable"),
+            create,
+        );
+        assert_eq!(answer.status, 200, "{}", String::from_utf8_lossy(&answer.body));
+        engine
+    }
+
+    #[test]
+    fn a_decoded_request_runs_as_the_same_json_would() {
+        let engine = setup();
+        let put = br#"{"TableName":"Items","Item":{"PK":{"S":"a"},"n":{"N":"1"}}}"#;
+        assert_eq!(
+            Decoded::decode("PutItem", put)
+                .unwrap()
+                .run(&engine)
+                .unwrap(),
+            0
+        );
+        let get = br#"{"TableName":"Items","Key":{"PK":{"S":"a"}}}"#;
+        let found = Decoded::decode("DynamoDB_20120810.GetItem", get).unwrap();
+        assert_eq!(found.run(&engine).unwrap(), 1);
+        let missing = br#"{"TableName":"Items","Key":{"PK":{"S":"b"}}}"#;
+        assert_eq!(
+            Decoded::decode("GetItem", missing)
+                .unwrap()
+                .run(&engine)
+                .unwrap(),
+            0
+        );
+        let query = br#"{"TableName":"Items","KeyConditionExpression":"PK = :p",
+            "ExpressionAttributeValues":{":p":{"S":"a"}}}"#;
+        assert_eq!(
+            Decoded::decode("Query", query)
+                .unwrap()
+                .run(&engine)
+                .unwrap(),
+            1
+        );
+    }
+
+    #[test]
+    fn what_it_cannot_decode_is_an_error_not_a_guess() {
+        assert!(matches!(
+            Decoded::decode("DeleteTable", b"{}"),
+            Err(DecodeError::Operation(op)) if op == "DeleteTable"
+        ));
+        assert!(matches!(
+            Decoded::decode("GetItem", b"not json"),
+            Err(DecodeError::Body(_))
+        ));
+        let engine = setup();
+        let no_table = br#"{"TableName":"Nope","Key":{"PK":{"S":"a"}}}"#;
+        assert!(
+            Decoded::decode("GetItem", no_table)
+                .unwrap()
+                .run(&engine)
+                .is_err()
+        );
+    }
+}

@@ -234,3 +234,85 @@ fn response(answer: Answer) -> HttpResponse {
     );
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use aws_sdk_dynamodb::config::RuntimeComponents;
+    use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
+
+    use super::*;
+
+    /// Records the headers of the last request as it leaves for the connector.
+    #[derive(Debug, Clone, Default)]
+    struct Headers(Arc<Mutex<Vec<String>>>);
+
+    impl Intercept for Headers {
+        fn name(&self) -> &'static str {
+            "Headers"
+        }
+
+        fn read_before_transmit(
+            &self,
+            context: &BeforeTransmitInterceptorContextRef<'_>,
+            _: &RuntimeComponents,
+            _: &mut ConfigBag,
+        ) -> Result<(), BoxError> {
+            let names = context
+                .request()
+                .headers()
+                .iter()
+                .map(|(n, _)| n.to_string());
+            *self.0.lock().expect("lock") = names.collect();
+            Ok(())
+        }
+    }
+
+    /// The headers a ListTables call sends through `client`, and whether it succeeded.
+    async fn sent(client: aws_sdk_dynamodb::Client) -> (Vec<String>, bool) {
+        let headers = Headers::default();
+        let config = client.config().to_builder().interceptor(headers.clone());
+        let client = aws_sdk_dynamodb::Client::from_conf(config.build());
+        let ok = client.list_tables().send().await.is_ok();
+        let names = headers.0.lock().expect("lock").clone();
+        (names, ok)
+    }
+
+    const PEER_HEADERS: [&str; 3] = ["user-agent", "amz-sdk-invocation-id", "amz-sdk-request"];
+
+    #[tokio::test]
+    async fn the_shipped_client_sends_no_header_only_a_network_peer_reads() {
+        let engine = Engine::memory().unwrap();
+        let (trimmed, ok) = sent(client(engine.clone())).await;
+        assert!(ok);
+        for header in PEER_HEADERS {
+            assert!(
+                !trimmed.iter().any(|h| h == header),
+                "{header} in {trimmed:?}"
+            );
+        }
+        assert!(trimmed.iter().any(|h| h == "x-amz-target"), "{trimmed:?}");
+        // The same call with the SDK's defaults sends them: the trimming is what removed them.
+        let (defaults, ok) = sent(sdk_default_client(engine)).await;
+        assert!(ok);
+        for header in PEER_HEADERS {
+            assert!(
+                defaults.iter().any(|h| h == header),
+                "{header} not in {defaults:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn the_shipped_client_still_parses_typed_errors() {
+        let client = client(Engine::memory().unwrap());
+        let err = client
+            .describe_table()
+            .table_name("Missing")
+            .send()
+            .await
+            .unwrap_err();
+        assert!(err.into_service_error().is_resource_not_found_exception());
+    }
+}

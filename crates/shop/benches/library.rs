@@ -3,7 +3,7 @@
 //! whole sample data set, the three variants interleaved in blocks so that machine noise falls on
 //! all of them alike.
 //!
-//! - direct: DynamoDB JSON built before the timer, run by the engine's dispatch (no SDK);
+//! - direct: the engine's typed call, the request decoded before the timer (no JSON, no SDK);
 //! - hand: the SDK request written by hand (key and expression text, attribute names), its items
 //!   mapped into the shop's structs by hand-written code;
 //! - library: the `patterns!` request (`GetUser { user_id }.send(&table)`).
@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_connect::dispatch::{self, Origin};
+use monotable_connect::direct::Decoded;
 use monotable_shop::orders::{Order, OrderLine, Status};
 use monotable_shop::patterns::{GetOrderWithItems, GetProduct, GetUser, ListUserOrders};
 use monotable_shop::products::Product;
@@ -359,9 +359,12 @@ async fn run(orders: usize, calls: usize) {
     ];
     for (n, pattern) in patterns.into_iter().enumerate() {
         let keys = draws(pattern.pool(&pools), calls, 7 + n as u64);
-        let direct: Vec<(&str, Vec<u8>)> = keys
+        let mut direct: Vec<Option<Decoded>> = keys
             .iter()
-            .map(|k| pattern.direct(&table_name, k))
+            .map(|k| {
+                let (target, body) = pattern.direct(&table_name, k);
+                Some(Decoded::decode(target, &body).expect("decodes"))
+            })
             .collect();
         let (mut d, mut h, mut l) = (Vec::new(), Vec::new(), Vec::new());
         let (mut hand_total, mut library_total) = (0, 0);
@@ -373,11 +376,11 @@ async fn run(orders: usize, calls: usize) {
         for block in 0..calls.div_ceil(BLOCK) {
             let range = block * BLOCK..((block + 1) * BLOCK).min(calls);
             for i in range.clone() {
-                let (target, body) = &direct[i];
+                let request = direct[i].take().expect("each request runs once");
                 let t = Instant::now();
-                let answer = dispatch::run(&engine, Origin::InProcess, Some(target), body);
+                let returned = request.run(&engine).expect("direct");
                 d.push(t.elapsed());
-                assert_eq!(answer.status, 200);
+                assert!(returned > 0, "the direct call found its items");
             }
             for i in range.clone() {
                 let t = Instant::now();
