@@ -1,0 +1,80 @@
+"""The report: the median over rounds per case, the markdown table, number formatting and
+paths shown relative to the checkout."""
+import statistics
+
+from .common import CASES, LABELS, ROOT, SEED_MISSING, TARGET_RATIO
+
+
+# ---------------------------------------------------------------------------------------------
+# Report.
+
+
+def fmt(x, digits=0):
+    return "—" if x is None else f"{x:,.{digits}f}"
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def summarize(rounds):
+    """Median over rounds of each side's throughput, per case."""
+    rows = []
+    for key, label in CASES:
+        per = [r[key] for r in rounds if key in r]
+        if not per:
+            continue
+        med = lambda side, field: (statistics.median(p[side][field] for p in per)  # noqa: E731
+                                   if per[0].get(side) else None)
+        row = {
+            "case": key, "label": label,
+            "seed_ops_s": med("seed", "ops_s"), "shop_req_s": med("shop", "req_s"),
+            "engine_req_s": med("engine", "req_s"),
+            "shop_p50_ms": med("shop", "p50_us") / 1000, "shop_p99_ms": med("shop", "p99_us") / 1000,
+            "engine_p50_ms": med("engine", "p50_us") / 1000,
+            "seed_processes": "/".join(sorted({str(p["seed"]["processes"])
+                                               for p in per if p.get("seed")})),
+            "seed_note": SEED_MISSING.get(key),
+            "rounds": [{s: p.get(s) for s in ("seed", "shop", "engine")} for p in per],
+        }
+        row["shop_over_seed"] = ratio(row["shop_req_s"], row["seed_ops_s"])
+        row["shop_over_engine"] = ratio(row["shop_req_s"], row["engine_req_s"])
+        # What any server over this engine could reach against the seed here: the ceiling.
+        row["engine_over_seed"] = ratio(row["engine_req_s"], row["seed_ops_s"])
+        row["met"] = None if row["shop_over_seed"] is None else row["shop_over_seed"] >= TARGET_RATIO
+        rows.append(row)
+    return rows
+
+
+def markdown(rows, meta):
+    counts = [str(n) for n in meta["seed_processes"]]
+    procs = (f"{counts[0]} processes" if len(counts) == 1
+             else "best of " + ", ".join(counts[:-1]) + " or " + counts[-1] + " processes")
+    lines = [
+        f"| case | seed calls/s ({procs}) | shop req/s ({meta['connections']} conns) | "
+        "shop / seed | engine alone req/s | shop / engine | engine / seed | shop p50 / p99 ms | "
+        "shop ≥ 10× seed |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|:---:|",
+    ]
+    for r in rows:
+        met = "n/a" if r["met"] is None else ("yes" if r["met"] else "**no**")
+        seed = (f"{fmt(r['seed_ops_s'])} ({r['seed_processes']})" if r["seed_note"] is None
+                else "n/a¹")
+        so = "—" if r["shop_over_seed"] is None else f"{r['shop_over_seed']:.1f}×"
+        se = "—" if r["shop_over_engine"] is None else f"{r['shop_over_engine']:.2f}×"
+        es = "—" if r["engine_over_seed"] is None else f"{r['engine_over_seed']:.1f}×"
+        lines.append(f"| {r['label']} | {seed} | {fmt(r['shop_req_s'])} | {so} | "
+                     f"{fmt(r['engine_req_s'])} | {se} | {es} | {r['shop_p50_ms']:.2f} / "
+                     f"{r['shop_p99_ms']:.2f} | {met} |")
+    if any(r["seed_note"] for r in rows):
+        lines.append("")
+        lines.append("¹ " + "; ".join(f"{LABELS[r['case']]}: {r['seed_note']}"
+                                      for r in rows if r["seed_note"]) + ".")
+    return "\n".join(lines)
+
+
+def shown(path):
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
