@@ -74,7 +74,12 @@ mod tests {
             Some("DynamoDB_20120810.CreateTable"),
             create,
         );
-        assert_eq!(answer.status, 200, "{}", String::from_utf8_lossy(&answer.body));
+        assert_eq!(
+            answer.status,
+            200,
+            "{}",
+            String::from_utf8_lossy(&answer.body)
+        );
         engine
     }
 
