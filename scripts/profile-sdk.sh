@@ -46,6 +46,7 @@ for client in default tuned; do
         rm -f "$data"
         if [ "$client" = tuned ]; then
             inferno-flamegraph --title "SDK $op through the in-process connector" --width 1400 \
+                --countname "ns of CPU" \
                 --minwidth 0.3 --hash < "$WORK/$op-$client.folded" > "$OUT/flame-sdk-$op.svg"
             echo "wrote $OUT/flame-sdk-$op.svg"
         fi
