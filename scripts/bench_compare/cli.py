@@ -16,9 +16,9 @@ from .data import load_seed, load_shop_sample, read_shop
 from .plots import plots
 from .report import fmt, markdown, shown, summarize
 from .seed import run_seed
-from .serve import Serve
+from .serve import Serve, http
 from .tools import ensure_binary, ensure_python_packages, ensure_wrk
-from .wrk import run_wrk
+from .wrk import lua_bare_404, run_wrk
 
 
 # ---------------------------------------------------------------------------------------------
@@ -142,9 +142,14 @@ def main():
                     seed_text = "n/a"
                 say(f"[{n + 1}/{args.rounds}] {LABELS[key]}: shop {fmt(result['shop']['req_s'])}/s, "
                     f"engine alone {fmt(result['engine']['req_s'])}/s, seed {seed_text}")
+            if "ap1" in wanted:
+                results["bare404"] = bare_404(serve, work, args, failures)
+                say(f"[{n + 1}/{args.rounds}] bare 404 (no route, no token, no engine): "
+                    f"{fmt(results['bare404']['req_s'])}/s")
             rounds.append(results)
 
-        rows = summarize(rounds)
+        ceiling = ap1_against_404(rounds)
+        rows = summarize([{k: v for k, v in r.items() if k != "bare404"} for r in rounds])
         meta = {
             "date": datetime.date.today().isoformat(),
             "command": "python3 scripts/bench-compare.py " + " ".join(sys.argv[1:]),
@@ -160,6 +165,9 @@ def main():
             "serve_rss_mib": serve.rss_mib(),
         }
         table = markdown(rows, meta)
+        if ceiling:
+            meta["ap1_over_bare_404"] = ceiling
+            table += "\n\n" + ceiling["text"]
         d = meta["data"]
         header = (
             f"`{meta['command'].strip()}`, {meta['date']}, {meta['cpus']} CPUs, "
@@ -170,7 +178,7 @@ def main():
             f"load average {meta['load_average_before'][0]} before, "
             f"{meta['load_average_after'][0]} after.")
         (args.out / "results.md").write_text(header + "\n\n" + table + "\n")
-        summary = json.dumps({"meta": meta, "cases": rows}, indent=2)
+        summary = json.dumps({"meta": meta, "cases": rows}, indent=2, default=str)
         (args.out / "results.json").write_text(summary + "\n")
         written = plots(rows, args.out, args.write_docs)
         say()
@@ -190,3 +198,36 @@ def main():
             "should answer):\n  " + "\n  ".join(failures))
         return 1
     return 0
+
+
+def bare_404(serve, work, args, failures):
+    """The shop API's throughput on a path that matches no route: every answer must be a 404."""
+    status, answer = http("GET", serve.api + "/bench-compare-no-such-route")
+    if status != 404:
+        raise RuntimeError(f"a path that matches no route answered {status}, not 404: {answer}")
+    script = work / "bare-404.lua"
+    script.write_text(lua_bare_404())
+    if args.warmup > 0:
+        run_wrk(serve.api, script, args, args.warmup)
+    r = run_wrk(serve.api, script, args, args.seconds)
+    if r["non2xx"] != r["requests"] or r["socket_errors"]:
+        failures.append(f"bare 404: {r['requests'] - r['non2xx']} answers that were not errors, "
+                        f"{r['socket_errors']} socket errors of {r['requests']}")
+    return r
+
+
+def ap1_against_404(rounds):
+    """AP1's rate as a share of the bare 404's, the median over rounds (target: at least 40 %)."""
+    pairs = [(r["ap1"]["shop"]["req_s"], r["bare404"]["req_s"])
+             for r in rounds if "bare404" in r and "ap1" in r]
+    if not pairs:
+        return None
+    shares = sorted(a / b for a, b in pairs)
+    share = shares[len(shares) // 2]
+    ap1, bare = sorted(pairs, key=lambda p: p[0] / p[1])[len(pairs) // 2]
+    met = "met" if share >= 0.40 else "**missed**"
+    text = (f"GET /users/{{id}} (AP1) against the same server's bare 404 (a path that matches no "
+            f"route: no token, no engine): {fmt(ap1)} against {fmt(bare)} req/s, "
+            f"{100 * share:.0f} % (target ≥ 40 %: {met}).")
+    return {"share": share, "ap1_req_s": ap1, "bare_404_req_s": bare, "met": share >= 0.40,
+            "text": text}

@@ -155,6 +155,15 @@ end
 """
 
 
+def lua_bare_404():
+    """A GET of a path that matches no route: the server's own ceiling (no token, no engine)."""
+    return LUA_COMMON + """
+function request()
+  return wrk.format("GET", "/bench-compare-no-such-route")
+end
+"""
+
+
 def run_wrk(url, script_path, args, seconds):
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{seconds}s", "--timeout", "10s",
            "-s", rel(script_path), url]
