@@ -20,6 +20,12 @@ mod verify;
 
 use std::process::ExitCode;
 
+/// The binary's allocator. A request through the SDK allocates many small, short-lived objects
+/// (config-bag entries, headers, strings), and serve spent about a quarter of its time in the
+/// system allocator: docs/benchmarks.md measures the difference.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand};
 
 /// monotable: DynamoDB single-table design, safe and fast, for Rust serverless apps.
