@@ -64,16 +64,7 @@ async fn run(client: &Client, op: &str, duration: Duration) -> (u64, Duration) {
         for _ in 0..rounds.map_or(100, |r| r.min(100)) {
             match op {
                 "get" => {
-                    let user = rng.usize(0..sizes.0);
-                    let got = client
-                        .get_item()
-                        .table_name(data::TABLE)
-                        .key("PK", AttributeValue::S(data::user_pk(user)))
-                        .key("SK", AttributeValue::S("PROFILE".into()))
-                        .send()
-                        .await
-                        .expect("get");
-                    assert!(got.item.is_some());
+                    data::get_user(client, rng.usize(0..sizes.0)).await;
                 }
                 "query" => {
                     let owner = rng.usize(0..sizes.1);

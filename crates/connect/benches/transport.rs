@@ -127,17 +127,7 @@ type Item = std::collections::HashMap<String, AttributeValue>;
 /// One SDK call; a put's item is built by the caller, before its timer.
 async fn sdk_call(client: &Client, op: Op, key: usize, item: Option<Item>) {
     match op {
-        Op::Get => {
-            let got = client
-                .get_item()
-                .table_name(data::TABLE)
-                .key("PK", AttributeValue::S(data::user_pk(key)))
-                .key("SK", AttributeValue::S("PROFILE".into()))
-                .send()
-                .await
-                .expect("get");
-            assert!(got.item.is_some());
-        }
+        Op::Get => data::get_user(client, key).await,
         Op::Put => {
             client
                 .put_item()

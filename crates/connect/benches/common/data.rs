@@ -63,6 +63,22 @@ fn order(owner: usize, n: usize) -> Value {
     })
 }
 
+/// GetItem of user `i` through the SDK; panics unless the user is found.
+pub async fn get_user(client: &aws_sdk_dynamodb::Client, i: usize) {
+    let got = client
+        .get_item()
+        .table_name(TABLE)
+        .key("PK", aws_sdk_dynamodb::types::AttributeValue::S(user_pk(i)))
+        .key(
+            "SK",
+            aws_sdk_dynamodb::types::AttributeValue::S("PROFILE".into()),
+        )
+        .send()
+        .await
+        .expect("get");
+    assert!(got.item.is_some());
+}
+
 /// Run one request on the engine, as `serve` would; panics unless it succeeds.
 pub fn run(engine: &Engine, operation: &str, request: &Value) -> Vec<u8> {
     let body = serde_json::to_vec(request).expect("request");
