@@ -5,7 +5,8 @@
 //! pagination) and compares what comes back with what the model says should
 //! ([`oracle`]): exactly the expected items, in sort-key order, and every entity type the pattern
 //! promises in `returns`. Write patterns are listed as skipped. [`verify_table`] runs the same
-//! checks over the items already in a live table instead.
+//! checks over the items already in a live table instead. [`load`] drives the model's
+//! `[traffic]` against a table over the same generated data (`monotable load`).
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), monotable_verify::VerifyError> {
@@ -20,7 +21,7 @@ pub mod bounds;
 pub mod capacity;
 pub mod existing;
 pub mod generate;
-mod load;
+pub mod load;
 pub mod oracle;
 pub mod order;
 pub mod params;
