@@ -33,6 +33,13 @@ impl DataArgs {
 pub struct ConnectionArgs {
     #[command(flatten)]
     pub data: DataArgs,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+}
+
+/// A DynamoDB other than the embedded engine: an endpoint, or AWS.
+#[derive(Debug, Clone, Args)]
+pub struct RemoteArgs {
     /// Use a DynamoDB-compatible endpoint instead of the embedded engine: DynamoDB Local,
     /// ScyllaDB Alternator, another `monotable serve`. Defaults to AWS_ENDPOINT_URL_DYNAMODB.
     #[arg(long, value_name = "URL", conflicts_with = "aws")]
@@ -42,15 +49,31 @@ pub struct ConnectionArgs {
     pub aws: bool,
 }
 
+impl RemoteArgs {
+    /// The endpoint, from the flag or the environment.
+    fn endpoint(&self) -> Option<String> {
+        self.endpoint
+            .clone()
+            .or_else(|| std::env::var(ENDPOINT_ENV).ok())
+    }
+
+    /// The endpoint or AWS when chosen, else the embedded engine in memory.
+    pub fn backend_or_memory(&self) -> Backend {
+        BackendChoice {
+            endpoint: self.endpoint(),
+            aws: self.aws,
+            in_memory: true,
+            data_dir: None,
+        }
+        .resolve()
+    }
+}
+
 impl ConnectionArgs {
     pub fn backend(&self) -> Backend {
-        let endpoint = self
-            .endpoint
-            .clone()
-            .or_else(|| std::env::var(ENDPOINT_ENV).ok());
         BackendChoice {
-            endpoint,
-            aws: self.aws,
+            endpoint: self.remote.endpoint(),
+            aws: self.remote.aws,
             in_memory: self.data.in_memory,
             data_dir: Some(self.data.data_dir.clone()),
         }

@@ -8,6 +8,7 @@ mod diff;
 mod export;
 mod import;
 mod lambda;
+mod load;
 mod load_sample;
 mod migrate;
 mod new;
@@ -42,6 +43,7 @@ use clap::{Parser, Subcommand};
     monotable tables --aws                 real DynamoDB, default AWS credentials and region\n  \
     monotable check examples/shop/shop.toml   lint a single-table design\n  \
     monotable audit examples/shop/shop.toml   does the live table still fit its model?\n  \
+    monotable load examples/shop/shop.toml    can the design carry its [traffic]?\n  \
     monotable new todo                     a project of your own: model, API, tests, SAM template")]
 struct Cli {
     #[command(subcommand)]
@@ -63,6 +65,15 @@ enum Command {
     /// Load realistic sample data into the shop's table (users, products, orders over months in
     /// every status), with a progress bar.
     LoadSample(load_sample::LoadSampleArgs),
+    /// Drive the model's [traffic] (each read pattern at its reads_per_second, each entity
+    /// written at its writes_per_second) against a table loaded with generated data, and
+    /// report achieved rates, latency, throttles and hot partitions.
+    ///
+    /// By default an in-memory embedded engine emulating DynamoDB's capacity limits (divided by
+    /// --capacity-scale); --endpoint or --aws drive that DynamoDB instead. Exits 1 when a
+    /// pattern or entity falls short of its target by more than --margin, 2 when no run could
+    /// be made, 0 otherwise. See docs/load.md.
+    Load(load::LoadArgs),
     /// List the tables on the selected DynamoDB (and so check that it answers).
     Tables(tables::TablesArgs),
     /// Lint a single-table design: key collisions, GSI conflicts, hot partitions, scans, limits.
@@ -135,6 +146,7 @@ fn main() -> ExitCode {
             Command::Serve(args) => serve::run(args).await,
             Command::Token(args) => token::run(args),
             Command::LoadSample(args) => load_sample::run(args).await,
+            Command::Load(args) => load::run(args).await,
             Command::Tables(args) => tables::run(args).await,
             Command::Check(args) => check::run(args),
             Command::Verify(args) => verify::run(args).await,

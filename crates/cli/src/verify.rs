@@ -63,7 +63,7 @@ async fn verify(args: &VerifyArgs, path: &str) -> anyhow::Result<monotable_verif
     let model = monotable_verify::parse_model(path, &source)?;
     if !args.table {
         let c = &args.connection;
-        if c.endpoint.is_some() || c.aws || c.data.in_memory {
+        if c.remote.endpoint.is_some() || c.remote.aws || c.data.in_memory {
             bail!("--endpoint, --aws and --in-memory choose the table --table reads: add --table");
         }
         return Ok(monotable_verify::verify(&model, args.seed).await?);

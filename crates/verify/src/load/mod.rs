@@ -376,8 +376,9 @@ pub async fn run(
         };
         let name = stream.name.clone();
         let kind = stream.kind;
+        // Latency counts from the due time, so time spent waiting for a worker counts too.
+        let began = Instant::now();
         async move {
-            let began = Instant::now();
             let outcome = match (kind, values, item) {
                 (Kind::Read, Some(values), _) => {
                     requests::read(&client, &model, &name, &values).await
@@ -391,14 +392,7 @@ pub async fn run(
             recorders[i].record(outcome, now - began, now - start);
         }
     };
-    let driven = schedule::drive(
-        schedule,
-        start,
-        options.concurrency,
-        options.drain,
-        issue,
-    )
-    .await;
+    let driven = schedule::drive(schedule, start, options.concurrency, options.drain, issue).await;
     done.store(true, Ordering::Relaxed);
     let probe_per_second = ticker.await.unwrap_or_default();
     Measured {
@@ -481,9 +475,15 @@ mod tests {
         assert_eq!((get_user.kind, get_user.target), (Kind::Read, 1000.0));
         let order = plan.streams.iter().find(|s| s.name == "Order").unwrap();
         assert_eq!((order.kind, order.target), (Kind::Write, 200.0));
-        let indexes: Vec<Option<&str>> =
-            order.partitions.iter().map(|p| p.index.as_deref()).collect();
-        assert_eq!(indexes, vec![None, Some("GSI1"), Some("GSI2"), Some("GSI3")]);
+        let indexes: Vec<Option<&str>> = order
+            .partitions
+            .iter()
+            .map(|p| p.index.as_deref())
+            .collect();
+        assert_eq!(
+            indexes,
+            vec![None, Some("GSI1"), Some("GSI2"), Some("GSI3")]
+        );
         assert_eq!(plan.streams.len(), 11 + 6);
         assert!(plan.skipped.is_empty(), "{:?}", plan.skipped);
     }
@@ -500,6 +500,9 @@ mod tests {
         assert!(plan.skipped[0].reason.contains("TransactWrite"));
         let bare = SHOP.split("[traffic]").next().unwrap();
         let model = monotable_model::parse(bare).unwrap();
-        assert!(matches!(super::plan(&model, 1.0), Err(LoadError::NoTraffic)));
+        assert!(matches!(
+            super::plan(&model, 1.0),
+            Err(LoadError::NoTraffic)
+        ));
     }
 }

@@ -45,7 +45,11 @@ fn escape(text: &str) -> String {
 /// A number as SVG coordinates want it: one decimal, no `-0.0`.
 fn num(value: f64) -> String {
     let text = format!("{value:.1}");
-    if text == "-0.0" { "0.0".to_string() } else { text }
+    if text == "-0.0" {
+        "0.0".to_string()
+    } else {
+        text
+    }
 }
 
 struct Panel {
@@ -204,7 +208,10 @@ pub fn svg(report: &LoadReport) -> String {
         ))
     );
     top.axes(&mut out, "achieved requests/s");
-    bottom.axes(&mut out, "throttled requests/s (dashed: the emulator's throttled attempts)");
+    bottom.axes(
+        &mut out,
+        "throttled requests/s (dashed: the emulator's throttled attempts)",
+    );
     let _ = writeln!(
         out,
         r#"<text x="{}" y="{}" text-anchor="middle">seconds</text>"#,
@@ -228,7 +235,11 @@ pub fn svg(report: &LoadReport) -> String {
             if s.passed { "" } else { "!" },
             escape(&format!(
                 "{} {} ({}/s)",
-                if s.kind == crate::load::Kind::Read { "read" } else { "write" },
+                if s.kind == crate::load::Kind::Read {
+                    "read"
+                } else {
+                    "write"
+                },
                 s.name,
                 label(s.target_per_second)
             ))

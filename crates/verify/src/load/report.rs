@@ -283,7 +283,9 @@ impl LoadReport {
             let hot = s.hot_partitions.first().map_or_else(String::new, |h| {
                 format!(
                     "{}{} ({:.1} {}/s{})",
-                    h.index.as_deref().map_or(String::new(), |i| format!("{i}: ")),
+                    h.index
+                        .as_deref()
+                        .map_or(String::new(), |i| format!("{i}: ")),
                     h.key,
                     h.units_per_second,
                     if s.kind == Kind::Read { "RCU" } else { "WCU" },
@@ -339,6 +341,16 @@ impl LoadReport {
         }
         let short = self.short();
         let margin = trim(m.margin * 100.0);
+        let dropped: u64 = self.streams.iter().map(|s| s.dropped).sum();
+        if dropped > 0 {
+            let _ = writeln!(
+                out,
+                "\nnote: {dropped} requests were not sent because {} were already in flight: the \
+                 backend answered too slowly, or this machine could not keep up (a release \
+                 build, a larger --concurrency or a smaller --scale tell which)",
+                m.concurrency
+            );
+        }
         if short.is_empty() {
             let _ = writeln!(
                 out,
@@ -387,11 +399,7 @@ fn latency(latencies_us: &[u64]) -> Latency {
 /// The emulator's throttled attempts on the partitions `stream` touches, and the hottest of
 /// them: every hot key of a table or index the stream reads (or writes) whose value its
 /// partition key template matches.
-fn attribute(
-    stream: &Stream,
-    resources: &[ResourceUsage],
-    secs: f64,
-) -> (u64, Vec<HotPartition>) {
+fn attribute(stream: &Stream, resources: &[ResourceUsage], secs: f64) -> (u64, Vec<HotPartition>) {
     let mut total = 0;
     let mut hot: Vec<HotPartition> = Vec::new();
     for p in &stream.partitions {
@@ -583,6 +591,10 @@ pub(crate) mod tests {
         assert!(report.passed);
         assert_eq!(report.streams[0].emulator_throttled_attempts, None);
         assert!(report.streams[0].hot_partitions.is_empty());
-        assert!(report.render_human().contains("ok: every pattern and entity"));
+        assert!(
+            report
+                .render_human()
+                .contains("ok: every pattern and entity")
+        );
     }
 }

@@ -88,7 +88,12 @@ pub(crate) fn read_parameters(
 
 /// Runs read pattern `pattern` once with `values`: a GetItem, or the first page of a Query (the
 /// pattern's own limit), as an app's request would.
-pub(crate) async fn read(client: &Client, model: &Model, pattern: &str, values: &Values) -> Outcome {
+pub(crate) async fn read(
+    client: &Client,
+    model: &Model,
+    pattern: &str,
+    values: &Values,
+) -> Outcome {
     let lookup = |n: &str| values.get(n).cloned();
     let operation = model.pattern(pattern).map(|p| p.operation);
     let result = match operation {
@@ -216,7 +221,10 @@ pub(crate) fn pad(item: &mut Item, size: u64) {
     let overhead = PAD_ATTRIBUTE.len() as u64;
     if have + overhead < size {
         let fill = usize::try_from(size - have - overhead).unwrap_or(0);
-        item.insert(PAD_ATTRIBUTE.to_string(), AttributeValue::S("x".repeat(fill)));
+        item.insert(
+            PAD_ATTRIBUTE.to_string(),
+            AttributeValue::S("x".repeat(fill)),
+        );
     }
 }
 

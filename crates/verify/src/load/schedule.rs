@@ -147,13 +147,20 @@ mod tests {
     fn each_stream_gets_rate_times_window_requests_evenly_spaced() {
         let schedule = Schedule::new(&[10.0, 4.0, 0.0], Duration::from_secs(2));
         assert_eq!(
-            (schedule.planned(0), schedule.planned(1), schedule.planned(2)),
+            (
+                schedule.planned(0),
+                schedule.planned(1),
+                schedule.planned(2)
+            ),
             (20, 8, 0)
         );
         let all: Vec<(Duration, usize)> = schedule.collect();
         assert_eq!(all.iter().filter(|(_, s)| *s == 0).count(), 20);
         assert_eq!(all.iter().filter(|(_, s)| *s == 1).count(), 8);
-        assert!(all.windows(2).all(|w| w[0].0 <= w[1].0), "not in time order");
+        assert!(
+            all.windows(2).all(|w| w[0].0 <= w[1].0),
+            "not in time order"
+        );
         let fours: Vec<Duration> = all
             .iter()
             .filter(|(_, s)| *s == 1)
