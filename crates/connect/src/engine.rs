@@ -23,7 +23,6 @@ pub struct Engine {
     db: Database,
     location: DataLocation,
     disk: Option<Arc<Disk>>,
-    capacity: Option<Arc<crate::capacity::Emulator>>,
 }
 
 /// What a file-backed engine keeps beside the database: the directory lock, the identity of its
@@ -91,24 +90,12 @@ impl Engine {
             db,
             location: location.clone(),
             disk,
-            capacity: None,
         })
     }
 
     /// A fresh in-memory engine, for tests.
     pub fn memory() -> Result<Engine, OpenError> {
         Engine::open(&DataLocation::Memory)
-    }
-
-    /// STAND-IN: this engine with capacity emulation (here: none) sharing the database.
-    pub fn with_capacity(mut self, settings: crate::capacity::Settings) -> Engine {
-        self.capacity = Some(Arc::new(crate::capacity::Emulator::new(settings)));
-        self
-    }
-
-    /// STAND-IN: the emulator, when on.
-    pub fn capacity(&self) -> Option<&Arc<crate::capacity::Emulator>> {
-        self.capacity.as_ref()
     }
 
     /// Where the data lives.
