@@ -97,7 +97,7 @@ fn place_write(db: &Database, table: &TableInfo, write: &Value) -> Option<Placem
     };
     let item: Item = serde_json::from_value(item.clone()).ok()?;
     Some(Placement {
-        key: keys::partition_of(&item, &table.table.partition_key),
+        key: keys::partition_of(&item, &table.table.partition_keys),
         before: current(db, table, &key_of(table, &item)),
         after: if is_put {
             index_keys(table, &item)
@@ -121,7 +121,7 @@ pub(super) fn batch_get_item(emu: &Emulator, db: &Database, body: &[u8]) -> Opti
             let item: Item = serde_json::from_value(key.clone()).ok()?;
             let touch = Touch {
                 index: None,
-                key: keys::partition_of(&item, &table.table.partition_key),
+                key: keys::partition_of(&item, &table.table.partition_keys),
                 op: Op::Read,
             };
             match emu.admit(&table, std::slice::from_ref(&touch)) {

@@ -34,10 +34,10 @@ pub struct Resource {
     pub index: Option<String>,
     /// Its ARN, as throttling reasons name it.
     pub arn: String,
-    /// The partition key attribute.
-    pub partition_key: String,
-    /// The sort key attribute, if any.
-    pub sort_key: Option<String>,
+    /// The partition key attributes: one, or up to four for a multi-attribute index key.
+    pub partition_keys: Vec<String>,
+    /// The sort key attributes: none, one, or up to four.
+    pub sort_keys: Vec<String>,
     /// How it is billed.
     pub billing: Billing,
 }
@@ -69,21 +69,10 @@ impl TableInfo {
     pub fn key_attributes(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
         for r in std::iter::once(&self.table).chain(&self.indexes) {
-            for name in std::iter::once(r.partition_key.as_str()).chain(r.sort_key.as_deref()) {
-                if !names.contains(&name) {
+            for name in r.partition_keys.iter().chain(&r.sort_keys) {
+                if !names.contains(&name.as_str()) {
                     names.push(name);
                 }
-            }
-        }
-        names
-    }
-
-    /// The partition key attributes of the indexes, each once.
-    pub fn index_partition_keys(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        for r in &self.indexes {
-            if !names.contains(&r.partition_key.as_str()) {
-                names.push(&r.partition_key);
             }
         }
         names
@@ -138,7 +127,7 @@ pub fn from_description(table: &Value) -> Option<TableInfo> {
         || table["ProvisionedThroughput"]["ReadCapacityUnits"]
             .as_f64()
             .is_none_or(|r| r == 0.0);
-    let (partition_key, sort_key) = keys(&table["KeySchema"])?;
+    let (partition_keys, sort_keys) = keys(&table["KeySchema"])?;
     let billing = billing(table, on_demand);
     let indexes = table["GlobalSecondaryIndexes"]
         .as_array()
@@ -146,15 +135,15 @@ pub fn from_description(table: &Value) -> Option<TableInfo> {
         .flatten()
         .filter_map(|gsi| {
             let index = gsi["IndexName"].as_str()?.to_string();
-            let (partition_key, sort_key) = keys(&gsi["KeySchema"])?;
+            let (partition_keys, sort_keys) = keys(&gsi["KeySchema"])?;
             Some(Resource {
                 arn: gsi["IndexArn"]
                     .as_str()
                     .map(str::to_string)
                     .unwrap_or_else(|| format!("{arn}/index/{index}")),
                 index: Some(index),
-                partition_key,
-                sort_key,
+                partition_keys,
+                sort_keys,
                 billing: billing_of(gsi, on_demand),
             })
         })
@@ -163,8 +152,8 @@ pub fn from_description(table: &Value) -> Option<TableInfo> {
         table: Resource {
             index: None,
             arn,
-            partition_key,
-            sort_key,
+            partition_keys,
+            sort_keys,
             billing,
         },
         name,
@@ -193,19 +182,19 @@ fn billing_of(resource: &Value, on_demand: bool) -> Billing {
     }
 }
 
-/// (partition key, sort key) of a `KeySchema`.
-fn keys(schema: &Value) -> Option<(String, Option<String>)> {
-    let mut hash = None;
-    let mut range = None;
+/// (partition key attributes, sort key attributes) of a `KeySchema`, in order.
+fn keys(schema: &Value) -> Option<(Vec<String>, Vec<String>)> {
+    let mut hash = Vec::new();
+    let mut range = Vec::new();
     for element in schema.as_array()? {
         let name = element["AttributeName"].as_str()?.to_string();
         match element["KeyType"].as_str()? {
-            "HASH" => hash = Some(name),
-            "RANGE" => range = Some(name),
+            "HASH" => hash.push(name),
+            "RANGE" => range.push(name),
             _ => return None,
         }
     }
-    Some((hash?, range))
+    (!hash.is_empty()).then_some((hash, range))
 }
 
 #[cfg(test)]
@@ -248,6 +237,27 @@ mod tests {
             "arn:aws:dynamodb:us-east-1:000000000000:table/T/index/GSI1"
         );
         assert_eq!(info.key_attributes(), ["PK", "SK", "GSI1PK"]);
+    }
+
+    #[test]
+    fn a_multi_attribute_index_key_keeps_every_attribute_in_order() {
+        let info = from_description(&json!({
+            "TableName": "T",
+            "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+            "BillingModeSummary": {"BillingMode": "PAY_PER_REQUEST"},
+            "GlobalSecondaryIndexes": [{
+                "IndexName": "ByRegion",
+                "KeySchema": [
+                    {"AttributeName": "region", "KeyType": "HASH"},
+                    {"AttributeName": "tier", "KeyType": "HASH"},
+                    {"AttributeName": "at", "KeyType": "RANGE"}
+                ]
+            }]
+        }))
+        .unwrap();
+        let gsi = info.resource(Some("ByRegion")).unwrap();
+        assert_eq!(gsi.partition_keys, ["region", "tier"]);
+        assert_eq!(gsi.sort_keys, ["at"]);
     }
 
     #[test]

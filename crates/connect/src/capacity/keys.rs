@@ -19,9 +19,17 @@ pub fn key_string(value: &AttributeValue) -> String {
     }
 }
 
-/// The value of `attribute` in `item`, as a partition key string.
-pub fn partition_of(item: &Item, attribute: &str) -> Option<String> {
-    item.get(attribute).map(key_string)
+/// The partition key value of `item` under `attributes` (a multi-attribute key's values joined
+/// with `|`); `None` unless the item holds every one.
+pub fn partition_of(item: &Item, attributes: &[String]) -> Option<String> {
+    match attributes {
+        [one] => item.get(one).map(key_string),
+        many => {
+            let values: Option<Vec<String>> =
+                many.iter().map(|a| item.get(a).map(key_string)).collect();
+            values.map(|v| v.join("|"))
+        }
+    }
 }
 
 /// One token of an expression.
@@ -84,14 +92,29 @@ fn resolve<'a>(token: &Token<'a>, names: Option<&'a HashMap<String, String>>) ->
     }
 }
 
-/// The value the key condition requires `partition_key` to equal, as a partition key string.
+/// The partition a key condition reads: the values it requires each of `partition_keys` to
+/// equal, as [`partition_of`] writes them.
 pub fn key_condition_partition(
     expression: &str,
     names: Option<&HashMap<String, String>>,
     values: Option<&HashMap<String, AttributeValue>>,
-    partition_key: &str,
+    partition_keys: &[String],
 ) -> Option<String> {
     let tokens = tokens(expression);
+    let each: Option<Vec<String>> = partition_keys
+        .iter()
+        .map(|k| equality(&tokens, names, values, k))
+        .collect();
+    each.map(|v| v.join("|"))
+}
+
+/// The value the condition requires `partition_key` to equal.
+fn equality(
+    tokens: &[Token<'_>],
+    names: Option<&HashMap<String, String>>,
+    values: Option<&HashMap<String, AttributeValue>>,
+    partition_key: &str,
+) -> Option<String> {
     for window in tokens.windows(3) {
         let [a, Token::Equals, b] = window else {
             continue;
@@ -107,12 +130,18 @@ pub fn key_condition_partition(
     None
 }
 
-/// The partition key's `EQ` value in a legacy `KeyConditions` map.
-pub fn key_conditions_partition(conditions: &Value, partition_key: &str) -> Option<String> {
-    let first = conditions[partition_key]["AttributeValueList"].get(0)?;
-    serde_json::from_value::<AttributeValue>(first.clone())
-        .ok()
-        .map(|v| key_string(&v))
+/// The partition key's `EQ` value(s) in a legacy `KeyConditions` map.
+pub fn key_conditions_partition(conditions: &Value, partition_keys: &[String]) -> Option<String> {
+    let each: Option<Vec<String>> = partition_keys
+        .iter()
+        .map(|k| {
+            let first = conditions[k.as_str()]["AttributeValueList"].get(0)?;
+            serde_json::from_value::<AttributeValue>(first.clone())
+                .ok()
+                .map(|v| key_string(&v))
+        })
+        .collect();
+    each.map(|v| v.join("|"))
 }
 
 /// Whether `expression` names any of `attributes` (conservatively: anywhere in it).
@@ -145,6 +174,30 @@ mod tests {
             .collect()
     }
 
+    fn pk() -> Vec<String> {
+        vec!["PK".to_string()]
+    }
+
+    #[test]
+    fn a_multi_attribute_partition_needs_every_equality() {
+        let vals = values(&[(":r", "eu"), (":t", "gold")]);
+        let keys = vec!["region".to_string(), "tier".to_string()];
+        assert_eq!(
+            key_condition_partition("region = :r AND tier = :t", None, Some(&vals), &keys)
+                .as_deref(),
+            Some("eu|gold")
+        );
+        assert_eq!(
+            key_condition_partition("region = :r", None, Some(&vals), &keys),
+            None
+        );
+        let item: Item = [("region", "eu"), ("tier", "gold")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), AttributeValue::S(v.to_string())))
+            .collect();
+        assert_eq!(partition_of(&item, &keys).as_deref(), Some("eu|gold"));
+    }
+
     #[test]
     fn the_partition_equality_is_found_in_any_order_and_spelling() {
         let vals = values(&[(":pk", "USER#1"), (":sk", "ORDER#")]);
@@ -156,7 +209,7 @@ mod tests {
             "(#p = :pk) and SK BETWEEN :sk AND :sk",
         ] {
             assert_eq!(
-                key_condition_partition(expression, Some(&names), Some(&vals), "PK").as_deref(),
+                key_condition_partition(expression, Some(&names), Some(&vals), &pk()).as_deref(),
                 Some("USER#1"),
                 "{expression}"
             );
@@ -167,11 +220,11 @@ mod tests {
     fn a_sort_key_comparison_is_not_taken_for_the_partition() {
         let vals = values(&[(":a", "x"), (":b", "y")]);
         assert_eq!(
-            key_condition_partition("SK <= :a AND PK = :b", None, Some(&vals), "PK").as_deref(),
+            key_condition_partition("SK <= :a AND PK = :b", None, Some(&vals), &pk()).as_deref(),
             Some("y")
         );
         assert_eq!(
-            key_condition_partition("SK = :a", None, Some(&vals), "PK"),
+            key_condition_partition("SK = :a", None, Some(&vals), &pk()),
             None
         );
     }
@@ -180,7 +233,7 @@ mod tests {
     fn legacy_key_conditions_give_the_partition() {
         let conditions = serde_json::json!({"PK": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "A"}]}});
         assert_eq!(
-            key_conditions_partition(&conditions, "PK").as_deref(),
+            key_conditions_partition(&conditions, &pk()).as_deref(),
             Some("A")
         );
     }

@@ -23,7 +23,7 @@ pub(super) fn get_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Ans
     let table = emu.table(db, &request.table_name)?;
     let touch = Touch {
         index: None,
-        key: keys::partition_of(&request.key, &table.table.partition_key),
+        key: keys::partition_of(&request.key, &table.table.partition_keys),
         op: Op::Read,
     };
     if let Err(throttle) = emu.admit(&table, slice::from_ref(&touch)) {
@@ -48,18 +48,18 @@ pub(super) fn query(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Answer
     let index = request.index_name.clone();
     // An index the table does not have (or a local one): the engine answers as it would.
     let resource = table.resource(index.as_deref());
-    let (index, partition_key) = match resource {
-        Some(r) => (index, r.partition_key.clone()),
-        None => (None, table.table.partition_key.clone()),
+    let (index, partition_keys) = match resource {
+        Some(r) => (index, r.partition_keys.clone()),
+        None => (None, table.table.partition_keys.clone()),
     };
     let key = match (&request.key_condition_expression, &request.key_conditions) {
         (Some(expression), _) => keys::key_condition_partition(
             expression,
             request.expression_attribute_names.as_ref(),
             request.expression_attribute_values.as_ref(),
-            &partition_key,
+            &partition_keys,
         ),
-        (None, Some(conditions)) => keys::key_conditions_partition(conditions, &partition_key),
+        (None, Some(conditions)) => keys::key_conditions_partition(conditions, &partition_keys),
         (None, None) => None,
     };
     let touch = Touch {

@@ -104,7 +104,7 @@ fn place_action(emu: &Emulator, db: &Database, action: &Value) -> Option<Action>
     };
     Some(Action {
         placement: Placement {
-            key: keys::partition_of(&item, &table.table.partition_key),
+            key: keys::partition_of(&item, &table.table.partition_keys),
             before,
             after,
         },
@@ -122,7 +122,7 @@ pub(super) fn transact_get_items(emu: &Emulator, db: &Database, body: &[u8]) -> 
         let key: Item = serde_json::from_value(get.get("Key")?.clone()).ok()?;
         let touch = Touch {
             index: None,
-            key: keys::partition_of(&key, &table.table.partition_key),
+            key: keys::partition_of(&key, &table.table.partition_keys),
             op: Op::Read,
         };
         gets.push((table, touch));

@@ -100,9 +100,9 @@ pub(super) fn index_keys(table: &TableInfo, item: &Item) -> IndexKeys {
     table
         .indexes
         .iter()
-        .filter(|r| r.sort_key.as_ref().is_none_or(|s| item.contains_key(s)))
+        .filter(|r| r.sort_keys.iter().all(|s| item.contains_key(s)))
         .filter_map(|r| {
-            let key = keys::partition_of(item, &r.partition_key)?;
+            let key = keys::partition_of(item, &r.partition_keys)?;
             Some((r.index.clone()?, key))
         })
         .collect()
@@ -110,7 +110,11 @@ pub(super) fn index_keys(table: &TableInfo, item: &Item) -> IndexKeys {
 
 /// The table's key attributes of `item`.
 pub(super) fn key_of(table: &TableInfo, item: &Item) -> Item {
-    let names = std::iter::once(&table.table.partition_key).chain(&table.table.sort_key);
+    let names = table
+        .table
+        .partition_keys
+        .iter()
+        .chain(&table.table.sort_keys);
     names
         .filter_map(|n| item.get(n).map(|v| (n.clone(), v.clone())))
         .collect()
@@ -160,7 +164,12 @@ pub(super) fn moves_index_keys(
     let attributes: Vec<&str> = table
         .indexes
         .iter()
-        .flat_map(|r| std::iter::once(r.partition_key.as_str()).chain(r.sort_key.as_deref()))
+        .flat_map(|r| {
+            r.partition_keys
+                .iter()
+                .chain(&r.sort_keys)
+                .map(String::as_str)
+        })
         .collect();
     if attributes.is_empty() {
         return false;
@@ -173,7 +182,7 @@ pub(super) fn put_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Ans
     let mut request: PutItemRequest = serde_json::from_slice(body).ok()?;
     let table = emu.table(db, &request.table_name)?;
     let placement = Placement {
-        key: keys::partition_of(&request.item, &table.table.partition_key),
+        key: keys::partition_of(&request.item, &table.table.partition_keys),
         before: current(db, &table, &key_of(&table, &request.item)),
         after: index_keys(&table, &request.item),
     };
@@ -202,7 +211,7 @@ pub(super) fn update_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<
             .map(|u| u.keys().collect()),
     );
     let mut placement = Placement {
-        key: keys::partition_of(&request.key, &table.table.partition_key),
+        key: keys::partition_of(&request.key, &table.table.partition_keys),
         // Unless the update names an index key, the item stays where it is (or, if new,
         // sits where its key attributes alone put it).
         after: match (moves, before.is_empty()) {
@@ -231,7 +240,7 @@ pub(super) fn delete_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<
     let mut request: DeleteItemRequest = serde_json::from_slice(body).ok()?;
     let table = emu.table(db, &request.table_name)?;
     let placement = Placement {
-        key: keys::partition_of(&request.key, &table.table.partition_key),
+        key: keys::partition_of(&request.key, &table.table.partition_keys),
         before: current(db, &table, &request.key),
         after: Vec::new(),
     };
