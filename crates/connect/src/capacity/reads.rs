@@ -122,7 +122,8 @@ pub(super) fn table_units(consumed: Option<&ConsumedCapacity>) -> f64 {
     units(consumed, None)
 }
 
-/// The units the table (`None`) or a global secondary index consumed.
+/// The units the table (`None`, with its local secondary indexes) or a global secondary index
+/// consumed.
 pub(super) fn units(consumed: Option<&ConsumedCapacity>, index: Option<&str>) -> f64 {
     let Some(c) = consumed else {
         return 0.0;

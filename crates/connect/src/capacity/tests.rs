@@ -399,3 +399,121 @@ fn queries_are_held_to_the_partition_they_read() {
     assert_eq!(query(None, "B").0, 200);
     assert_eq!(query(Some("GSI1"), "G").0, 200);
 }
+
+#[test]
+fn an_on_demand_table_accommodates_twice_its_previous_peak() {
+    // Scaled by 1,000: warm throughput 4 WRU/s, each partition 1 WCU/s. Writes spread over
+    // 40 keys at 10/s: the table's warm 4 units/s (plus its first second) throttle them until
+    // the peak it served lets it double.
+    let rig = Rig::new(1000.0);
+    rig.table(None);
+    let mut throttled_per_second = vec![0u32; 10];
+    for i in 0..100u32 {
+        rig.at(f64::from(i) / 10.0);
+        let body = json!({"TableName": "Tbl", "Item": item(&format!("K#{}", i % 40), &format!("S#{i}"), 1000, None)});
+        let (status, answer) = rig.call("PutItem", body);
+        if status == 400 {
+            assert_eq!(answer["ThrottlingReasons"][0]["reason"], "TableWriteKeyRangeThroughputExceeded");
+            throttled_per_second[(i / 10) as usize] += 1;
+        }
+    }
+    assert!(throttled_per_second[0] > 0, "{throttled_per_second:?}");
+    assert!(throttled_per_second[3..].iter().all(|t| *t == 0), "{throttled_per_second:?}");
+}
+
+#[test]
+fn a_provisioned_index_short_of_writes_throttles_the_tables_writes() {
+    let rig = Rig::new(1.0);
+    let request = json!({
+        "TableName": "Tbl",
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "G", "AttributeType": "S"}],
+        "BillingMode": "PROVISIONED",
+        "ProvisionedThroughput": {"ReadCapacityUnits": 100, "WriteCapacityUnits": 100},
+        "GlobalSecondaryIndexes": [{
+            "IndexName": "ByG",
+            "KeySchema": [{"AttributeName": "G", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "KEYS_ONLY"},
+            "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}
+        }]
+    });
+    rig.ok("CreateTable", request);
+    let mut reasons = Vec::new();
+    for i in 0..20u32 {
+        rig.at(f64::from(i) / 20.0);
+        let body = json!({"TableName": "Tbl", "Item": {"PK": {"S": format!("K#{i}")}, "G": {"S": format!("G#{i}")}}});
+        let (status, answer) = rig.call("PutItem", body);
+        if status == 400 {
+            reasons.push(answer["ThrottlingReasons"][0]["reason"].as_str().unwrap().to_string());
+            assert!(answer["ThrottlingReasons"][0]["resource"].as_str().unwrap().ends_with("/index/ByG"));
+        }
+    }
+    assert!(reasons.len() >= 15, "{reasons:?}");
+    assert!(reasons.iter().all(|r| r == "IndexWriteProvisionedThroughputExceeded"));
+    // Writes that leave the index alone are not held by it.
+    let body = json!({"TableName": "Tbl", "Item": {"PK": {"S": "plain"}}});
+    assert_eq!(rig.call("PutItem", body).0, 200);
+}
+
+#[test]
+fn a_write_whose_condition_fails_still_consumes_the_size_of_the_item_it_found() {
+    let rig = Rig::new(1.0);
+    rig.table(None);
+    rig.ok("PutItem", json!({"TableName": "Tbl", "Item": item("A", "1", 3000, None)}));
+    let before = rig.units(None).1;
+    let body = json!({
+        "TableName": "Tbl",
+        "Item": item("A", "1", 100, None),
+        "ConditionExpression": "attribute_not_exists(PK)"
+    });
+    let (status, answer) = rig.call("PutItem", body);
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer["__type"].as_str().unwrap().ends_with("ConditionalCheckFailedException"));
+    assert_eq!(rig.units(None).1 - before, 3.0);
+}
+
+#[test]
+fn emulation_off_leaves_the_engines_answers_as_they_were() {
+    // The same requests on an engine without the emulator and on one with it (limits far out
+    // of reach) answer the same (JSON objects compared as values: key order is the engine's
+    // hash order either way).
+    let plain = Engine::memory().unwrap();
+    let rig = Rig::new(0.000_001);
+    let run = |engine: &Engine, operation: &str, body: &Value| {
+        let target = format!("{TARGET}{operation}");
+        let answer = dispatch::run(engine, Origin::Http, Some(&target), body.to_string().as_bytes());
+        let body: Value = serde_json::from_slice(&answer.body).unwrap();
+        (answer.status, body)
+    };
+    rig.table(None);
+    let create = json!({
+        "TableName": "Tbl",
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+        "AttributeDefinitions": [
+            {"AttributeName": "PK", "AttributeType": "S"},
+            {"AttributeName": "SK", "AttributeType": "S"},
+            {"AttributeName": "GSI1PK", "AttributeType": "S"}
+        ],
+        "GlobalSecondaryIndexes": [{
+            "IndexName": "GSI1",
+            "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "ALL"}
+        }],
+        "BillingMode": "PAY_PER_REQUEST"
+    });
+    assert_eq!(run(&plain, "CreateTable", &create).0, 200);
+    let requests = [
+        ("PutItem", json!({"TableName": "Tbl", "Item": item("A", "1", 900, Some("G")), "ReturnValues": "ALL_OLD"})),
+        ("PutItem", json!({"TableName": "Tbl", "Item": item("A", "1", 700, Some("G")), "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "TOTAL"})),
+        ("GetItem", json!({"TableName": "Tbl", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}})),
+        ("Query", json!({"TableName": "Tbl", "IndexName": "GSI1", "KeyConditionExpression": "GSI1PK = :g", "ExpressionAttributeValues": {":g": {"S": "G"}}, "ReturnConsumedCapacity": "INDEXES"})),
+        ("UpdateItem", json!({"TableName": "Tbl", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}, "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "1"}}, "ReturnValues": "UPDATED_NEW"})),
+        ("BatchGetItem", json!({"RequestItems": {"Tbl": {"Keys": [{"PK": {"S": "A"}, "SK": {"S": "1"}}]}}})),
+        ("TransactWriteItems", json!({"TransactItems": [{"Delete": {"TableName": "Tbl", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}}}]})),
+        ("Scan", json!({"TableName": "Tbl"})),
+    ];
+    for (operation, body) in requests {
+        let emulated = run(&rig.engine, operation, &body);
+        assert_eq!(run(&plain, operation, &body), emulated, "{operation}");
+    }
+}

@@ -178,6 +178,39 @@ pub(super) fn moves_index_keys(
         || legacy.is_some_and(|l| l.iter().any(|n| attributes.contains(&n.as_str())))
 }
 
+/// A write whose condition failed still consumes write capacity on DynamoDB: the size of the
+/// item it found (at least one unit). The engine reports nothing for it, so it is charged here.
+fn refused_condition(
+    emu: &Emulator,
+    db: &Database,
+    table: &TableInfo,
+    placement: &Placement,
+    key: &Item,
+    error: Option<&dynoxide::DynoxideError>,
+) {
+    if !matches!(error, Some(dynoxide::DynoxideError::ConditionalCheckFailedException(..))) {
+        return;
+    }
+    let request = GetItemRequest {
+        table_name: table.name.clone(),
+        key: key.clone(),
+        consistent_read: Some(true),
+        ..GetItemRequest::default()
+    };
+    let bytes = db
+        .get_item(request)
+        .ok()
+        .and_then(|r| r.item)
+        .map_or(0, |item| dynoxide::types::item_size(&item));
+    let units = dynoxide::types::write_capacity_units(bytes).max(1.0);
+    let touch = Touch {
+        index: None,
+        key: placement.key.clone(),
+        op: Op::Write,
+    };
+    emu.charge(table, &touch, units, 0.0);
+}
+
 pub(super) fn put_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Answer> {
     let mut request: PutItemRequest = serde_json::from_slice(body).ok()?;
     let table = emu.table(db, &request.table_name)?;
@@ -189,8 +222,11 @@ pub(super) fn put_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Ans
     if let Err(throttle) = emu.admit(&table, &placement.touches()) {
         return Some(throttle.answer());
     }
+    let key = key_of(&table, &request.item);
     let wanted = request.return_consumed_capacity.replace(INDEXES.into());
-    Some(respond(db.put_item(request).map(|mut response| {
+    let result = db.put_item(request);
+    refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
+    Some(respond(result.map(|mut response| {
         placement.charge(emu, &table, response.consumed_capacity.as_ref(), 1.0, 0.0);
         response.consumed_capacity = restore(response.consumed_capacity.take(), wanted.as_deref());
         response
@@ -226,7 +262,9 @@ pub(super) fn update_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<
     }
     let key = request.key.clone();
     let wanted = request.return_consumed_capacity.replace(INDEXES.into());
-    Some(respond(db.update_item(request).map(|mut response| {
+    let result = db.update_item(request);
+    refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
+    Some(respond(result.map(|mut response| {
         if moves {
             placement.after = current(db, &table, &key);
         }
@@ -247,8 +285,11 @@ pub(super) fn delete_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<
     if let Err(throttle) = emu.admit(&table, &placement.touches()) {
         return Some(throttle.answer());
     }
+    let key = request.key.clone();
     let wanted = request.return_consumed_capacity.replace(INDEXES.into());
-    Some(respond(db.delete_item(request).map(|mut response| {
+    let result = db.delete_item(request);
+    refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
+    Some(respond(result.map(|mut response| {
         placement.charge(emu, &table, response.consumed_capacity.as_ref(), 1.0, 0.0);
         response.consumed_capacity = restore(response.consumed_capacity.take(), wanted.as_deref());
         response
