@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use dynoxide::Database;
 
+use crate::capacity::{Emulator, Settings};
 use crate::config::DataLocation;
 use crate::durability::{Durability, NotDurable};
 use crate::error::OpenError;
@@ -23,6 +24,8 @@ pub struct Engine {
     db: Database,
     location: DataLocation,
     disk: Option<Arc<Disk>>,
+    /// Capacity emulation, when on ([`Engine::with_capacity`]).
+    capacity: Option<Arc<Emulator>>,
 }
 
 /// What a file-backed engine keeps beside the database: the directory lock, the identity of its
@@ -90,12 +93,27 @@ impl Engine {
             db,
             location: location.clone(),
             disk,
+            capacity: None,
         })
     }
 
     /// A fresh in-memory engine, for tests.
     pub fn memory() -> Result<Engine, OpenError> {
         Engine::open(&DataLocation::Memory)
+    }
+
+    /// This engine with DynamoDB's throughput rules applied to every data-plane request
+    /// ([`crate::capacity`]). The returned engine shares the data with `self`; requests through
+    /// `self` (or its other clones) stay unmetered, so data can be loaded before the clock
+    /// starts.
+    pub fn with_capacity(mut self, settings: Settings) -> Engine {
+        self.capacity = Some(Arc::new(Emulator::new(settings)));
+        self
+    }
+
+    /// The capacity emulator, when it is on.
+    pub fn capacity(&self) -> Option<&Arc<Emulator>> {
+        self.capacity.as_ref()
     }
 
     /// Where the data lives.

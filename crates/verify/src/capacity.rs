@@ -37,7 +37,11 @@ const MAX_PAGES: usize = 100;
 
 struct Ctx<'a> {
     model: &'a Model,
+    /// Measured calls go through this client: the engine's capacity emulator meters them.
     client: &'a Client,
+    /// Unmeasured calls (putting an item back) go through this one, which shares the data
+    /// unmetered.
+    plain: &'a Client,
     data: &'a Dataset,
     /// Loaded items (typed keys) by primary key, in DynamoDB JSON.
     stored: HashMap<(String, String), Value>,
@@ -71,12 +75,20 @@ pub async fn cross_check_data(
     seed: u64,
 ) -> Result<CapacityReport, VerifyError> {
     let table = model.table.name.clone();
-    let dynamo = monotable_connect::memory()?;
-    let client = dynamo.client();
+    let engine =
+        monotable_connect::Engine::memory().map_err(monotable_connect::ConnectError::from)?;
+    // The emulator meters every measured call; its limits are raised a thousandfold so that
+    // the burst of calls is never throttled (throttling is not what is checked here).
+    let metered = engine
+        .clone()
+        .with_capacity(monotable_connect::capacity::Settings::default().scale(0.001));
+    let plain = monotable_connect::inprocess::client(engine);
+    let client = &monotable_connect::inprocess::client(metered.clone());
     monotable_access::table::ensure_table(client, model).await?;
     let mut ctx = Ctx {
         model,
         client,
+        plain: &plain,
         data,
         stored: HashMap::new(),
     };
@@ -137,11 +149,16 @@ pub async fn cross_check_data(
         };
         checks.push(check(&pattern.name, operation, unit, &measured));
     }
+    let emulator = metered
+        .capacity()
+        .map(|e| report::emulator_checks(model, &checks, &e.snapshot()))
+        .unwrap_or_default();
     Ok(CapacityReport {
         table,
         seed,
         items: data.samples.len(),
         checks,
+        emulator,
         notes,
     })
 }

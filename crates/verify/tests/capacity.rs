@@ -17,6 +17,14 @@ async fn the_shop_agrees_with_the_engine() {
     let source = std::fs::read_to_string(root().join("examples/shop/shop.toml")).unwrap();
     let report = report_of(&source).await;
     assert!(report.agrees(), "{}", report.render_human());
+    // The capacity emulator metered exactly what the engine charged, table and each index.
+    let resources: Vec<&str> = report
+        .emulator
+        .iter()
+        .map(|e| e.resource.as_str())
+        .collect();
+    assert_eq!(resources, ["table", "GSI1", "GSI2", "GSI3"]);
+    assert!(report.emulator.iter().all(|e| e.agrees && e.engine > 0.0));
     let names: Vec<(&str, &str)> = report
         .checks
         .iter()

@@ -75,6 +75,29 @@ impl TestShop {
         TestShop::over(client, model, None)
     }
 
+    /// A shop over the in-memory engine with capacity emulation on (`settings`), retrying
+    /// throttled calls as the SDK does but with millisecond backoff; and the emulating engine.
+    pub async fn with_capacity(
+        settings: monotable_connect::capacity::Settings,
+    ) -> (TestShop, monotable_connect::Engine) {
+        let model = monotable_shop::model().expect("shop model");
+        let engine = monotable_connect::Engine::memory().expect("engine");
+        monotable_access::table::ensure_table(
+            &monotable_connect::inprocess::client(engine.clone()),
+            &model,
+        )
+        .await
+        .expect("table");
+        let engine = engine.with_capacity(settings);
+        let client = monotable_connect::inprocess::client(engine.clone());
+        let retries = aws_sdk_dynamodb::config::retry::RetryConfig::standard()
+            .with_initial_backoff(std::time::Duration::from_millis(2))
+            .with_max_backoff(std::time::Duration::from_millis(20));
+        let config = client.config().to_builder().retry_config(retries).build();
+        let client = aws_sdk_dynamodb::Client::from_conf(config);
+        (TestShop::over(client, model, None), engine)
+    }
+
     pub async fn new() -> TestShop {
         let mut model = monotable_shop::model().expect("shop model");
         let mut external = None;

@@ -520,7 +520,7 @@ impl Ctx<'_> {
     async fn transact(&self, items: &[Item]) -> Result<Units, String> {
         let table = &self.model.table.name;
         for item in items {
-            self.client
+            self.plain
                 .delete_item()
                 .table_name(table)
                 .set_key(Some(self.key_of(item)))
@@ -570,7 +570,7 @@ impl Ctx<'_> {
     /// Puts `items` back (overwrites are not measured).
     async fn restore(&self, items: &[Item]) -> Result<(), String> {
         for item in items {
-            self.client
+            self.plain
                 .put_item()
                 .table_name(&self.model.table.name)
                 .set_item(Some(item.clone()))

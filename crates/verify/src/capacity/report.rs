@@ -4,6 +4,12 @@
 use monotable_check::cost::{self, IndexUnits, Units};
 use serde::Serialize;
 
+/// `units` to at most three decimals, without trailing zeros.
+fn round(units: f64) -> String {
+    let text = format!("{units:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// Units closer than this are equal.
 const EPSILON: f64 = 1e-9;
 
@@ -45,8 +51,74 @@ pub struct CapacityReport {
     pub items: usize,
     /// One entry per entity (PutItem) and per pattern checked.
     pub checks: Vec<CapacityCheck>,
+    /// The capacity emulator's figure for the table and each global secondary index, next to
+    /// the engine's figures summed over every check.
+    pub emulator: Vec<EmulatorCheck>,
     /// What was not checked, and why.
     pub notes: Vec<String>,
+}
+
+/// The capacity emulator's units for one table or index against the engine's, summed over every
+/// measured call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EmulatorCheck {
+    /// `table` or the index name.
+    pub resource: String,
+    /// The engine's `ConsumedCapacity` summed over the checks.
+    pub engine: f64,
+    /// What the emulator metered (read and write units).
+    pub emulator: f64,
+    /// The two agree.
+    pub agrees: bool,
+}
+
+/// Compare the emulator's snapshot with the engine's figures summed over `checks`: the table,
+/// then each global secondary index of `model` (local ones are metered with their table).
+pub fn emulator_checks(
+    model: &monotable_model::Model,
+    checks: &[CapacityCheck],
+    snapshot: &monotable_connect::capacity::Snapshot,
+) -> Vec<EmulatorCheck> {
+    let metered = |index: Option<&str>| {
+        snapshot
+            .resources
+            .iter()
+            .find(|r| r.table == model.table.name && r.index.as_deref() == index)
+            .map_or(0.0, |r| r.read_units + r.write_units)
+    };
+    let summed = |index: Option<&str>| -> f64 {
+        checks
+            .iter()
+            .map(|c| match index {
+                None => c.engine.table,
+                Some(name) => c
+                    .engine
+                    .indexes
+                    .iter()
+                    .filter(|i| i.index == name)
+                    .map(|i| i.units)
+                    .sum(),
+            })
+            .sum()
+    };
+    let names = std::iter::once(None).chain(
+        model
+            .indexes
+            .iter()
+            .filter(|i| i.kind == monotable_model::IndexKind::Global)
+            .map(|i| Some(i.name.as_str())),
+    );
+    names
+        .map(|index| {
+            let (engine, emulator) = (summed(index), metered(index));
+            EmulatorCheck {
+                resource: index.unwrap_or("table").to_string(),
+                engine,
+                emulator,
+                agrees: (engine - emulator).abs() < 1e-6,
+            }
+        })
+        .collect()
 }
 
 impl CapacityReport {
@@ -58,7 +130,7 @@ impl CapacityReport {
 
     /// True when every figure agrees.
     pub fn agrees(&self) -> bool {
-        self.checks.iter().all(|c| c.agrees)
+        self.checks.iter().all(|c| c.agrees) && self.emulator.iter().all(|e| e.agrees)
     }
 
     /// The checks that disagree.
@@ -116,6 +188,18 @@ impl CapacityReport {
                 out.push_str(&format!("      request: {}\n", check.request));
             }
         }
+        if !self.emulator.is_empty() {
+            out.push_str("capacity emulator, summed over every call above:\n");
+        }
+        for e in &self.emulator {
+            out.push_str(&format!(
+                "{:<4}  {}: engine {} units, emulator {} units\n",
+                if e.agrees { "ok" } else { "DIFF" },
+                e.resource,
+                round(e.engine),
+                round(e.emulator)
+            ));
+        }
         for note in &self.notes {
             out.push_str(&format!("note: {note}\n"));
         }
@@ -135,6 +219,7 @@ impl CapacityReport {
             "seed": self.seed,
             "items": self.items,
             "checks": self.checks,
+            "emulator": self.emulator,
             "notes": self.notes,
         });
         let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
