@@ -102,6 +102,13 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn load(args: &LoadArgs, path: &str) -> anyhow::Result<LoadReport> {
+    let backend = args.remote.backend_or_memory();
+    let embedded = matches!(backend, Backend::Embedded(_));
+    if !embedded && args.capacity_scale.is_some() {
+        bail!(
+            "--capacity-scale sets the embedded engine's capacity emulator; --endpoint and --aws have none"
+        );
+    }
     let source = std::fs::read_to_string(&args.model)
         .with_context(|| format!("cannot read model {path}"))?;
     let model = match monotable_model::parse(&source) {

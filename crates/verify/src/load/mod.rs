@@ -278,6 +278,9 @@ impl Default for Options {
 /// throttled attempts so far, say.
 pub type Probe = Arc<dyn Fn() -> u64 + Send + Sync>;
 
+/// What a run calls with every stream's progress, every tick.
+pub type OnProgress = Box<dyn Fn(&[Progress]) + Send + Sync>;
+
 /// One stream's progress during a run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
@@ -330,7 +333,7 @@ pub async fn run(
     work: &Workload,
     options: &Options,
     probe: Option<Probe>,
-    on_progress: Box<dyn Fn(&[Progress]) + Send + Sync>,
+    on_progress: OnProgress,
 ) -> Measured {
     let recorders: Arc<Vec<stats::Recorder>> = Arc::new(
         plan.streams
@@ -419,7 +422,7 @@ async fn ticker(
     tick: Duration,
     probe: Option<Probe>,
     done: Arc<AtomicBool>,
-    on_progress: Box<dyn Fn(&[Progress]) + Send + Sync>,
+    on_progress: OnProgress,
 ) -> Vec<u64> {
     let tick = tick.max(Duration::from_millis(10));
     let mut per_second = Vec::new();

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::load::report::LoadReport;
 
-const WIDTH: f64 = 960.0;
+const WIDTH: f64 = 1060.0;
 const LEFT: f64 = 64.0;
 const RIGHT: f64 = 700.0;
 const LEGEND_X: f64 = 720.0;
@@ -16,9 +16,10 @@ const HEIGHT_MIN: f64 = 580.0;
 const LEGEND_LINE: f64 = 16.0;
 
 /// Line colours, in stream order (repeating past the last).
-const PALETTE: [&str; 12] = [
+const PALETTE: [&str; 20] = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#393b79", "#ad494a",
+    "#bcbd22", "#17becf", "#393b79", "#ad494a", "#637939", "#8ca252", "#843c39", "#d6616b",
+    "#7b4173", "#a55194", "#3182bd", "#e6550d",
 ];
 
 /// The smallest 1, 2 or 5 times a power of ten at or above `value` (1 for nothing).
@@ -107,6 +108,20 @@ impl Panel {
             num(self.top),
             num(RIGHT - LEFT),
             num(self.bottom - self.top)
+        );
+    }
+
+    /// A dashed vertical line where the schedule ended (later points are requests finishing).
+    fn window_end(&self, out: &mut String, window: f64) {
+        if window >= self.seconds as f64 {
+            return;
+        }
+        let x = num(self.x(window));
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x}" y1="{}" x2="{x}" y2="{}" stroke="#888" stroke-dasharray="2 3"/>"##,
+            num(self.top),
+            num(self.bottom)
         );
     }
 
@@ -207,11 +222,16 @@ pub fn svg(report: &LoadReport) -> String {
             report.meta.scale
         ))
     );
-    top.axes(&mut out, "achieved requests/s");
+    top.axes(
+        &mut out,
+        "achieved requests/s (dotted: the end of the schedule; after it, requests finishing)",
+    );
     bottom.axes(
         &mut out,
         "throttled requests/s (dashed: the emulator's throttled attempts)",
     );
+    top.window_end(&mut out, report.duration_seconds);
+    bottom.window_end(&mut out, report.duration_seconds);
     let _ = writeln!(
         out,
         r#"<text x="{}" y="{}" text-anchor="middle">seconds</text>"#,
