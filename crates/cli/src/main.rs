@@ -9,6 +9,7 @@ mod export;
 mod import;
 mod lambda;
 mod load_sample;
+mod metrics;
 mod migrate;
 mod new;
 mod openapi;
