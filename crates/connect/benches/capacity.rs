@@ -8,9 +8,14 @@
 //! write with the emulator on also reads where the item sat in the index before. The limits are
 //! raised a hundredfold (`scale 0.01`) so that nothing is throttled: the emulator does the same
 //! work at any scale, and a throttled call would measure the SDK's backoff instead. The bench
-//! prints the throttle count to show it stayed 0.
+//! prints the throttle count to show it stayed 0. `CAPACITY_OPS=get,put` picks the calls and
+//! `BENCH_CALLS=N` their number. `CAPACITY_SIDE=off`, `on` or `none` runs one side only (or
+//! none: the load alone), untimed, for counting instructions under
+//! `valgrind --tool=callgrind`: (on − none) / (off − none) is the emulator's share, free of
+//! timing noise.
 
 #[path = "common/data.rs"]
+#[allow(dead_code)] // this bench has its own table; it shares the items and helpers
 mod data;
 
 use std::time::{Duration, Instant};
@@ -162,8 +167,25 @@ fn main() {
     println!(
         "capacity emulation overhead, {n} calls per side, blocks of {BLOCK}, µs per call (median block)"
     );
+    let ops = std::env::var("CAPACITY_OPS").unwrap_or_else(|_| "get,query,put".into());
+    if let Ok(side) = std::env::var("CAPACITY_SIDE") {
+        let client = match side.as_str() {
+            "on" => Some(&on),
+            "off" => Some(&off),
+            _ => None,
+        };
+        runtime.block_on(async {
+            for op in ops.split(',') {
+                for call in client.map(|c| calls(c, op, 11, n)).unwrap_or_default() {
+                    send(call).await;
+                }
+            }
+        });
+        println!("side {side}: {ops}, {n} calls each");
+        return;
+    }
     runtime.block_on(async {
-        for op in ["get", "query", "put"] {
+        for op in ops.split(',') {
             let mut a = calls(&off, op, 11, n).into_iter();
             let mut b = calls(&on, op, 11, n).into_iter();
             let (mut t_off, mut t_on) = (Vec::new(), Vec::new());

@@ -591,3 +591,33 @@ fn emulation_off_leaves_the_engines_answers_as_they_were() {
         assert_eq!(run(&plain, operation, &body), emulated, "{operation}");
     }
 }
+
+#[test]
+fn the_stored_definition_reads_as_describe_table_says() {
+    let rig = Rig::new(1.0);
+    rig.table(Some((5, 7)));
+    let described = rig.ok("DescribeTable", json!({"TableName": "Tbl"}));
+    let from_describe = catalog::from_description(&described["Table"]).unwrap();
+    let db = rig.engine.database();
+    let stored = catalog::describe(db, "Tbl").unwrap();
+    assert_eq!(
+        format!("{:?}", stored.table),
+        format!("{:?}", from_describe.table)
+    );
+    assert_eq!(
+        format!("{:?}", stored.indexes),
+        format!("{:?}", from_describe.indexes)
+    );
+    assert_eq!(
+        stored.table.billing,
+        Billing::Provisioned {
+            read: 5.0,
+            write: 7.0
+        }
+    );
+    assert!(
+        stored.indexes[0].arn.ends_with(":table/Tbl/index/GSI1"),
+        "{}",
+        stored.indexes[0].arn
+    );
+}
