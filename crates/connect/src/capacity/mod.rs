@@ -62,7 +62,37 @@ impl Default for Settings {
     }
 }
 
+/// The environment variable that turns emulation on for every embedded engine that
+/// [`crate::connect`] and [`crate::memory`] open (`1`, `true`, `yes` or `on`).
+pub const CAPACITY_ENV: &str = "MONOTABLE_CAPACITY";
+/// The environment variable that sets [`Settings::scale`] with [`CAPACITY_ENV`].
+pub const CAPACITY_SCALE_ENV: &str = "MONOTABLE_CAPACITY_SCALE";
+
 impl Settings {
+    /// The settings [`CAPACITY_ENV`] and [`CAPACITY_SCALE_ENV`] ask for; `None` when emulation
+    /// is not asked for. A test suite runs under DynamoDB's throughput rules with
+    /// `MONOTABLE_CAPACITY=1 cargo test ...`, without a line of code changed.
+    pub fn from_env() -> Option<Settings> {
+        let on = std::env::var(CAPACITY_ENV).ok()?;
+        if !matches!(
+            on.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on"
+        ) {
+            return None;
+        }
+        let scale = match std::env::var(CAPACITY_SCALE_ENV) {
+            Ok(text) => match text.trim().parse::<f64>() {
+                Ok(scale) if scale > 0.0 && scale.is_finite() => scale,
+                _ => {
+                    tracing::warn!(value = %text, "{CAPACITY_SCALE_ENV} is not a number above 0; using 1");
+                    1.0
+                }
+            },
+            Err(_) => 1.0,
+        };
+        Some(Settings::default().scale(scale))
+    }
+
     /// Divide every limit by `scale` (values below 1 raise them; non-positive ones are taken
     /// as 1).
     pub fn scale(mut self, scale: f64) -> Settings {
