@@ -10,6 +10,7 @@ mod import;
 mod lambda;
 mod load;
 mod load_sample;
+mod metrics;
 mod migrate;
 mod new;
 mod openapi;

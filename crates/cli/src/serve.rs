@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
+use monotable_connect::capacity::{PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, Settings};
 use monotable_connect::serve::sigv4::Credentials;
 use monotable_connect::serve::{EndpointOptions, Guard, Limits};
 use monotable_connect::{DataLocation, Engine, ServeError, serve};
@@ -66,6 +67,31 @@ pub struct ServeArgs {
     /// Longest date range `GET /orders?from&to` accepts, in days.
     #[arg(long, default_value_t = monotable_shop::orders::MAX_RANGE_DAYS, value_parser = clap::value_parser!(i64).range(1..=3660), value_name = "DAYS")]
     max_range_days: i64,
+    /// Emulate DynamoDB's throughput limits on the embedded engine (per-partition limits,
+    /// provisioned capacity and burst, on-demand scaling): requests over them fail as DynamoDB's
+    /// do (ProvisionedThroughputExceededException), for the DynamoDB endpoint and the shop alike.
+    /// GET /metrics on the API port reports what was consumed and throttled.
+    #[arg(long, env = "MONOTABLE_CAPACITY", value_parser = clap::builder::BoolishValueParser::new())]
+    capacity: bool,
+    /// Divide every capacity limit by X, so a laptop can reach them (at 1000 a partition key
+    /// takes 1 WCU/s and 3 RCU/s). Requires --capacity.
+    #[arg(
+        long,
+        env = "MONOTABLE_CAPACITY_SCALE",
+        default_value_t = 1.0,
+        value_parser = parse_scale,
+        requires = "capacity",
+        value_name = "X"
+    )]
+    capacity_scale: f64,
+}
+
+fn parse_scale(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        Ok(_) => Err("must be a number above 0".to_string()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn parse_credentials(text: &str) -> Result<Credentials, String> {
@@ -73,6 +99,12 @@ fn parse_credentials(text: &str) -> Result<Credentials, String> {
 }
 
 impl ServeArgs {
+    /// The capacity emulator's settings, when --capacity asks for it.
+    fn capacity(&self) -> Option<Settings> {
+        self.capacity
+            .then(|| Settings::default().scale(self.capacity_scale))
+    }
+
     fn limits(&self) -> Limits {
         Limits {
             header_timeout: Duration::from_secs(self.header_timeout),
@@ -131,6 +163,12 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let shutdown = serve::Shutdown::install();
     let location = args.data.location();
     let engine = Engine::open(&location)?;
+    // One engine for both listeners: with --capacity, the emulating clone, so the DynamoDB
+    // endpoint and the shop draw on the same limits and are counted together.
+    let engine = match args.capacity() {
+        Some(settings) => engine.with_capacity(settings),
+        None => engine,
+    };
     let dynamodb = bind(
         SocketAddr::new(args.host, args.dynamodb_port),
         "--dynamodb-port",
@@ -163,10 +201,12 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
     let limits = args.limits();
     let shop_guard = args.guard("GET, POST, PUT, PATCH", monotable_shop::api::refuse);
-    let router = monotable_shop::api::router(shop).layer(axum::middleware::from_fn_with_state(
-        Arc::new(shop_guard),
-        serve::guard::guard,
-    ));
+    let router = monotable_shop::api::router(shop)
+        .merge(crate::metrics::router(engine.capacity().cloned()))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(shop_guard),
+            serve::guard::guard,
+        ));
     let api_server = serve::serve_router(
         api,
         router,
@@ -259,6 +299,20 @@ impl Banner<'_> {
             if self.created { "created" } else { "found" }
         );
         let _ = writeln!(out, "  token     {token_hint}");
+        if self.args.capacity {
+            let scale = self.args.capacity_scale;
+            let _ = writeln!(
+                out,
+                "  capacity  DynamoDB's throughput limits{} (a partition key: {} WCU/s, {} RCU/s); over them requests are throttled; metrics at {api_url}/metrics",
+                if scale == 1.0 {
+                    String::new()
+                } else {
+                    format!(" / {scale}")
+                },
+                PARTITION_WRITE_UNITS / scale,
+                PARTITION_READ_UNITS / scale,
+            );
+        }
         if !self.args.host.is_loopback() {
             let _ = writeln!(
                 out,

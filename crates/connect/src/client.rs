@@ -70,7 +70,9 @@ impl Dynamo {
 /// find a region. No call is made; use [`Dynamo::ping`] to test reachability.
 pub async fn connect(backend: &Backend) -> Result<Dynamo, ConnectError> {
     match backend {
-        Backend::Embedded(location) => Ok(Dynamo::embedded(Engine::open(location)?)),
+        Backend::Embedded(location) => {
+            Ok(Dynamo::embedded(with_env_capacity(Engine::open(location)?)))
+        }
         Backend::Endpoint(url) => {
             validate_endpoint(url)?;
             let mut loader = aws_config::defaults(BehaviorVersion::latest())
@@ -118,7 +120,18 @@ fn innermost_cause(error: &(dyn std::error::Error + 'static)) -> String {
 
 /// An in-memory embedded engine and its client: what tests use.
 pub fn memory() -> Result<Dynamo, ConnectError> {
-    Ok(Dynamo::embedded(Engine::open(&DataLocation::Memory)?))
+    Ok(Dynamo::embedded(with_env_capacity(Engine::open(
+        &DataLocation::Memory,
+    )?)))
+}
+
+/// `engine`, with capacity emulation when the environment asks for it
+/// ([`crate::capacity::Settings::from_env`]).
+fn with_env_capacity(engine: Engine) -> Engine {
+    match crate::capacity::Settings::from_env() {
+        Some(settings) => engine.with_capacity(settings),
+        None => engine,
+    }
 }
 
 /// The region for an endpoint: from the environment or the profile when set, else `us-east-1`.

@@ -21,6 +21,8 @@ pub fn monotable() -> Command {
         .env_remove("MONOTABLE_DYNAMODB_PORT")
         .env_remove("MONOTABLE_API_PORT")
         .env_remove("MONOTABLE_JWT_SECRET")
+        .env_remove("MONOTABLE_CAPACITY")
+        .env_remove("MONOTABLE_CAPACITY_SCALE")
         .env_remove("AWS_LAMBDA_RUNTIME_API")
         .env("NO_COLOR", "1");
     cmd

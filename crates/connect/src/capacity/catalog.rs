@@ -107,13 +107,27 @@ impl Catalog {
     }
 }
 
-fn describe(db: &Database, name: &str) -> Option<TableInfo> {
-    let request = dynoxide::actions::describe_table::DescribeTableRequest {
-        table_name: name.to_string(),
+/// The table as the engine stores its definition. Not DescribeTable: that counts the table's
+/// items, which on a large table makes the first request after every control-plane change
+/// wait for a full count.
+pub(crate) fn describe(db: &Database, name: &str) -> Option<TableInfo> {
+    let meta = db.get_table_metadata(name).ok()??;
+    let parse = |text: Option<&str>| {
+        text.and_then(|t| serde_json::from_str::<Value>(t).ok())
+            .unwrap_or(Value::Null)
     };
-    let response = db.describe_table(request).ok()?;
-    let json = serde_json::to_value(&response.table).ok()?;
-    from_description(&json)
+    let description = serde_json::json!({
+        "TableName": meta.table_name,
+        "TableArn": dynoxide::streams::table_arn(name),
+        "KeySchema": parse(Some(&meta.key_schema)),
+        "GlobalSecondaryIndexes": parse(meta.gsi_definitions.as_deref()),
+        "BillingModeSummary": {
+            "BillingMode": meta.billing_mode.as_deref().unwrap_or("PROVISIONED")
+        },
+        "ProvisionedThroughput": parse(meta.provisioned_throughput.as_deref()),
+        "OnDemandThroughput": parse(meta.on_demand_throughput.as_deref()),
+    });
+    from_description(&description)
 }
 
 /// A table's description (DescribeTable's `Table`) as the emulator needs it.

@@ -9,11 +9,12 @@ use serde_json::Value;
 /// An item or a key.
 pub type Item = HashMap<String, AttributeValue>;
 
-/// A partition key value as metrics show it: a string as is, a number as written, binary in
-/// hex.
+/// A partition key value as metrics show it: a string as is, a number in DynamoDB's canonical
+/// form (`1.50` and `1.5` are one partition), binary in hex.
 pub fn key_string(value: &AttributeValue) -> String {
     match value {
-        AttributeValue::S(s) | AttributeValue::N(s) => s.clone(),
+        AttributeValue::S(s) => s.clone(),
+        AttributeValue::N(n) => dynoxide::types::normalize_dynamo_number(n),
         AttributeValue::B(bytes) => bytes.iter().map(|b| format!("{b:02x}")).collect(),
         other => format!("{other:?}"),
     }
@@ -227,6 +228,14 @@ mod tests {
             key_condition_partition("SK = :a", None, Some(&vals), &pk()),
             None
         );
+    }
+
+    #[test]
+    fn numbers_that_dynamodb_stores_alike_are_one_partition() {
+        let one = AttributeValue::N("1.50".into());
+        let other = AttributeValue::N("001.5".into());
+        assert_eq!(key_string(&one), key_string(&other));
+        assert_eq!(key_string(&AttributeValue::B(vec![0xab, 1])), "ab01");
     }
 
     #[test]

@@ -62,7 +62,37 @@ impl Default for Settings {
     }
 }
 
+/// The environment variable that turns emulation on for every embedded engine that
+/// [`crate::connect`] and [`crate::memory`] open (`1`, `true`, `yes` or `on`).
+pub const CAPACITY_ENV: &str = "MONOTABLE_CAPACITY";
+/// The environment variable that sets [`Settings::scale`] with [`CAPACITY_ENV`].
+pub const CAPACITY_SCALE_ENV: &str = "MONOTABLE_CAPACITY_SCALE";
+
 impl Settings {
+    /// The settings [`CAPACITY_ENV`] and [`CAPACITY_SCALE_ENV`] ask for; `None` when emulation
+    /// is not asked for. A test suite runs under DynamoDB's throughput rules with
+    /// `MONOTABLE_CAPACITY=1 cargo test ...`, without a line of code changed.
+    pub fn from_env() -> Option<Settings> {
+        let on = std::env::var(CAPACITY_ENV).ok()?;
+        if !matches!(
+            on.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on"
+        ) {
+            return None;
+        }
+        let scale = match std::env::var(CAPACITY_SCALE_ENV) {
+            Ok(text) => match text.trim().parse::<f64>() {
+                Ok(scale) if scale > 0.0 && scale.is_finite() => scale,
+                _ => {
+                    tracing::warn!(value = %text, "{CAPACITY_SCALE_ENV} is not a number above 0; using 1");
+                    1.0
+                }
+            },
+            Err(_) => 1.0,
+        };
+        Some(Settings::default().scale(scale))
+    }
+
     /// Divide every limit by `scale` (values below 1 raise them; non-positive ones are taken
     /// as 1).
     pub fn scale(mut self, scale: f64) -> Settings {
@@ -81,9 +111,6 @@ impl Settings {
     }
 }
 
-/// A table (`index: None`) or one of its GSIs.
-type ResourceId = (String, Option<String>);
-
 /// One request's claim on a table or index, and on one of its partitions when the key is
 /// known.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,13 +128,51 @@ pub struct Emulator {
     state: Mutex<State>,
 }
 
+/// Everything the emulator keeps, by table name.
 #[derive(Debug, Default)]
 struct State {
-    /// When each table was created or last changed, on the emulator's clock (tables it never
-    /// saw created count from its start).
-    created: HashMap<String, Duration>,
-    buckets: HashMap<ResourceId, ResourceBuckets>,
-    meters: HashMap<ResourceId, ResourceMeter>,
+    tables: HashMap<String, TableState>,
+}
+
+/// One table's buckets and counters.
+#[derive(Debug, Default)]
+struct TableState {
+    /// When it was created or last changed, on the emulator's clock (a table the emulator
+    /// never saw created counts from its start).
+    created: Duration,
+    /// The table (`index: None`) and each index that saw a request.
+    slots: Vec<Slot>,
+}
+
+/// A table or index: its buckets (made on first use) and its counters.
+#[derive(Debug)]
+struct Slot {
+    index: Option<String>,
+    buckets: Option<ResourceBuckets>,
+    meter: ResourceMeter,
+}
+
+impl State {
+    /// The slot of `index` (`None`: the table) of table `table`, made if new. Looks up without
+    /// allocating once both exist.
+    fn slot(&mut self, table: &str, index: Option<&str>) -> (&mut Slot, Duration) {
+        if !self.tables.contains_key(table) {
+            self.tables.insert(table.to_string(), TableState::default());
+        }
+        let state = self.tables.get_mut(table).expect("just inserted");
+        let at = match state.slots.iter().position(|s| s.index.as_deref() == index) {
+            Some(at) => at,
+            None => {
+                state.slots.push(Slot {
+                    index: index.map(str::to_string),
+                    buckets: None,
+                    meter: ResourceMeter::default(),
+                });
+                state.slots.len() - 1
+            }
+        };
+        (&mut state.slots[at], state.created)
+    }
 }
 
 /// The buckets of one table or index: its own throughput and each partition key's.
@@ -131,7 +196,7 @@ struct Peaks {
 /// Partition buckets kept before idle (full) ones are dropped.
 const PRUNE_AT: usize = 100_000;
 
-fn slot(op: Op) -> usize {
+fn op_index(op: Op) -> usize {
     match op {
         Op::Read => 0,
         Op::Write => 1,
@@ -165,10 +230,12 @@ impl Emulator {
     pub fn snapshot(&self) -> Snapshot {
         let state = self.lock();
         let mut resources: Vec<ResourceMetrics> = state
-            .meters
+            .tables
             .iter()
-            .map(|((table, index), meter)| {
-                meter.metrics(table, index.as_deref(), self.settings.hot_keys)
+            .flat_map(|(table, t)| t.slots.iter().map(move |s| (table, s)))
+            .map(|(table, slot)| {
+                slot.meter
+                    .metrics(table, slot.index.as_deref(), self.settings.hot_keys)
             })
             .collect();
         resources.sort_by(|a, b| (&a.table, &a.index).cmp(&(&b.table, &b.index)));
@@ -208,8 +275,11 @@ impl Emulator {
                 let now = self.now();
                 let mut state = self.lock();
                 if let Some(name) = name {
-                    state.buckets.retain(|(table, _), _| *table != name);
-                    state.created.insert(name, now);
+                    let table = state.tables.entry(name).or_default();
+                    table.created = now;
+                    for slot in &mut table.slots {
+                        slot.buckets = None;
+                    }
                 }
                 None
             }
@@ -229,7 +299,8 @@ impl Emulator {
         let mut state = self.lock();
         for touch in touches {
             if let Err(throttle) = self.check(&mut state, table, touch, now) {
-                let meter = state.meters.entry(id(table, touch)).or_default();
+                let (slot, _) = state.slot(&table.name, touch.index.as_deref());
+                let meter = &mut slot.meter;
                 meter.total.throttled(touch.op);
                 if let Some(key) = &touch.key {
                     meter.key(key).throttled(touch.op);
@@ -250,11 +321,10 @@ impl Emulator {
         let Some(resource) = table.resource(touch.index.as_deref()) else {
             return Ok(());
         };
-        let created = state.created.get(&table.name).copied().unwrap_or_default();
-        let buckets = state
+        let (slot, created) = state.slot(&table.name, touch.index.as_deref());
+        let buckets = slot
             .buckets
-            .entry(id(table, touch))
-            .or_insert_with(|| self.fresh(&resource.billing, now, created));
+            .get_or_insert_with(|| self.fresh(&resource.billing, now, created));
         let refuse = |limit| Throttle {
             limit,
             op: touch.op,
@@ -273,11 +343,13 @@ impl Emulator {
             )));
         }
         if let Some(key) = &touch.key {
-            let partition = buckets
-                .partitions
-                .entry(key.clone())
-                .or_insert_with(|| self.fresh_partition(now));
-            if !partition[slot(touch.op)].admits(now) {
+            if !buckets.partitions.contains_key(key) {
+                buckets
+                    .partitions
+                    .insert(key.clone(), self.fresh_partition(now));
+            }
+            let partition = buckets.partitions.get_mut(key).expect("just inserted");
+            if !partition[op_index(touch.op)].admits(now) {
                 return Err(refuse(Limit::KeyRange));
             }
         }
@@ -291,10 +363,11 @@ impl Emulator {
         let now = self.now();
         let mut state = self.lock();
         for touch in touches {
-            let Some(buckets) = state.buckets.get_mut(&id(table, touch)) else {
+            let (slot, _) = state.slot(&table.name, touch.index.as_deref());
+            let Some(buckets) = &mut slot.buckets else {
                 continue;
             };
-            let op = slot(touch.op);
+            let op = op_index(touch.op);
             let own = if op == 0 {
                 &mut buckets.read
             } else {
@@ -314,20 +387,18 @@ impl Emulator {
     pub(crate) fn charge(&self, table: &TableInfo, touch: &Touch, units: f64, held: f64) {
         let now = self.now();
         let mut state = self.lock();
-        let meter = state.meters.entry(id(table, touch)).or_default();
-        meter.total.served(touch.op, units);
+        let (slot, created) = state.slot(&table.name, touch.index.as_deref());
+        slot.meter.total.served(touch.op, units);
         if let Some(key) = &touch.key {
-            meter.key(key).served(touch.op, units);
+            slot.meter.key(key).served(touch.op, units);
         }
         let Some(resource) = table.resource(touch.index.as_deref()) else {
             return;
         };
-        let created = state.created.get(&table.name).copied().unwrap_or_default();
-        let buckets = state
+        let buckets = slot
             .buckets
-            .entry(id(table, touch))
-            .or_insert_with(|| self.fresh(&resource.billing, now, created));
-        let op = slot(touch.op);
+            .get_or_insert_with(|| self.fresh(&resource.billing, now, created));
+        let op = op_index(touch.op);
         if let Some(peaks) = &mut buckets.peaks {
             let rate = peaks.record(op, units, now, self.warm(op));
             let rate = self.capped(&resource.billing, touch.op, rate);
@@ -379,7 +450,7 @@ impl Emulator {
             }
             Billing::OnDemand { .. } => {
                 let bucket = |op: Op| {
-                    let rate = self.capped(billing, op, self.warm(slot(op)));
+                    let rate = self.capped(billing, op, self.warm(op_index(op)));
                     Bucket::new(rate, rate, rate, now)
                 };
                 ResourceBuckets {
@@ -459,10 +530,6 @@ impl Peaks {
         self.units[op] += units;
         warm.max(2.0 * self.peak[op])
     }
-}
-
-fn id(table: &TableInfo, touch: &Touch) -> ResourceId {
-    (table.name.clone(), touch.index.clone())
 }
 
 #[cfg(test)]

@@ -413,12 +413,18 @@ fn an_on_demand_table_accommodates_twice_its_previous_peak() {
         let body = json!({"TableName": "Tbl", "Item": item(&format!("K#{}", i % 40), &format!("S#{i}"), 1000, None)});
         let (status, answer) = rig.call("PutItem", body);
         if status == 400 {
-            assert_eq!(answer["ThrottlingReasons"][0]["reason"], "TableWriteKeyRangeThroughputExceeded");
+            assert_eq!(
+                answer["ThrottlingReasons"][0]["reason"],
+                "TableWriteKeyRangeThroughputExceeded"
+            );
             throttled_per_second[(i / 10) as usize] += 1;
         }
     }
     assert!(throttled_per_second[0] > 0, "{throttled_per_second:?}");
-    assert!(throttled_per_second[3..].iter().all(|t| *t == 0), "{throttled_per_second:?}");
+    assert!(
+        throttled_per_second[3..].iter().all(|t| *t == 0),
+        "{throttled_per_second:?}"
+    );
 }
 
 #[test]
@@ -444,12 +450,26 @@ fn a_provisioned_index_short_of_writes_throttles_the_tables_writes() {
         let body = json!({"TableName": "Tbl", "Item": {"PK": {"S": format!("K#{i}")}, "G": {"S": format!("G#{i}")}}});
         let (status, answer) = rig.call("PutItem", body);
         if status == 400 {
-            reasons.push(answer["ThrottlingReasons"][0]["reason"].as_str().unwrap().to_string());
-            assert!(answer["ThrottlingReasons"][0]["resource"].as_str().unwrap().ends_with("/index/ByG"));
+            reasons.push(
+                answer["ThrottlingReasons"][0]["reason"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            );
+            assert!(
+                answer["ThrottlingReasons"][0]["resource"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("/index/ByG")
+            );
         }
     }
     assert!(reasons.len() >= 15, "{reasons:?}");
-    assert!(reasons.iter().all(|r| r == "IndexWriteProvisionedThroughputExceeded"));
+    assert!(
+        reasons
+            .iter()
+            .all(|r| r == "IndexWriteProvisionedThroughputExceeded")
+    );
     // Writes that leave the index alone are not held by it.
     let body = json!({"TableName": "Tbl", "Item": {"PK": {"S": "plain"}}});
     assert_eq!(rig.call("PutItem", body).0, 200);
@@ -459,7 +479,10 @@ fn a_provisioned_index_short_of_writes_throttles_the_tables_writes() {
 fn a_write_whose_condition_fails_still_consumes_the_size_of_the_item_it_found() {
     let rig = Rig::new(1.0);
     rig.table(None);
-    rig.ok("PutItem", json!({"TableName": "Tbl", "Item": item("A", "1", 3000, None)}));
+    rig.ok(
+        "PutItem",
+        json!({"TableName": "Tbl", "Item": item("A", "1", 3000, None)}),
+    );
     let before = rig.units(None).1;
     let body = json!({
         "TableName": "Tbl",
@@ -468,7 +491,12 @@ fn a_write_whose_condition_fails_still_consumes_the_size_of_the_item_it_found() 
     });
     let (status, answer) = rig.call("PutItem", body);
     assert_eq!(status, 400, "{answer}");
-    assert!(answer["__type"].as_str().unwrap().ends_with("ConditionalCheckFailedException"));
+    assert!(
+        answer["__type"]
+            .as_str()
+            .unwrap()
+            .ends_with("ConditionalCheckFailedException")
+    );
     assert_eq!(rig.units(None).1 - before, 3.0);
 }
 
@@ -481,7 +509,12 @@ fn emulation_off_leaves_the_engines_answers_as_they_were() {
     let rig = Rig::new(0.000_001);
     let run = |engine: &Engine, operation: &str, body: &Value| {
         let target = format!("{TARGET}{operation}");
-        let answer = dispatch::run(engine, Origin::Http, Some(&target), body.to_string().as_bytes());
+        let answer = dispatch::run(
+            engine,
+            Origin::Http,
+            Some(&target),
+            body.to_string().as_bytes(),
+        );
         let body: Value = serde_json::from_slice(&answer.body).unwrap();
         (answer.status, body)
     };
@@ -503,17 +536,88 @@ fn emulation_off_leaves_the_engines_answers_as_they_were() {
     });
     assert_eq!(run(&plain, "CreateTable", &create).0, 200);
     let requests = [
-        ("PutItem", json!({"TableName": "Tbl", "Item": item("A", "1", 900, Some("G")), "ReturnValues": "ALL_OLD"})),
-        ("PutItem", json!({"TableName": "Tbl", "Item": item("A", "1", 700, Some("G")), "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "TOTAL"})),
-        ("GetItem", json!({"TableName": "Tbl", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}})),
-        ("Query", json!({"TableName": "Tbl", "IndexName": "GSI1", "KeyConditionExpression": "GSI1PK = :g", "ExpressionAttributeValues": {":g": {"S": "G"}}, "ReturnConsumedCapacity": "INDEXES"})),
-        ("UpdateItem", json!({"TableName": "Tbl", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}, "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "1"}}, "ReturnValues": "UPDATED_NEW"})),
-        ("BatchGetItem", json!({"RequestItems": {"Tbl": {"Keys": [{"PK": {"S": "A"}, "SK": {"S": "1"}}]}}})),
-        ("TransactWriteItems", json!({"TransactItems": [{"Delete": {"TableName": "Tbl", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}}}]})),
+        (
+            "PutItem",
+            json!({"TableName": "Tbl", "Item": item("A", "1", 900, Some("G")), "ReturnValues": "ALL_OLD"}),
+        ),
+        (
+            "PutItem",
+            json!({"TableName": "Tbl", "Item": item("A", "1", 700, Some("G")), "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "TOTAL"}),
+        ),
+        (
+            "GetItem",
+            json!({"TableName": "Tbl", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}}),
+        ),
+        (
+            "Query",
+            json!({"TableName": "Tbl", "IndexName": "GSI1", "KeyConditionExpression": "GSI1PK = :g", "ExpressionAttributeValues": {":g": {"S": "G"}}, "ReturnConsumedCapacity": "INDEXES"}),
+        ),
+        (
+            "UpdateItem",
+            json!({"TableName": "Tbl", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}, "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "1"}}, "ReturnValues": "UPDATED_NEW"}),
+        ),
+        (
+            "PutItem",
+            json!({"TableName": "Tbl", "Item": item("B", "1", 500, Some("G"))}),
+        ),
+        (
+            "UpdateItem",
+            json!({"TableName": "Tbl", "Key": {"PK": {"S": "B"}, "SK": {"S": "1"}}, "UpdateExpression": "SET GSI1PK = :g", "ExpressionAttributeValues": {":g": {"S": "H"}}}),
+        ),
+        (
+            "UpdateItem",
+            json!({"TableName": "Tbl", "Key": {"PK": {"S": "B"}, "SK": {"S": "1"}}, "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "2"}}, "ReturnValues": "ALL_OLD"}),
+        ),
+        (
+            "DeleteItem",
+            json!({"TableName": "Tbl", "Key": {"PK": {"S": "B"}, "SK": {"S": "1"}}}),
+        ),
+        (
+            "PutItem",
+            json!({"TableName": "Tbl", "Item": item("C", "1", 500, None), "ReturnValues": "ALL_NEW"}),
+        ),
+        (
+            "BatchGetItem",
+            json!({"RequestItems": {"Tbl": {"Keys": [{"PK": {"S": "A"}, "SK": {"S": "1"}}]}}}),
+        ),
+        (
+            "TransactWriteItems",
+            json!({"TransactItems": [{"Delete": {"TableName": "Tbl", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}}}]}),
+        ),
         ("Scan", json!({"TableName": "Tbl"})),
     ];
     for (operation, body) in requests {
         let emulated = run(&rig.engine, operation, &body);
         assert_eq!(run(&plain, operation, &body), emulated, "{operation}");
     }
+}
+
+#[test]
+fn the_stored_definition_reads_as_describe_table_says() {
+    let rig = Rig::new(1.0);
+    rig.table(Some((5, 7)));
+    let described = rig.ok("DescribeTable", json!({"TableName": "Tbl"}));
+    let from_describe = catalog::from_description(&described["Table"]).unwrap();
+    let db = rig.engine.database();
+    let stored = catalog::describe(db, "Tbl").unwrap();
+    assert_eq!(
+        format!("{:?}", stored.table),
+        format!("{:?}", from_describe.table)
+    );
+    assert_eq!(
+        format!("{:?}", stored.indexes),
+        format!("{:?}", from_describe.indexes)
+    );
+    assert_eq!(
+        stored.table.billing,
+        Billing::Provisioned {
+            read: 5.0,
+            write: 7.0
+        }
+    );
+    assert!(
+        stored.indexes[0].arn.ends_with(":table/Tbl/index/GSI1"),
+        "{}",
+        stored.indexes[0].arn
+    );
 }

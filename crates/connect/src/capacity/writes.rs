@@ -188,7 +188,10 @@ fn refused_condition(
     key: &Item,
     error: Option<&dynoxide::DynoxideError>,
 ) {
-    if !matches!(error, Some(dynoxide::DynoxideError::ConditionalCheckFailedException(..))) {
+    if !matches!(
+        error,
+        Some(dynoxide::DynoxideError::ConditionalCheckFailedException(..))
+    ) {
         return;
     }
     let request = GetItemRequest {
@@ -211,32 +214,75 @@ fn refused_condition(
     emu.charge(table, &touch, units, 0.0);
 }
 
+/// Whether the caller asked for no `ReturnValues` (so the emulator may ask for an image itself
+/// and drop it from the answer).
+fn asks_nothing(return_values: Option<&str>) -> bool {
+    matches!(return_values, None | Some("NONE"))
+}
+
+/// The index partitions of a returned image.
+fn image_keys(table: &TableInfo, image: Option<&Item>) -> IndexKeys {
+    image
+        .map(|item| index_keys(table, item))
+        .unwrap_or_default()
+}
+
+/// PutItem: admitted on its partition and the index partitions the new item enters; the ones
+/// an overwritten item leaves are learnt from its old image (asked for with `ALL_OLD` when the
+/// caller asked for nothing) and charged after.
 pub(super) fn put_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Answer> {
     let mut request: PutItemRequest = serde_json::from_slice(body).ok()?;
     let table = emu.table(db, &request.table_name)?;
-    let placement = Placement {
+    let key = key_of(&table, &request.item);
+    let mut placement = Placement {
         key: keys::partition_of(&request.item, &table.table.partition_keys),
-        before: current(db, &table, &key_of(&table, &request.item)),
+        before: Vec::new(),
         after: index_keys(&table, &request.item),
     };
     if let Err(throttle) = emu.admit(&table, &placement.touches()) {
         return Some(throttle.answer());
     }
-    let key = key_of(&table, &request.item);
+    let injected = asks_nothing(request.return_values.as_deref());
+    let sees_old = injected || request.return_values.as_deref() == Some("ALL_OLD");
+    if injected {
+        request.return_values = Some("ALL_OLD".into());
+    } else if !sees_old {
+        placement.before = current(db, &table, &key);
+    }
     let wanted = request.return_consumed_capacity.replace(INDEXES.into());
     let result = db.put_item(request);
     refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
     Some(respond(result.map(|mut response| {
+        if sees_old {
+            placement.before = image_keys(&table, response.attributes.as_ref());
+        }
+        if injected {
+            response.attributes = None;
+        }
         placement.charge(emu, &table, response.consumed_capacity.as_ref(), 1.0, 0.0);
         response.consumed_capacity = restore(response.consumed_capacity.take(), wanted.as_deref());
         response
     })))
 }
 
+/// Which image of the item an UpdateItem answers with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Image {
+    /// The new item, asked for by the emulator (dropped from the answer).
+    Injected,
+    /// The whole new or old item, as the caller asked.
+    Whole,
+    /// Only part of it, or nothing the emulator can use.
+    Partial,
+}
+
+/// UpdateItem. One that names no index key leaves the item in the index partitions it was in:
+/// they are read from the image the update returns (`ALL_NEW`, asked for when the caller asked
+/// for nothing). One that names an index key is admitted on the partitions the item sits in
+/// (read before) and charged on those it moves to too.
 pub(super) fn update_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Answer> {
     let mut request: UpdateItemRequest = serde_json::from_slice(body).ok()?;
     let table = emu.table(db, &request.table_name)?;
-    let before = current(db, &table, &request.key);
     let moves = moves_index_keys(
         &table,
         request.update_expression.as_deref(),
@@ -246,27 +292,49 @@ pub(super) fn update_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<
             .as_ref()
             .map(|u| u.keys().collect()),
     );
+    let image = match request.return_values.as_deref() {
+        None | Some("NONE") => Image::Injected,
+        Some("ALL_NEW") | Some("ALL_OLD") => Image::Whole,
+        Some(_) => Image::Partial,
+    };
+    let needs_reads = moves || image == Image::Partial;
     let mut placement = Placement {
         key: keys::partition_of(&request.key, &table.table.partition_keys),
-        // Unless the update names an index key, the item stays where it is (or, if new,
-        // sits where its key attributes alone put it).
-        after: match (moves, before.is_empty()) {
-            (true, _) => Vec::new(),
-            (false, false) => before.clone(),
-            (false, true) => index_keys(&table, &request.key),
+        before: if needs_reads {
+            current(db, &table, &request.key)
+        } else {
+            Vec::new()
         },
-        before,
+        after: Vec::new(),
     };
+    if !moves {
+        placement.after = placement.before.clone();
+    }
     if let Err(throttle) = emu.admit(&table, &placement.touches()) {
         return Some(throttle.answer());
     }
+    if image == Image::Injected {
+        request.return_values = Some("ALL_NEW".into());
+    }
+    let new_image = image == Image::Injected || request.return_values.as_deref() == Some("ALL_NEW");
     let key = request.key.clone();
     let wanted = request.return_consumed_capacity.replace(INDEXES.into());
     let result = db.update_item(request);
     refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
     Some(respond(result.map(|mut response| {
-        if moves {
-            placement.after = current(db, &table, &key);
+        match (moves, needs_reads, new_image) {
+            // Moved: where it went, from the new image or read again.
+            (true, _, true) => placement.after = image_keys(&table, response.attributes.as_ref()),
+            (true, _, false) => placement.after = current(db, &table, &key),
+            // Stayed: where it is, from whichever whole image came back.
+            (false, false, _) => {
+                placement.before = image_keys(&table, response.attributes.as_ref());
+                placement.after = placement.before.clone();
+            }
+            (false, true, _) => {}
+        }
+        if image == Image::Injected {
+            response.attributes = None;
         }
         placement.charge(emu, &table, response.consumed_capacity.as_ref(), 1.0, 0.0);
         response.consumed_capacity = restore(response.consumed_capacity.take(), wanted.as_deref());
@@ -274,22 +342,37 @@ pub(super) fn update_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<
     })))
 }
 
+/// DeleteItem: admitted on its partition; the index partitions the item leaves come from its
+/// old image (`ALL_OLD`, asked for when the caller asked for nothing) and are charged after.
 pub(super) fn delete_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Answer> {
     let mut request: DeleteItemRequest = serde_json::from_slice(body).ok()?;
     let table = emu.table(db, &request.table_name)?;
-    let placement = Placement {
+    let mut placement = Placement {
         key: keys::partition_of(&request.key, &table.table.partition_keys),
-        before: current(db, &table, &request.key),
+        before: Vec::new(),
         after: Vec::new(),
     };
     if let Err(throttle) = emu.admit(&table, &placement.touches()) {
         return Some(throttle.answer());
+    }
+    let injected = asks_nothing(request.return_values.as_deref());
+    let sees_old = injected || request.return_values.as_deref() == Some("ALL_OLD");
+    if injected {
+        request.return_values = Some("ALL_OLD".into());
+    } else if !sees_old {
+        placement.before = current(db, &table, &request.key);
     }
     let key = request.key.clone();
     let wanted = request.return_consumed_capacity.replace(INDEXES.into());
     let result = db.delete_item(request);
     refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
     Some(respond(result.map(|mut response| {
+        if sees_old {
+            placement.before = image_keys(&table, response.attributes.as_ref());
+        }
+        if injected {
+            response.attributes = None;
+        }
         placement.charge(emu, &table, response.consumed_capacity.as_ref(), 1.0, 0.0);
         response.consumed_capacity = restore(response.consumed_capacity.take(), wanted.as_deref());
         response
