@@ -67,8 +67,30 @@ pub struct LoadArgs {
     /// No progress display (it is drawn only when stderr is a terminal anyway).
     #[arg(long)]
     quiet: bool,
+    /// Drive this file's `[traffic]` instead of the model's own, patterns and entities matched by
+    /// name: two designs compared at the same traffic (a model file, or a file holding only a
+    /// `[traffic]` table).
+    #[arg(long, value_name = "FILE")]
+    traffic: Option<PathBuf>,
     #[command(flatten)]
     remote: RemoteArgs,
+}
+
+/// The model in `source` with the `[traffic]` table of `file` in place of its own.
+fn with_traffic(source: &str, file: &std::path::Path) -> anyhow::Result<monotable_model::Model> {
+    let shown = file.display();
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read traffic {shown}"))?;
+    let other: toml::Table =
+        toml::from_str(&text).with_context(|| format!("{shown} is not TOML"))?;
+    let Some(traffic) = other.get("traffic") else {
+        bail!("{shown} has no [traffic] table");
+    };
+    let mut model: toml::Table = toml::from_str(source).context("the model is not TOML")?;
+    model.insert("traffic".to_string(), traffic.clone());
+    let combined = toml::to_string(&model).context("cannot write the model back as TOML")?;
+    monotable_model::parse(&combined)
+        .map_err(|e| anyhow::anyhow!("the model with the traffic of {shown} is not valid: {e}"))
 }
 
 pub async fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
@@ -119,14 +141,11 @@ async fn load(args: &LoadArgs, path: &str) -> anyhow::Result<LoadReport> {
             bail!("{path} is not a valid model");
         }
     };
+    let model = match &args.traffic {
+        Some(file) => Arc::new(with_traffic(&source, file)?),
+        None => model,
+    };
     let plan = load::plan(&model, args.scale).with_context(|| path.to_string())?;
-    let backend = args.remote.backend_or_memory();
-    let embedded = matches!(backend, Backend::Embedded(_));
-    if !embedded && args.capacity_scale.is_some() {
-        bail!(
-            "--capacity-scale sets the embedded engine's capacity emulator; --endpoint and --aws have none"
-        );
-    }
     let capacity_scale = args.capacity_scale.unwrap_or(1.0);
     // The dataset goes in through a client without the emulator; the run's client has it.
     let (dynamo, work, emulator) = if embedded {

@@ -216,10 +216,14 @@ pub fn svg(report: &LoadReport) -> String {
         r##"<rect width="100%" height="100%" fill="#fff"/><text x="{}" y="20" font-size="14">{}</text>"##,
         num(LEFT),
         escape(&format!(
-            "monotable load: {} ({} s, {}x traffic)",
+            "monotable load: {} ({} s, {}x traffic{})",
             report.meta.model,
             label(report.duration_seconds),
-            report.meta.scale
+            report.meta.scale,
+            match report.meta.capacity_scale {
+                Some(scale) if scale != 1.0 => format!(", DynamoDB's limits / {scale}"),
+                _ => String::new(),
+            }
         ))
     );
     top.axes(
