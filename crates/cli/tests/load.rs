@@ -193,3 +193,77 @@ fn no_run_is_exit_status_2() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The seed's design driven at the shop's traffic (`--traffic`): its streams carry the seed's
+/// pattern names with the shop's rates, and fresh orders land in `ORDERSTATUS#PENDING`.
+#[test]
+fn another_files_traffic_drives_the_model() {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/seed-original");
+    let model = root.join("model.toml").display().to_string();
+    let traffic = root.join("shop-traffic.toml").display().to_string();
+    let out = run(
+        &[
+            "load",
+            &model,
+            "--traffic",
+            &traffic,
+            "--duration",
+            "2s",
+            "--scale",
+            "0.05",
+            "--format",
+            "json",
+            "--quiet",
+        ],
+        &root,
+    );
+    let report = json(&out);
+    let rate = |name: &str| {
+        report["streams"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("no stream {name}: {report}"))["target_per_second"]
+            .as_f64()
+            .unwrap()
+    };
+    // The shop's listProductsByCategory (20/s) and listPublishedProductsByCategory (200/s).
+    assert!((rate("listProductsByCategory") - 220.0 * 0.05).abs() < 1e-9);
+    assert!((rate("getUserByEmail") - 20.0 * 0.05).abs() < 1e-9);
+    let gsi1 = report["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["index"] == "GSI1")
+        .unwrap_or_else(|| panic!("no GSI1 figures: {report}"));
+    let hot: Vec<&str> = gsi1["hot_keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|k| k["key"].as_str())
+        .collect();
+    assert!(hot.contains(&"ORDERSTATUS#PENDING"), "{hot:?}");
+}
+
+#[test]
+fn a_traffic_file_without_traffic_is_exit_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.toml");
+    std::fs::write(&empty, "[table]\nname = \"x\"\n").unwrap();
+    let out = run(
+        &[
+            "load",
+            &shop_model(),
+            "--traffic",
+            &empty.display().to_string(),
+            "--duration",
+            "1s",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("has no [traffic] table"), "{stderr}");
+}
