@@ -106,6 +106,9 @@ pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -
     let Some(result) = call(engine, origin, operation, body) else {
         return Answer::unknown_operation();
     };
+    if let Some(emulator) = engine.capacity() {
+        emulator.after(operation, body);
+    }
     let mut answer = match result {
         Ok(json) => Answer::new(200, json),
         Err(e) => Answer::new(e.status_code(), e.to_json().into_bytes()),

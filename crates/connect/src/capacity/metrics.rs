@@ -27,6 +27,9 @@ impl Op {
     }
 }
 
+/// Partition keys whose counters one table or index keeps (see [`ResourceMeter::key`]).
+pub const MAX_KEYS: usize = 250_000;
+
 /// Counters of one table, index or partition key.
 #[derive(Debug, Clone, Default)]
 pub struct Meter {
@@ -90,12 +93,29 @@ pub struct ResourceMeter {
 }
 
 impl ResourceMeter {
-    /// The counters of partition key `key`.
+    /// The counters of partition key `key`. At [`MAX_KEYS`] keys, every key used no more than
+    /// the median key is dropped first (at least half of them): memory stays bounded, while the
+    /// hottest keys and the totals stay exact.
     pub fn key(&mut self, key: &str) -> &mut Meter {
         if !self.keys.contains_key(key) {
+            if self.keys.len() >= MAX_KEYS {
+                self.drop_coldest_half();
+            }
             self.keys.insert(key.to_string(), Meter::default());
         }
         self.keys.get_mut(key).expect("just inserted")
+    }
+
+    fn drop_coldest_half(&mut self) {
+        let mut heat: Vec<(f64, u64)> = self
+            .keys
+            .values()
+            .map(|m| (m.units(), m.throttles()))
+            .collect();
+        heat.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let (units, throttles) = heat[heat.len() / 2];
+        self.keys
+            .retain(|_, m| (m.units(), m.throttles()) > (units, throttles));
     }
 
     /// This resource's figures, with the `top` hottest keys.
@@ -303,6 +323,21 @@ mod tests {
             .map(|k| k.key.as_str())
             .collect();
         assert_eq!(throttled, ["hot"]);
+    }
+
+    #[test]
+    fn past_the_key_limit_the_coldest_half_goes_and_the_hottest_stay() {
+        let mut meter = ResourceMeter::default();
+        for i in 0..MAX_KEYS {
+            meter.key(&format!("k{i}")).served(Op::Read, 1.0);
+        }
+        meter.key("hot").served(Op::Write, 1000.0);
+        meter.key("k7").served(Op::Write, 500.0);
+        meter.key("new").served(Op::Read, 1.0);
+        assert!(meter.keys.len() <= MAX_KEYS / 2 + 3, "{}", meter.keys.len());
+        let top = meter.metrics("T", None, 2);
+        let hot: Vec<&str> = top.hot_keys.iter().map(|k| k.key.as_str()).collect();
+        assert_eq!(hot, ["hot", "k7"]);
     }
 
     #[test]

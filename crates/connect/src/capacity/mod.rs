@@ -265,25 +265,28 @@ impl Emulator {
             "BatchWriteItem" => batch::batch_write_item(self, db, body),
             "TransactGetItems" => transact::transact_get_items(self, db, body),
             "TransactWriteItems" => transact::transact_write_items(self, db, origin, body),
-            "CreateTable" | "UpdateTable" | "DeleteTable" => {
-                // The table's throughput or indexes may change: describe it again, and start
-                // its buckets afresh. The counters stay.
-                self.catalog.forget();
-                let name = serde_json::from_slice::<serde_json::Value>(body)
-                    .ok()
-                    .and_then(|b| b["TableName"].as_str().map(str::to_string));
-                let now = self.now();
-                let mut state = self.lock();
-                if let Some(name) = name {
-                    let table = state.tables.entry(name).or_default();
-                    table.created = now;
-                    for slot in &mut table.slots {
-                        slot.buckets = None;
-                    }
-                }
-                None
-            }
             _ => None,
+        }
+    }
+
+    /// After the engine ran `operation`: a table created, changed or deleted is described
+    /// again on its next use, and its buckets start afresh from now (its counters stay).
+    pub(crate) fn after(&self, operation: &str, body: &[u8]) {
+        if !matches!(operation, "CreateTable" | "UpdateTable" | "DeleteTable") {
+            return;
+        }
+        self.catalog.forget();
+        let name = serde_json::from_slice::<serde_json::Value>(body)
+            .ok()
+            .and_then(|b| b["TableName"].as_str().map(str::to_string));
+        let now = self.now();
+        let mut state = self.lock();
+        if let Some(name) = name {
+            let table = state.tables.entry(name).or_default();
+            table.created = now;
+            for slot in &mut table.slots {
+                slot.buckets = None;
+            }
         }
     }
 

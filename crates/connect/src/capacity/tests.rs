@@ -621,3 +621,21 @@ fn the_stored_definition_reads_as_describe_table_says() {
         stored.indexes[0].arn
     );
 }
+
+#[test]
+fn raising_a_provisioned_tables_throughput_takes_effect_at_once() {
+    let rig = Rig::new(1.0);
+    rig.table(Some((1, 1)));
+    let put = |i: u32| {
+        let body = json!({"TableName": "Tbl", "Item": item(&format!("K#{i}"), "S", 1000, None)});
+        rig.call("PutItem", body).0
+    };
+    let statuses: Vec<u16> = (0..5).map(put).collect();
+    assert!(statuses.contains(&400), "{statuses:?}");
+    rig.ok(
+        "UpdateTable",
+        json!({"TableName": "Tbl", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 100}}),
+    );
+    let statuses: Vec<u16> = (5..50).map(put).collect();
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+}
