@@ -17,6 +17,7 @@ mod create_table;
 mod iam;
 mod json;
 mod markdown;
+mod mermaid;
 mod sam;
 pub mod workbench;
 
