@@ -48,28 +48,7 @@ impl Rig {
     /// An on-demand table `Tbl` (PK, SK) with GSI1 on (GSI1PK, SK); `provisioned` makes it
     /// provisioned with that many RCU and WCU on the table and the index.
     fn table(&self, provisioned: Option<(u32, u32)>) {
-        let mut request = json!({
-            "TableName": "Tbl",
-            "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
-            "AttributeDefinitions": [
-                {"AttributeName": "PK", "AttributeType": "S"},
-                {"AttributeName": "SK", "AttributeType": "S"},
-                {"AttributeName": "GSI1PK", "AttributeType": "S"}
-            ],
-            "GlobalSecondaryIndexes": [{
-                "IndexName": "GSI1",
-                "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
-                "Projection": {"ProjectionType": "ALL"}
-            }],
-            "BillingMode": "PAY_PER_REQUEST"
-        });
-        if let Some((read, write)) = provisioned {
-            let throughput = json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write});
-            request["BillingMode"] = json!("PROVISIONED");
-            request["ProvisionedThroughput"] = throughput.clone();
-            request["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"] = throughput;
-        }
-        self.ok("CreateTable", request);
+        self.ok("CreateTable", create_table(provisioned));
     }
 
     fn at(&self, seconds: f64) {
@@ -90,6 +69,32 @@ impl Rig {
                 )
             })
     }
+}
+
+/// The CreateTable request of [`Rig::table`].
+fn create_table(provisioned: Option<(u32, u32)>) -> Value {
+    let mut request = json!({
+        "TableName": "Tbl",
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+        "AttributeDefinitions": [
+            {"AttributeName": "PK", "AttributeType": "S"},
+            {"AttributeName": "SK", "AttributeType": "S"},
+            {"AttributeName": "GSI1PK", "AttributeType": "S"}
+        ],
+        "GlobalSecondaryIndexes": [{
+            "IndexName": "GSI1",
+            "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "ALL"}
+        }],
+        "BillingMode": "PAY_PER_REQUEST"
+    });
+    if let Some((read, write)) = provisioned {
+        let throughput = json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write});
+        request["BillingMode"] = json!("PROVISIONED");
+        request["ProvisionedThroughput"] = throughput.clone();
+        request["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"] = throughput;
+    }
+    request
 }
 
 /// An item of `bytes` bytes (as DynamoDB sizes it) at (`pk`, `sk`).
@@ -519,21 +524,7 @@ fn emulation_off_leaves_the_engines_answers_as_they_were() {
         (answer.status, body)
     };
     rig.table(None);
-    let create = json!({
-        "TableName": "Tbl",
-        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
-        "AttributeDefinitions": [
-            {"AttributeName": "PK", "AttributeType": "S"},
-            {"AttributeName": "SK", "AttributeType": "S"},
-            {"AttributeName": "GSI1PK", "AttributeType": "S"}
-        ],
-        "GlobalSecondaryIndexes": [{
-            "IndexName": "GSI1",
-            "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
-            "Projection": {"ProjectionType": "ALL"}
-        }],
-        "BillingMode": "PAY_PER_REQUEST"
-    });
+    let create = create_table(None);
     assert_eq!(run(&plain, "CreateTable", &create).0, 200);
     let requests = [
         (
