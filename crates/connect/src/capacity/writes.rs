@@ -220,6 +220,45 @@ fn asks_nothing(return_values: Option<&str>) -> bool {
     matches!(return_values, None | Some("NONE"))
 }
 
+/// A put's or delete's old image: whether the answer returns it, and whether the emulator
+/// asked for it (`ALL_OLD` when the caller asked for nothing) and must drop it again.
+#[derive(Debug, Clone, Copy)]
+struct OldImage {
+    injected: bool,
+    returned: bool,
+}
+
+impl OldImage {
+    /// Ask for the old image unless the caller asked for something of its own.
+    fn ask(return_values: &mut Option<String>) -> OldImage {
+        let injected = asks_nothing(return_values.as_deref());
+        if injected {
+            *return_values = Some("ALL_OLD".into());
+        }
+        let returned = return_values.as_deref() == Some("ALL_OLD");
+        OldImage { injected, returned }
+    }
+
+    /// The index partitions the old image sat in (else `before`, read earlier), leaving the
+    /// answer's attributes as the caller asked for them.
+    fn take(
+        self,
+        table: &TableInfo,
+        attributes: &mut Option<Item>,
+        before: IndexKeys,
+    ) -> IndexKeys {
+        let keys = if self.returned {
+            image_keys(table, attributes.as_ref())
+        } else {
+            before
+        };
+        if self.injected {
+            *attributes = None;
+        }
+        keys
+    }
+}
+
 /// The index partitions of a returned image.
 fn image_keys(table: &TableInfo, image: Option<&Item>) -> IndexKeys {
     image
@@ -242,23 +281,15 @@ pub(super) fn put_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Ans
     if let Err(throttle) = emu.admit(&table, &placement.touches()) {
         return Some(throttle.answer());
     }
-    let injected = asks_nothing(request.return_values.as_deref());
-    let sees_old = injected || request.return_values.as_deref() == Some("ALL_OLD");
-    if injected {
-        request.return_values = Some("ALL_OLD".into());
-    } else if !sees_old {
+    let old = OldImage::ask(&mut request.return_values);
+    if !old.returned {
         placement.before = current(db, &table, &key);
     }
     let wanted = request.return_consumed_capacity.replace(INDEXES.into());
     let result = db.put_item(request);
     refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
     Some(respond(result.map(|mut response| {
-        if sees_old {
-            placement.before = image_keys(&table, response.attributes.as_ref());
-        }
-        if injected {
-            response.attributes = None;
-        }
+        placement.before = old.take(&table, &mut response.attributes, placement.before);
         placement.charge(emu, &table, response.consumed_capacity.as_ref(), 1.0, 0.0);
         response.consumed_capacity = restore(response.consumed_capacity.take(), wanted.as_deref());
         response
@@ -355,11 +386,8 @@ pub(super) fn delete_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<
     if let Err(throttle) = emu.admit(&table, &placement.touches()) {
         return Some(throttle.answer());
     }
-    let injected = asks_nothing(request.return_values.as_deref());
-    let sees_old = injected || request.return_values.as_deref() == Some("ALL_OLD");
-    if injected {
-        request.return_values = Some("ALL_OLD".into());
-    } else if !sees_old {
+    let old = OldImage::ask(&mut request.return_values);
+    if !old.returned {
         placement.before = current(db, &table, &request.key);
     }
     let key = request.key.clone();
@@ -367,12 +395,7 @@ pub(super) fn delete_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<
     let result = db.delete_item(request);
     refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
     Some(respond(result.map(|mut response| {
-        if sees_old {
-            placement.before = image_keys(&table, response.attributes.as_ref());
-        }
-        if injected {
-            response.attributes = None;
-        }
+        placement.before = old.take(&table, &mut response.attributes, placement.before);
         placement.charge(emu, &table, response.consumed_capacity.as_ref(), 1.0, 0.0);
         response.consumed_capacity = restore(response.consumed_capacity.take(), wanted.as_deref());
         response
