@@ -18,6 +18,7 @@ mod secret;
 mod serve;
 mod tables;
 mod token;
+mod ui;
 mod verify;
 
 use std::process::ExitCode;
@@ -98,6 +99,10 @@ enum Command {
     /// Capacity units per access pattern and, with the model's traffic, the monthly price on
     /// demand and provisioned, against one table per entity.
     Cost(cost::CostArgs),
+    /// Serve a web page of a model on 127.0.0.1:8080: item collections of the sample data per
+    /// index, each pattern's key condition, cost, verdict and returned items, the diagnostics
+    /// and the cost table, with the JSON API it reads (see docs/ui.md).
+    Ui(ui::UiArgs),
     /// Compare two model files: each change classified by what it takes on a live table
     /// (online, backfill, move, removal, or not in place), the cost of each step, and what
     /// `check` finds new. Exits 1 when a change cannot be done in place.
@@ -153,6 +158,7 @@ fn main() -> ExitCode {
             Command::Verify(args) => verify::run(args).await,
             Command::Audit(args) => audit::run(args).await,
             Command::Cost(args) => cost::run(args).await,
+            Command::Ui(args) => ui::run(args).await,
             Command::Diff(args) => diff::run(args),
             Command::Migrate(args) => migrate::run(args).await,
             Command::Export(args) => export::run(args),
