@@ -5,7 +5,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -r requirements-dev.txt
+# Debian's Chromium for the browser tests (crates/cli/tests/ui_browser.rs), when missing.
+if ! command -v chromium >/dev/null 2>&1; then
+  sudo_if_needed=""
+  if [ "$(id -u)" != 0 ]; then sudo_if_needed="sudo"; fi
+  $sudo_if_needed apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_if_needed apt-get install -y -qq chromium >/dev/null
+fi
 cargo fmt --all -- --check
+# The plots in docs/benchmarks.md are drawn from its tables: a stale plot fails here.
+python3 scripts/bench-plots.py --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
 # The shop's suite again with DynamoDB's throughput rules applied (docs/capacity.md): at real

@@ -235,6 +235,67 @@ fn value_json(value: &AttributeValue) -> serde_json::Value {
     }
 }
 
+/// An item in DynamoDB's JSON form back, the inverse of [`to_json`]: every type, binary values
+/// in base64. The error names the attribute that is not a typed value.
+pub fn from_json(value: &serde_json::Value) -> Result<Item, String> {
+    let object = value
+        .as_object()
+        .ok_or("an item is a JSON object of attributes")?;
+    object
+        .iter()
+        .map(|(name, typed)| {
+            value_from_json(typed)
+                .map(|v| (name.clone(), v))
+                .map_err(|why| format!("attribute `{name}`: {why}"))
+        })
+        .collect()
+}
+
+fn value_from_json(typed: &serde_json::Value) -> Result<AttributeValue, String> {
+    use serde_json::Value as J;
+    let object = typed
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .ok_or("not a typed value such as {\"S\": \"text\"} or {\"N\": \"1\"}")?;
+    let (ty, v) = object.iter().next().ok_or("an empty value")?;
+    let text = |v: &J| {
+        v.as_str()
+            .map(str::to_string)
+            .ok_or(format!("`{ty}` takes a string"))
+    };
+    let texts = |v: &J| -> Result<Vec<String>, String> {
+        v.as_array()
+            .ok_or(format!("`{ty}` takes a list of strings"))?
+            .iter()
+            .map(text)
+            .collect()
+    };
+    let blob = |t: String| {
+        aws_smithy_types::base64::decode(&t)
+            .map(aws_sdk_dynamodb::primitives::Blob::new)
+            .map_err(|_| format!("`{ty}` takes base64"))
+    };
+    Ok(match ty.as_str() {
+        "S" => AttributeValue::S(text(v)?),
+        "N" => AttributeValue::N(text(v)?),
+        "BOOL" => AttributeValue::Bool(v.as_bool().ok_or("`BOOL` takes true or false")?),
+        "NULL" => AttributeValue::Null(true),
+        "B" => AttributeValue::B(blob(text(v)?)?),
+        "SS" => AttributeValue::Ss(texts(v)?),
+        "NS" => AttributeValue::Ns(texts(v)?),
+        "BS" => AttributeValue::Bs(texts(v)?.into_iter().map(blob).collect::<Result<_, _>>()?),
+        "L" => AttributeValue::L(
+            v.as_array()
+                .ok_or("`L` takes a list")?
+                .iter()
+                .map(value_from_json)
+                .collect::<Result<_, _>>()?,
+        ),
+        "M" => AttributeValue::M(from_json(v)?),
+        other => return Err(format!("`{other}` is not a DynamoDB type")),
+    })
+}
+
 /// A key in DynamoDB's JSON form back as an item: `S`, `N` and `B` (base64) values, the types a
 /// key attribute can have. `None` for anything else.
 pub fn key_from_json(value: &serde_json::Value) -> Option<Item> {
@@ -315,5 +376,37 @@ mod tests {
             None
         );
         assert_eq!(key_from_json(&serde_json::json!([1])), None);
+    }
+
+    #[test]
+    fn items_round_trip_through_json_in_every_type() {
+        let blob = |b: &[u8]| aws_sdk_dynamodb::primitives::Blob::new(b.to_vec());
+        let item = Item::from([
+            ("s".to_string(), s("x")),
+            ("n".to_string(), n("1.50")),
+            ("t".to_string(), AttributeValue::Bool(false)),
+            ("z".to_string(), AttributeValue::Null(true)),
+            ("b".to_string(), AttributeValue::B(blob(&[1, 2]))),
+            (
+                "ss".to_string(),
+                AttributeValue::Ss(vec!["a".into(), "b".into()]),
+            ),
+            ("ns".to_string(), AttributeValue::Ns(vec!["1".into()])),
+            ("bs".to_string(), AttributeValue::Bs(vec![blob(&[9])])),
+            ("l".to_string(), AttributeValue::L(vec![s("y"), n(2)])),
+            (
+                "m".to_string(),
+                AttributeValue::M(Item::from([("k".to_string(), s("v"))])),
+            ),
+        ]);
+        assert_eq!(from_json(&to_json(&item)), Ok(item));
+        let bad = from_json(&serde_json::json!({"price": 9.99})).unwrap_err();
+        assert!(
+            bad.starts_with("attribute `price`: not a typed value"),
+            "{bad}"
+        );
+        let bad = from_json(&serde_json::json!({"x": {"Q": "1"}})).unwrap_err();
+        assert_eq!(bad, "attribute `x`: `Q` is not a DynamoDB type");
+        assert!(from_json(&serde_json::json!([])).is_err());
     }
 }

@@ -203,6 +203,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let shop_guard = args.guard("GET, POST, PUT, PATCH", monotable_shop::api::refuse);
     let router = monotable_shop::api::router(shop)
         .merge(crate::metrics::router(engine.capacity().cloned()))
+        .merge(ui_router(&engine, stopped.clone()))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(shop_guard),
             serve::guard::guard,
@@ -232,6 +233,30 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     drop(engine);
     println!("stopped; data is in {}", data_text(&location));
     Ok(ExitCode::SUCCESS)
+}
+
+/// `monotable ui` for the shop's model under `/ui` on the API port, its table view reading this
+/// serve's engine (read-only). Nothing is built until the page is first asked for, so `serve`
+/// is ready as fast without it.
+fn ui_router(engine: &Engine, stop: tokio::sync::watch::Receiver<bool>) -> axum::Router {
+    let client = monotable_connect::inprocess::client(engine.clone());
+    let ui = monotable_ui::Ui::new(
+        monotable_ui::ModelSource::Text {
+            path: "shop.toml".to_string(),
+            text: monotable_shop::MODEL_SOURCE.to_string(),
+        },
+        monotable_ui::Options {
+            seed: monotable_verify::DEFAULT_SEED,
+            prefix: "/ui".to_string(),
+            live: Some(monotable_ui::Live::new(
+                client,
+                "this serve's engine",
+                false,
+            )),
+            stop,
+        },
+    );
+    monotable_ui::router(ui)
 }
 
 fn data_text(location: &DataLocation) -> String {
@@ -297,6 +322,10 @@ impl Banner<'_> {
             "  shop      {api_url}   (table {} {}; API at {api_url}/openapi.json)",
             self.table,
             if self.created { "created" } else { "found" }
+        );
+        let _ = writeln!(
+            out,
+            "  ui        {api_url}/ui/   (the shop's model and its table, read-only)"
         );
         let _ = writeln!(out, "  token     {token_hint}");
         if self.args.capacity {

@@ -3,10 +3,9 @@
 
 mod common;
 
-use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
-use common::{Served, http, run};
+use common::{Served, get_text, header, http, run};
 use serde_json::{Value, json};
 
 /// The headers of a DynamoDB JSON request: the endpoint only checks that SigV4 material is
@@ -29,43 +28,6 @@ fn dynamodb(url: &str, operation: &str, body: &Value) -> (u16, Value) {
         Some(&body.to_string()),
     )
     .expect("the DynamoDB endpoint answers")
-}
-
-/// `GET path` on `base`: the status, the headers (names lowercased) and the body as text.
-fn get_text(
-    base: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-) -> (u16, Vec<(String, String)>, String) {
-    let addr = base.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let mut request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        request.push_str(&format!("{k}: {v}\r\n"));
-    }
-    request.push_str("\r\n");
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).unwrap();
-    let text = String::from_utf8(answer).expect("a UTF-8 answer");
-    let (head, body) = text.split_once("\r\n\r\n").expect("a complete answer");
-    let mut lines = head.lines();
-    let status = lines.next().unwrap()[9..12].parse().unwrap();
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    (status, headers, body.to_string())
-}
-
-fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    headers
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
 }
 
 /// The value of the sample whose name and labels are exactly `series`.

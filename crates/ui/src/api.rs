@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_check::{Annotation, SourceFile};
+use monotable_check::{Annotation, Diagnostic, SourceFile};
 use monotable_model::raw::ProjectionType;
 use monotable_model::{Condition, KeyCondition, KeyTemplate, Model, Operation, Pattern};
 use monotable_verify::Sample;
@@ -94,11 +94,19 @@ pub fn model(state: &UiState) -> Value {
         .patterns
         .iter()
         .map(|p| {
+            let parameters: Vec<Value> = crate::params::parameters(m, p)
+                .iter()
+                .map(|x| json!({ "name": x.name, "hint": x.hint() }))
+                .collect();
             json!({
                 "name": p.name,
+                "description": p.description,
                 "operation": format!("{:?}", p.operation),
                 "index": p.index_name().unwrap_or("table"),
                 "keyCondition": key_condition_text(p),
+                "reads": matches!(p.operation, Operation::GetItem | Operation::Query | Operation::BatchGet | Operation::Scan),
+                "parameters": parameters,
+                "limit": p.limit,
             })
         })
         .collect();
@@ -319,11 +327,15 @@ pub fn pattern(state: &UiState, name: &str) -> Option<Value> {
     }))
 }
 
-/// `GET /api/diagnostics`.
+/// `GET /api/diagnostics` of a model that built.
 pub fn diagnostics(state: &UiState) -> Value {
-    let file = SourceFile::new(&state.path, &state.source);
-    let list: Vec<Value> = state
-        .diagnostics
+    diagnostics_of(&state.path, &state.source, &state.diagnostics)
+}
+
+/// The diagnostics of `source` (named `path`), each rendered as `monotable check` prints it.
+pub fn diagnostics_of(path: &str, source: &str, diagnostics: &[Diagnostic]) -> Value {
+    let file = SourceFile::new(path, source);
+    let list: Vec<Value> = diagnostics
         .iter()
         .map(|d| {
             let mut rendered = String::new();
@@ -354,7 +366,7 @@ pub fn diagnostics(state: &UiState) -> Value {
             })
         })
         .collect();
-    json!({ "path": state.path, "diagnostics": list })
+    json!({ "path": path, "diagnostics": list })
 }
 
 /// `GET /api/cost`: the `cost --format json` document.

@@ -1,17 +1,27 @@
-//! monotable-ui: the server side of `monotable ui MODEL`, a model's collections, patterns,
-//! diagnostics and costs as a small JSON API, and one plain page that shows them.
+//! monotable-ui: the server side of `monotable ui MODEL` and of `serve`'s `/ui`: a model's item
+//! collections, patterns, diagnostics and costs, and a browser for a live table, as a small
+//! JSON API and one plain page.
 //!
-//! [`UiState::build`] does all the work once, at start: it parses the model, generates verify's
-//! sample items, runs verify over them, loads them into an in-memory embedded table and runs
-//! each read pattern on it once, lints the model and prices it. [`router`] then answers from that state alone (see `docs/ui.md` for the
-//! routes); [`serve`] puts the router on a listener, private to this machine's programs.
+//! [`Ui`] holds the model as last read ([`Snapshot`]): [`UiState::build`] does all the work
+//! for one version of the file (verify's sample items, verify's report, each read pattern run
+//! once on an in-memory table loaded with them, check's diagnostics, cost), and a model that
+//! does not build is kept as [`Invalid`] with its diagnostics, so the page shows them. A
+//! [`reload`] task rebuilds it when the file changes and tells open pages through server-sent
+//! events. [`Live`] is the table view's backend. [`router`] answers from these (see
+//! `docs/ui.md` for the routes); [`serve`] puts it on a listener, private to this machine's
+//! programs.
 
 mod api;
+mod events;
+mod live;
+mod params;
+pub mod reload;
 mod routes;
 pub mod run;
 
 use std::future::Future;
 use std::net::IpAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use monotable_check::cost::{CostReport, PriceTable};
@@ -20,10 +30,12 @@ use monotable_connect::ServeError;
 use monotable_connect::serve::{self, Guard, Limits};
 use monotable_model::Model;
 use monotable_verify::{Dataset, Report as VerifyReport, VerifyError};
+use tokio::sync::{RwLock, watch};
 
+pub use live::Live;
 pub use routes::router;
 
-/// Why the UI cannot start.
+/// Why a model version cannot be shown, or the UI cannot start.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum UiError {
@@ -51,7 +63,7 @@ pub enum UiError {
     Serve(#[from] ServeError),
 }
 
-/// Everything the routes answer from, built once.
+/// One version of the model, with everything the model view shows built from it.
 #[derive(Debug)]
 pub struct UiState {
     /// The model file's name, as given.
@@ -64,9 +76,7 @@ pub struct UiState {
     pub data: Dataset,
     /// verify's report over those items.
     pub verify: VerifyReport,
-    /// The in-memory engine, its table loaded with the samples.
-    pub engine: monotable_connect::Dynamo,
-    /// Each pattern run once on that table, by pattern name.
+    /// Each pattern run once on an in-memory table holding the samples, by pattern name.
     pub runs: std::collections::BTreeMap<String, run::PatternRun>,
     /// check's diagnostics, sorted as `check` prints them.
     pub diagnostics: Vec<Diagnostic>,
@@ -101,12 +111,207 @@ impl UiState {
             model,
             data,
             verify,
-            engine,
             runs,
             diagnostics,
             cost,
         })
     }
+}
+
+/// A model version that could not be built: the page shows `message` and the diagnostics.
+#[derive(Debug)]
+pub struct Invalid {
+    /// The model file's name, as given.
+    pub path: String,
+    /// The file's text (empty when it could not be read).
+    pub source: String,
+    /// What went wrong, in one line.
+    pub message: String,
+    /// check's diagnostics of the text (MT000 and the like when it does not parse).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The model as last read.
+#[derive(Debug)]
+pub enum Snapshot {
+    /// It built.
+    Ready(Box<UiState>),
+    /// It did not.
+    Invalid(Invalid),
+}
+
+impl Snapshot {
+    /// Builds `source`; a failure becomes [`Snapshot::Invalid`] with check's diagnostics.
+    pub async fn build(path: &str, source: &str, seed: u64) -> Snapshot {
+        match UiState::build(path, source, seed).await {
+            Ok(state) => Snapshot::Ready(Box::new(state)),
+            Err(e) => {
+                let message = match &e {
+                    UiError::Model { path, .. } => format!("{path} is not a valid model"),
+                    other => other.to_string(),
+                };
+                let report = monotable_check::check_source(path, source);
+                Snapshot::Invalid(Invalid {
+                    path: path.to_string(),
+                    source: source.to_string(),
+                    message,
+                    diagnostics: report.diagnostics().to_vec(),
+                })
+            }
+        }
+    }
+
+    /// The text this snapshot was built from.
+    pub fn source(&self) -> &str {
+        match self {
+            Snapshot::Ready(s) => &s.source,
+            Snapshot::Invalid(i) => &i.source,
+        }
+    }
+
+    /// The model's state, when it built.
+    pub fn ready(&self) -> Option<&UiState> {
+        match self {
+            Snapshot::Ready(s) => Some(s),
+            Snapshot::Invalid(_) => None,
+        }
+    }
+}
+
+/// Where the model comes from.
+#[derive(Debug, Clone)]
+pub enum ModelSource {
+    /// A file, read again whenever [`reload`] sees it change.
+    File(PathBuf),
+    /// A fixed text (`serve`'s shop model), named `path` in messages.
+    Text {
+        /// The name shown.
+        path: String,
+        /// The model.
+        text: String,
+    },
+}
+
+/// How a [`Ui`] is set up.
+#[derive(Debug)]
+pub struct Options {
+    /// Seed of verify's sample items.
+    pub seed: u64,
+    /// The path the routes live under: `""` for `monotable ui`, `"/ui"` on `serve`'s API port.
+    pub prefix: String,
+    /// The table view's backend; `None` leaves the table view off.
+    pub live: Option<Live>,
+    /// Becomes `true` when the server stops: event streams end then, so a stop is not held up.
+    pub stop: watch::Receiver<bool>,
+}
+
+/// The UI's shared state: the model as last read, its version, and the table view's backend.
+#[derive(Debug)]
+pub struct Ui {
+    source: ModelSource,
+    seed: u64,
+    prefix: String,
+    current: RwLock<Option<Arc<Snapshot>>>,
+    version: watch::Sender<u64>,
+    live: Option<Live>,
+    stop: watch::Receiver<bool>,
+}
+
+impl Ui {
+    /// A UI over `source`; nothing is built until the first [`Ui::snapshot`].
+    pub fn new(source: ModelSource, options: Options) -> Arc<Ui> {
+        Arc::new(Ui {
+            source,
+            seed: options.seed,
+            prefix: options.prefix.trim_end_matches('/').to_string(),
+            current: RwLock::new(None),
+            version: watch::Sender::new(0),
+            live: options.live,
+            stop: options.stop,
+        })
+    }
+
+    /// The name the model is shown under.
+    pub fn path(&self) -> String {
+        match &self.source {
+            ModelSource::File(path) => path.display().to_string(),
+            ModelSource::Text { path, .. } => path.clone(),
+        }
+    }
+
+    /// The model's text now, or why it cannot be read.
+    fn read(&self) -> Result<String, String> {
+        match &self.source {
+            ModelSource::File(path) => std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read model {}: {e}", path.display())),
+            ModelSource::Text { text, .. } => Ok(text.clone()),
+        }
+    }
+
+    /// Builds the snapshot of `text` (or of a read failure).
+    async fn build(&self, text: Result<String, String>) -> Snapshot {
+        let path = self.path();
+        match text {
+            Ok(text) => Snapshot::build(&path, &text, self.seed).await,
+            Err(message) => Snapshot::Invalid(Invalid {
+                path,
+                source: String::new(),
+                message,
+                diagnostics: Vec::new(),
+            }),
+        }
+    }
+
+    /// The model as last read, built on first use.
+    pub async fn snapshot(&self) -> Arc<Snapshot> {
+        if let Some(s) = self.current.read().await.as_ref() {
+            return s.clone();
+        }
+        let mut slot = self.current.write().await;
+        if let Some(s) = slot.as_ref() {
+            return s.clone();
+        }
+        let built = Arc::new(self.build(self.read()).await);
+        *slot = Some(built.clone());
+        built
+    }
+
+    /// Reads the model again and rebuilds it when its text changed; `true` when it did (and the
+    /// version went up, which open pages are told).
+    pub async fn reload(&self) -> bool {
+        let text = self.read();
+        let current = self.snapshot().await;
+        let same = match (&text, &*current) {
+            (Ok(t), s) => t == s.source(),
+            (Err(m), Snapshot::Invalid(i)) => i.source.is_empty() && *m == i.message,
+            (Err(_), Snapshot::Ready(_)) => false,
+        };
+        if same {
+            return false;
+        }
+        let built = Arc::new(self.build(text).await);
+        *self.current.write().await = Some(built);
+        self.version.send_modify(|v| *v += 1);
+        true
+    }
+
+    /// The version of the model: 0 at start, one more at each change [`Ui::reload`] saw.
+    pub fn version(&self) -> u64 {
+        *self.version.borrow()
+    }
+
+    /// The file to watch, when the model comes from one.
+    pub fn file(&self) -> Option<&PathBuf> {
+        match &self.source {
+            ModelSource::File(path) => Some(path),
+            ModelSource::Text { .. } => None,
+        }
+    }
+}
+
+/// Resolves once `stop` is `true` (or its sender is gone).
+pub(crate) async fn stopped(stop: &mut watch::Receiver<bool>) {
+    let _ = stop.wait_for(|s| *s).await;
 }
 
 /// The guard of the UI listening on `listen`: loopback names and addresses and `hosts`; web
@@ -116,15 +321,15 @@ pub fn guard(listen: IpAddr, hosts: Vec<String>) -> Guard {
         listen,
         hosts,
         origins: Vec::new(),
-        cors_methods: "GET",
+        cors_methods: "GET, PUT, DELETE",
         refuse: routes::refuse,
     }
 }
 
-/// Serves [`router`] for `state` on `listener` behind [`guard`] until `shutdown` resolves.
+/// Serves [`router`] for `ui` on `listener` behind [`guard`] until `shutdown` resolves.
 pub async fn serve(
     listener: tokio::net::TcpListener,
-    state: UiState,
+    ui: Arc<Ui>,
     hosts: Vec<String>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), UiError> {
@@ -132,7 +337,7 @@ pub async fn serve(
         .local_addr()
         .map(|a| a.ip())
         .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
-    let app = router(Arc::new(state)).layer(axum::middleware::from_fn_with_state(
+    let app = router(ui).layer(axum::middleware::from_fn_with_state(
         Arc::new(guard(listen, hosts)),
         serve::guard::guard,
     ));

@@ -1,5 +1,7 @@
-//! The axum [`Router`] of the UI: the page at `/`, the JSON API under `/api`, and 404s (JSON
-//! under `/api`, a small page elsewhere).
+//! The axum [`Router`] of the UI under its prefix: the page at `PREFIX/`, the JSON API under
+//! `PREFIX/api`, and clear 404s (JSON under `/api`, a small page elsewhere). Every model route
+//! answers from the [`Ui`]'s current snapshot; while the model does not build they answer
+//! `422 invalid_model` with its diagnostics, and `/api/diagnostics` shows them.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -7,30 +9,52 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, Uri, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
 
-use crate::{UiState, api};
+use crate::{Snapshot, Ui, UiState, api, events};
 
 /// The page: vanilla JS, no build step, nothing loaded from elsewhere.
 const PAGE: &str = include_str!("page.html");
 
-const NOT_FOUND_PAGE: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head>\n<body><h1>Not found</h1><p>There is nothing here. The model is at <a href=\"/\">/</a>.</p></body></html>\n";
+/// The largest request body read (an item to put, a key to delete).
+const MAX_BODY: usize = 512 * 1024;
 
-type Shared = State<Arc<UiState>>;
+type Shared = State<Arc<Ui>>;
 
-/// The UI's routes over `state` (no host guard: [`crate::serve`] adds it).
-pub fn router(state: Arc<UiState>) -> Router {
-    Router::new()
-        .route("/", get(page))
-        .route("/api/model", get(model))
-        .route("/api/collections", get(collections))
-        .route("/api/patterns/{name}", get(pattern))
-        .route("/api/diagnostics", get(diagnostics))
-        .route("/api/cost", get(cost))
-        .fallback(not_found)
-        .with_state(state)
+/// The UI's routes over `ui`, under its prefix (no host guard: [`crate::serve`] and `serve`
+/// add it). Without a prefix, every other path is the UI's 404; under one, only paths below it
+/// are, so the router merges into another (as `serve` does).
+pub fn router(ui: Arc<Ui>) -> Router {
+    let p = ui.prefix.clone();
+    let mut router = Router::new()
+        .route(&format!("{p}/"), get(page))
+        .route(&format!("{p}/api/model"), get(model))
+        .route(&format!("{p}/api/collections"), get(collections))
+        .route(&format!("{p}/api/patterns/{{name}}"), get(pattern))
+        .route(&format!("{p}/api/diagnostics"), get(diagnostics))
+        .route(&format!("{p}/api/cost"), get(cost))
+        .route(&format!("{p}/api/events"), get(events))
+        .route(&format!("{p}/api/live"), get(live))
+        .route(
+            &format!("{p}/api/live/patterns/{{name}}"),
+            get(live_pattern),
+        )
+        .route(&format!("{p}/api/live/scan"), get(live_scan))
+        .route(
+            &format!("{p}/api/live/item"),
+            axum::routing::put(live_put).delete(live_delete),
+        );
+    if p.is_empty() {
+        router = router.fallback(not_found);
+    } else {
+        let to = format!("{p}/");
+        router = router
+            .route(&p, get(move || async move { Redirect::permanent(&to) }))
+            .route(&format!("{p}/{{*rest}}"), axum::routing::any(not_found));
+    }
+    router.with_state(ui)
 }
 
 /// A JSON error: `{"error": code, "message": message}`.
@@ -44,6 +68,12 @@ pub(crate) fn error(status: StatusCode, code: &str, message: String) -> Response
 
 /// Refusals of the host guard, in the API's error shape.
 pub(crate) fn refuse(status: StatusCode, code: &'static str, message: String) -> Response {
+    let message = if code == "forbidden_origin" {
+        "web pages from other sites may not call monotable ui; open it at its own address"
+            .to_string()
+    } else {
+        message
+    };
     error(status, code, message)
 }
 
@@ -58,57 +88,232 @@ fn ok(value: Value) -> Response {
     axum::Json(value).into_response()
 }
 
-async fn page() -> Response {
-    ([(header::CACHE_CONTROL, "no-store")], Html(PAGE)).into_response()
+/// The current model's state, or the `422 invalid_model` answer.
+async fn ready(ui: &Ui) -> Result<Arc<Snapshot>, Response> {
+    let snapshot = ui.snapshot().await;
+    match &*snapshot {
+        Snapshot::Ready(_) => Ok(snapshot),
+        Snapshot::Invalid(i) => Err((
+            StatusCode::UNPROCESSABLE_ENTITY,
+            axum::Json(json!({
+                "error": "invalid_model",
+                "message": i.message,
+                "diagnostics": api::diagnostics_of(&i.path, &i.source, &i.diagnostics)["diagnostics"],
+            })),
+        )
+            .into_response()),
+    }
 }
 
-async fn model(State(state): Shared) -> Response {
-    ok(api::model(&state))
+/// Runs `f` on the current model's state, or answers `422`.
+async fn with_state(ui: &Ui, f: impl FnOnce(&UiState) -> Response) -> Response {
+    match ready(ui).await {
+        Ok(s) => f(s.ready().expect("ready() checked it")),
+        Err(r) => r,
+    }
 }
 
-async fn collections(
-    State(state): Shared,
-    Query(query): Query<HashMap<String, String>>,
-) -> Response {
+/// The page, with its base and the current model's first view in `#initial`, so it draws the
+/// model without waiting for the API (later versions it fetches).
+async fn page(State(ui): Shared) -> Response {
+    let base = format!("{}/", ui.prefix);
+    let initial = initial(&ui).await.to_string();
+    // In a <script> element only `</` could end it early; `<\/` is the same JSON.
+    let initial = initial.replace("</", "<\\/").replace("<!--", "<\\u0021--");
+    let html = PAGE
+        .replacen("<base href=\"/\">", &format!("<base href=\"{base}\">"), 1)
+        .replacen(
+            "<script id=\"initial\" type=\"application/json\">null</script>",
+            &format!("<script id=\"initial\" type=\"application/json\">{initial}</script>"),
+            1,
+        );
+    ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+}
+
+/// What the page's `fetchAll()` would fetch for the table: diagnostics, model, collections, cost.
+async fn initial(ui: &Ui) -> Value {
+    let diagnostics = diagnostics_doc(ui).await;
+    let snapshot = ui.snapshot().await;
+    match snapshot.ready() {
+        Some(s) => {
+            let mut model = api::model(s);
+            model["version"] = json!(ui.version());
+            json!({
+                "diagnostics": diagnostics,
+                "model": model,
+                "collections": api::collections(s, "table"),
+                "cost": api::cost(s),
+            })
+        }
+        None => json!({ "diagnostics": diagnostics }),
+    }
+}
+
+async fn model(State(ui): Shared) -> Response {
+    let version = ui.version();
+    with_state(&ui, |s| {
+        let mut v = api::model(s);
+        v["version"] = json!(version);
+        ok(v)
+    })
+    .await
+}
+
+async fn collections(State(ui): Shared, Query(query): Query<HashMap<String, String>>) -> Response {
     let index = query.get("index").map_or("table", String::as_str);
-    match api::collections(&state, index) {
+    with_state(&ui, |s| match api::collections(s, index) {
         Some(v) => ok(v),
         None => error(
             StatusCode::NOT_FOUND,
             "unknown_index",
             format!("the model has no index `{index}` (use `table` for the table)"),
         ),
-    }
+    })
+    .await
 }
 
-async fn pattern(State(state): Shared, Path(name): Path<String>) -> Response {
-    match api::pattern(&state, &name) {
+async fn pattern(State(ui): Shared, Path(name): Path<String>) -> Response {
+    with_state(&ui, |s| match api::pattern(s, &name) {
         Some(v) => ok(v),
         None => error(
             StatusCode::NOT_FOUND,
             "unknown_pattern",
             format!("the model has no pattern `{name}`"),
         ),
+    })
+    .await
+}
+
+async fn diagnostics(State(ui): Shared) -> Response {
+    ok(diagnostics_doc(&ui).await)
+}
+
+/// `GET /api/diagnostics`: the diagnostics, whether the model builds, and its version.
+async fn diagnostics_doc(ui: &Ui) -> Value {
+    let snapshot = ui.snapshot().await;
+    let (valid, message, doc) = match &*snapshot {
+        Snapshot::Ready(s) => (true, None, api::diagnostics(s)),
+        Snapshot::Invalid(i) => (
+            false,
+            Some(i.message.clone()),
+            api::diagnostics_of(&i.path, &i.source, &i.diagnostics),
+        ),
+    };
+    let mut doc = doc;
+    doc["valid"] = json!(valid);
+    doc["message"] = json!(message);
+    doc["version"] = json!(ui.version());
+    doc
+}
+
+async fn cost(State(ui): Shared) -> Response {
+    with_state(&ui, |s| ok(api::cost(s))).await
+}
+
+async fn events(State(ui): Shared) -> Response {
+    events::stream(ui).into_response()
+}
+
+/// The table view's backend and the current model, or the answer saying why not.
+async fn live_parts(ui: &Ui) -> Result<(&crate::Live, Arc<Snapshot>), Response> {
+    let Some(live) = ui.live.as_ref() else {
+        return Err(error(
+            StatusCode::NOT_FOUND,
+            "live_off",
+            "this UI has no table view".to_string(),
+        ));
+    };
+    Ok((live, ready(ui).await?))
+}
+
+async fn live(State(ui): Shared) -> Response {
+    match live_parts(&ui).await {
+        Ok((live, s)) => ok(live.describe(s.ready().expect("ready"))),
+        Err(r) => r,
     }
 }
 
-async fn diagnostics(State(state): Shared) -> Response {
-    ok(api::diagnostics(&state))
+async fn live_pattern(
+    State(ui): Shared,
+    Path(name): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    match live_parts(&ui).await {
+        Ok((live, s)) => live.run(s.ready().expect("ready"), &name, &query).await,
+        Err(r) => r,
+    }
 }
 
-async fn cost(State(state): Shared) -> Response {
-    ok(api::cost(&state))
+async fn live_scan(State(ui): Shared, Query(query): Query<HashMap<String, String>>) -> Response {
+    match live_parts(&ui).await {
+        Ok((live, s)) => live.scan(s.ready().expect("ready"), None, &query).await,
+        Err(r) => r,
+    }
 }
 
-async fn not_found(uri: Uri) -> Response {
-    let path = uri.path();
-    if path == "/api" || path.starts_with("/api/") {
+/// The JSON body of a write, or the 400 saying why not.
+async fn body(request: axum::extract::Request) -> Result<Value, Response> {
+    let bytes = axum::body::to_bytes(request.into_body(), MAX_BODY)
+        .await
+        .map_err(|_| {
+            error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("a body holds at most {MAX_BODY} bytes"),
+            )
+        })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
         error(
+            StatusCode::BAD_REQUEST,
+            "invalid_json",
+            format!("the body is not JSON: {e}"),
+        )
+    })
+}
+
+async fn live_put(State(ui): Shared, request: axum::extract::Request) -> Response {
+    let (live, s) = match live_parts(&ui).await {
+        Ok(parts) => parts,
+        Err(r) => return r,
+    };
+    match body(request).await {
+        Ok(v) => live.put(s.ready().expect("ready"), &v).await,
+        Err(r) => r,
+    }
+}
+
+async fn live_delete(State(ui): Shared, request: axum::extract::Request) -> Response {
+    let (live, s) = match live_parts(&ui).await {
+        Ok(parts) => parts,
+        Err(r) => return r,
+    };
+    match body(request).await {
+        Ok(v) => live.delete(s.ready().expect("ready"), &v).await,
+        Err(r) => r,
+    }
+}
+
+async fn not_found(State(ui): Shared, uri: Uri) -> Response {
+    let path = uri.path();
+    let api = format!("{}/api", ui.prefix);
+    if path == api || path.starts_with(&format!("{api}/")) {
+        return error(
             StatusCode::NOT_FOUND,
             "not_found",
-            format!("no API route `{path}`; see docs/ui.md"),
-        )
-    } else {
-        (StatusCode::NOT_FOUND, Html(NOT_FOUND_PAGE)).into_response()
+            format!("no API route `{path}`; see docs/ui.md for the routes"),
+        );
     }
+    let home = format!("{}/", ui.prefix);
+    let shown = html_escape(path);
+    let page = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head>\n<body><h1>Not found</h1><p id=\"error\">monotable ui has no page <code>{shown}</code>. The model is at <a href=\"{home}\">{home}</a>.</p></body></html>\n"
+    );
+    (StatusCode::NOT_FOUND, Html(page)).into_response()
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

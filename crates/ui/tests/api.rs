@@ -1,43 +1,14 @@
-//! The UI's API over the shop's model, through the Router with `oneshot` (no sockets).
+//! The model view's API over the shop's model, through the router (no sockets).
 
-use std::sync::Arc;
+mod common;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use monotable_ui::UiState;
+use axum::http::StatusCode;
+use common::{get, get_json};
 use serde_json::Value;
-use tower::ServiceExt;
-
-const SHOP: &str = include_str!("../../../examples/shop/shop.toml");
-
-async fn state() -> Arc<UiState> {
-    Arc::new(
-        UiState::build("shop.toml", SHOP, monotable_verify::DEFAULT_SEED)
-            .await
-            .expect("the shop's model builds"),
-    )
-}
-
-async fn get(state: &Arc<UiState>, uri: &str) -> (StatusCode, String) {
-    let response = monotable_ui::router(state.clone())
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    (status, String::from_utf8(bytes.to_vec()).unwrap())
-}
-
-async fn get_json(state: &Arc<UiState>, uri: &str) -> (StatusCode, Value) {
-    let (status, body) = get(state, uri).await;
-    (status, serde_json::from_str(&body).expect("a JSON body"))
-}
 
 #[tokio::test]
 async fn the_routes_answer() {
-    let state = state().await;
+    let (state, _stop) = common::shop(None);
 
     // The model.
     let (status, model) = get_json(&state, "/api/model").await;
@@ -88,7 +59,9 @@ async fn the_routes_answer() {
         }
     }
     assert!(products > 0);
-    let unpublished = state
+    let snapshot = state.snapshot().await;
+    let built = snapshot.ready().expect("the shop's model builds");
+    let unpublished = built
         .data
         .samples
         .iter()
@@ -108,7 +81,7 @@ async fn the_routes_answer() {
         .iter()
         .map(|g| g["items"].as_array().unwrap().len())
         .sum();
-    assert_eq!(total, state.data.samples.len());
+    assert_eq!(total, built.data.samples.len());
 
     // One order and its items.
     let (status, p) = get_json(&state, "/api/patterns/getOrderWithItems").await;
@@ -151,12 +124,13 @@ async fn the_routes_answer() {
     // The page.
     let (status, page) = get(&state, "/").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(page.contains("/api/collections"));
+    assert!(page.contains("api/collections"));
+    assert!(page.contains("<base href=\"/\">"));
 }
 
 #[tokio::test]
 async fn unknown_things_are_404() {
-    let state = state().await;
+    let (state, _stop) = common::shop(None);
     let (status, body) = get_json(&state, "/api/nope").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body["error"], "not_found");
@@ -168,7 +142,66 @@ async fn unknown_things_are_404() {
     assert_eq!(body["error"], "unknown_index");
     let (status, page) = get(&state, "/nowhere").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert!(page.contains("Not found"));
+    assert!(page.contains("Not found") && page.contains("/nowhere"));
     let (status, _) = get(&state, "/api/patterns/%FF%FE").await;
     assert!(status.is_client_error());
+}
+
+/// The JSON the page carries in `#initial`.
+fn initial(page: &str) -> Value {
+    let open = "<script id=\"initial\" type=\"application/json\">";
+    let start = page.find(open).expect("an #initial element") + open.len();
+    let end = start + page[start..].find("</script>").expect("closed");
+    serde_json::from_str(&page[start..end]).expect("JSON")
+}
+
+#[tokio::test]
+async fn the_page_carries_its_first_view_and_cannot_be_broken_out_of() {
+    let (ui, _stop) = common::shop(None);
+    let (_, page) = get(&ui, "/").await;
+    let first = initial(&page);
+    let (_, model) = get_json(&ui, "/api/model").await;
+    let (_, table) = get_json(&ui, "/api/collections").await;
+    let (_, diagnostics) = get_json(&ui, "/api/diagnostics").await;
+    assert_eq!(first["model"], model);
+    assert_eq!(first["collections"], table);
+    assert_eq!(first["diagnostics"], diagnostics);
+
+    // Model text that ends the script element is carried as data, not markup.
+    let hostile = common::SHOP.replacen(
+        "description = \"An order and all its items",
+        "description = \"</script><script>alert(1)</script><!-- An order and all its items",
+        1,
+    );
+    assert_ne!(hostile, common::SHOP);
+    let source = monotable_ui::ModelSource::Text {
+        path: "x.toml".into(),
+        text: hostile,
+    };
+    let (ui, _stop) = common::ui_with(source, "", None);
+    let (_, page) = get(&ui, "/").await;
+    assert!(
+        !page.contains("</script><script>alert(1)"),
+        "the text cannot end the element"
+    );
+    assert!(!page.contains("<!-- An order"), "nor open a comment in it");
+    assert_eq!(
+        page.matches("</script>").count(),
+        2,
+        "only the page's own two scripts end"
+    );
+    let carried = initial(&page);
+    let p = carried["model"]["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "getOrderWithItems")
+        .unwrap();
+    assert!(
+        p["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("</script><script>alert(1)</script><!--"),
+        "{p}"
+    );
 }

@@ -192,6 +192,44 @@ pub(crate) fn problem(a: &Attribute, value: &AttributeValue) -> Option<Problem> 
     }
 }
 
+/// What is wrong with `text` as a value of attribute `a` written the way key templates render
+/// it (a pattern parameter typed into a form, say): numbers as decimal text, booleans as
+/// `true`/`false`, timestamps in their format; `None` when it fits. Lists, maps and sets are
+/// never key material and always fit.
+pub fn text_problem(a: &Attribute, text: &str) -> Option<String> {
+    use AttributeValue as V;
+    let label = type_label(a);
+    let not_a = || Some(format!("`{text}` is not a valid {label}"));
+    let value = match a.ty {
+        AttributeType::Number
+        | AttributeType::Float
+        | AttributeType::Integer
+        | AttributeType::Decimal => match text.parse::<f64>() {
+            Ok(x) if x.is_finite() && !text.contains(['e', 'E', 'x', 'X']) => V::N(text.into()),
+            _ => return not_a(),
+        },
+        AttributeType::Timestamp => match format_of(a.format) {
+            TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis if is_integer(text) => {
+                V::N(text.into())
+            }
+            TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis => return not_a(),
+            _ => V::S(text.into()),
+        },
+        AttributeType::Boolean => match text {
+            "true" => V::Bool(true),
+            "false" => V::Bool(false),
+            _ => return Some(format!("`{text}` is not a boolean (`true` or `false`)")),
+        },
+        AttributeType::String | AttributeType::Enum => V::S(text.into()),
+        AttributeType::List | AttributeType::Map | AttributeType::Set => return None,
+    };
+    problem(a, &value).map(|p| match p {
+        Problem::WrongType(_) => format!("`{text}` is not a valid {label}"),
+        Problem::Float(what) => format!("`{text}` is not an exact {what}"),
+        Problem::Invalid(why) => format!("`{text}` is {why}"),
+    })
+}
+
 /// The DynamoDB type(s) a model type is written as.
 fn written_as(ty: AttributeType) -> &'static str {
     match ty {
@@ -342,6 +380,31 @@ mod tests {
 
     fn s(text: &str) -> AttributeValue {
         AttributeValue::S(text.into())
+    }
+
+    #[test]
+    fn typed_text_is_checked_as_templates_render_it() {
+        let integer = attribute(AttributeType::Integer);
+        assert_eq!(text_problem(&integer, "42"), None);
+        assert!(text_problem(&integer, "4.5").is_some());
+        assert!(text_problem(&integer, "forty").is_some());
+        assert!(text_problem(&integer, "1e3").is_some());
+        let mut stamp = attribute(AttributeType::Timestamp);
+        assert_eq!(text_problem(&stamp, "2024-01-02T03:04:05.000Z"), None);
+        assert!(text_problem(&stamp, "yesterday").is_some());
+        stamp.format = Some(TimestampFormat::EpochSeconds);
+        assert_eq!(text_problem(&stamp, "1700000000"), None);
+        assert!(text_problem(&stamp, "2024-01-02").is_some());
+        let mut status = attribute(AttributeType::Enum);
+        status.values = vec!["PENDING".into(), "SHIPPED".into()];
+        assert_eq!(text_problem(&status, "SHIPPED"), None);
+        let why = text_problem(&status, "LOST").unwrap();
+        assert!(why.contains("`PENDING`"), "{why}");
+        assert!(text_problem(&attribute(AttributeType::Boolean), "yes").is_some());
+        assert_eq!(
+            text_problem(&attribute(AttributeType::String), "anything"),
+            None
+        );
     }
 
     #[test]

@@ -20,7 +20,7 @@ mod table;
 use aws_sdk_dynamodb::Client;
 use monotable_model::Model;
 
-pub use attributes::MAX_ITEM_BYTES;
+pub use attributes::{MAX_ITEM_BYTES, text_problem};
 pub use finding::{Code, Finding, ItemKey};
 pub use item::{ItemAudit, ItemKind, MIGRATION_ENTITY, check_item};
 pub use monotable_check::Format;

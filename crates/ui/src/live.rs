@@ -1,0 +1,371 @@
+//! The table view: the model's read patterns run against a live backend with the parameters a
+//! person typed, a page at a time with a cursor; a plain Scan to browse; each item with its
+//! entity type and whether its keys are what the model renders (audit's item check); and, with
+//! `--allow-writes` only, putting and deleting an item.
+
+use std::collections::HashMap;
+use std::fmt::Display;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use axum::http::StatusCode;
+use axum::response::Response;
+use monotable_access::items::{self, Item};
+use monotable_access::pattern::{self as store_pattern, PatternError};
+use monotable_migrate::audit::{self, Code, ItemKind};
+use monotable_model::{Model, Operation, Pattern};
+use serde_json::{Value, json};
+
+use crate::UiState;
+use crate::params::{self, Refusal};
+use crate::routes::error;
+
+/// The backend the table view reads.
+#[derive(Debug)]
+pub struct Live {
+    client: Client,
+    backend: String,
+    allow_writes: bool,
+    /// Keeps an embedded engine open as long as the view.
+    _dynamo: Option<monotable_connect::Dynamo>,
+}
+
+impl Live {
+    /// A view over `client`, described as `backend` on the page.
+    pub fn new(client: Client, backend: impl Display, allow_writes: bool) -> Live {
+        Live {
+            client,
+            backend: backend.to_string(),
+            allow_writes,
+            _dynamo: None,
+        }
+    }
+
+    /// A view over `dynamo`'s client, keeping `dynamo` (and its engine) open.
+    pub fn from_dynamo(dynamo: monotable_connect::Dynamo, allow_writes: bool) -> Live {
+        let backend = dynamo.backend().to_string();
+        Live {
+            client: dynamo.client().clone(),
+            backend,
+            allow_writes,
+            _dynamo: Some(dynamo),
+        }
+    }
+
+    /// `GET /api/live`.
+    pub(crate) fn describe(&self, state: &UiState) -> Value {
+        json!({
+            "backend": self.backend,
+            "table": state.model.table.name,
+            "allowWrites": self.allow_writes,
+        })
+    }
+
+    /// Why a call failed, as the page's error: unreachable (502), no table (404), else 502.
+    fn failure(
+        &self,
+        table: &str,
+        code: Option<&str>,
+        status: Option<u16>,
+        message: &str,
+    ) -> Response {
+        match (code, status) {
+            (_, None) => error(
+                StatusCode::BAD_GATEWAY,
+                "backend_unreachable",
+                format!("cannot reach the backend ({}): {message}", self.backend),
+            ),
+            (Some("ResourceNotFoundException"), _) => error(
+                StatusCode::NOT_FOUND,
+                "table_not_found",
+                format!(
+                    "the backend ({}) has no table `{}` ({message}); `monotable tables` lists the tables it has",
+                    self.backend, table
+                ),
+            ),
+            _ => error(
+                StatusCode::BAD_GATEWAY,
+                "backend_error",
+                format!("the backend ({}) refused the call: {message}", self.backend),
+            ),
+        }
+    }
+
+    fn pattern_failure(&self, table: &str, e: &PatternError) -> Response {
+        match e {
+            PatternError::Call {
+                code,
+                status,
+                message,
+                ..
+            } => self.failure(table, code.as_deref(), *status, message),
+            PatternError::Render { .. } => {
+                error(StatusCode::BAD_REQUEST, "invalid_parameter", e.to_string())
+            }
+            other => error(StatusCode::BAD_REQUEST, "bad_request", other.to_string()),
+        }
+    }
+
+    fn sdk_failure<E: ProvideErrorMetadata + std::error::Error + 'static>(
+        &self,
+        table: &str,
+        e: &SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>,
+    ) -> Response {
+        let status = e.raw_response().map(|r| r.status().as_u16());
+        let message = match e.as_service_error() {
+            Some(s) => format!(
+                "{}: {}",
+                s.code().unwrap_or("error"),
+                s.message().unwrap_or("")
+            ),
+            None => DisplayErrorContext(e).to_string(),
+        };
+        let code = e.as_service_error().and_then(|s| s.code());
+        self.failure(table, code, status, &message)
+    }
+}
+
+fn refused((code, message): Refusal) -> Response {
+    error(StatusCode::BAD_REQUEST, code, message)
+}
+
+/// One item as the table view shows it.
+fn item_json(model: &Model, item: &Item) -> Value {
+    let checked = audit::check_item(model, item);
+    let (kind, entity) = match &checked.kind {
+        ItemKind::Entity(name) => ("entity", Some(name.clone())),
+        ItemKind::Unknown(name) => ("unknown", Some(name.clone())),
+        ItemKind::Untyped => ("untyped", None),
+        ItemKind::Migration => ("migration", None),
+        _ => ("unknown", None),
+    };
+    let key_codes = [
+        Code::MissingEntityType,
+        Code::UnknownEntityType,
+        Code::PrimaryKeyMismatch,
+        Code::StaleIndexKey,
+        Code::MissingIndexKey,
+        Code::UnexpectedIndexKey,
+    ];
+    let keys_match =
+        kind == "entity" && !checked.findings.iter().any(|f| key_codes.contains(&f.code));
+    let text = |name: &str| item.get(name).and_then(monotable_migrate::values::text);
+    let findings: Vec<Value> = checked
+        .findings
+        .iter()
+        .map(|f| json!({ "code": f.code.code(), "message": f.message }))
+        .collect();
+    json!({
+        "entity": entity,
+        "kind": kind,
+        "colour": entity.as_deref().map(|e| crate::api::colour(model, e)),
+        "pk": text(&model.table.partition_key.name),
+        "sk": model.table.sort_key.as_ref().and_then(|k| text(&k.name)),
+        "keysMatch": keys_match,
+        "findings": findings,
+        "item": items::to_json(item),
+    })
+}
+
+fn page_json(model: &Model, request: String, found: &[Item], next: Option<&Item>) -> Value {
+    json!({
+        "request": request,
+        "count": found.len(),
+        "items": found.iter().map(|i| item_json(model, i)).collect::<Vec<_>>(),
+        "cursor": next.map(params::cursor),
+    })
+}
+
+impl Live {
+    /// `GET /api/live/patterns/NAME?PARAM=..&limit=N&cursor=C`.
+    pub(crate) async fn run(
+        &self,
+        state: &UiState,
+        name: &str,
+        query: &HashMap<String, String>,
+    ) -> Response {
+        let model = &state.model;
+        let Some(pattern) = model.pattern(name) else {
+            return error(
+                StatusCode::NOT_FOUND,
+                "unknown_pattern",
+                format!("the model has no pattern `{name}`"),
+            );
+        };
+        match pattern.operation {
+            Operation::Query | Operation::GetItem => {}
+            Operation::Scan => return self.scan(state, pattern.index_name(), query).await,
+            Operation::BatchGet => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "not_runnable",
+                    format!(
+                        "`{name}` is a BatchGet: run the GetItem pattern of its entity once per key"
+                    ),
+                );
+            }
+            _ if !self.allow_writes => return read_only(),
+            _ => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "not_runnable",
+                    format!(
+                        "`{name}` writes: the page runs read patterns; change items by editing their JSON"
+                    ),
+                );
+            }
+        }
+        let values = match params::values(model, pattern, query) {
+            Ok(v) => v,
+            Err(r) => return refused(r),
+        };
+        let (limit, start) = match (params::limit(Some(pattern), query), params::start(query)) {
+            (Ok(l), Ok(s)) => (l, s),
+            (Err(r), _) | (_, Err(r)) => return refused(r),
+        };
+        let request = rendered(pattern, &values);
+        let lookup = |n: &str| values.get(n).cloned();
+        if pattern.operation == Operation::GetItem {
+            return match store_pattern::get(&self.client, model, name, &lookup).await {
+                Ok(found) => json_ok(page_json(model, request, found.as_slice(), None)),
+                Err(e) => self.pattern_failure(&model.table.name, &e),
+            };
+        }
+        match store_pattern::query_page(&self.client, model, name, &lookup, limit, start).await {
+            Ok(page) => json_ok(page_json(
+                model,
+                request,
+                &page.items,
+                page.last_evaluated_key.as_ref(),
+            )),
+            Err(e) => self.pattern_failure(&model.table.name, &e),
+        }
+    }
+
+    /// `GET /api/live/scan?index=NAME&limit=N&cursor=C`: the table (or an index) in storage
+    /// order, to browse.
+    pub(crate) async fn scan(
+        &self,
+        state: &UiState,
+        index: Option<&str>,
+        query: &HashMap<String, String>,
+    ) -> Response {
+        let model = &state.model;
+        let index = index.or(query
+            .get("index")
+            .map(String::as_str)
+            .filter(|i| *i != "table"));
+        if let Some(i) = index.filter(|i| model.index(i).is_none()) {
+            return error(
+                StatusCode::NOT_FOUND,
+                "unknown_index",
+                format!("the model has no index `{i}` (use `table` for the table)"),
+            );
+        }
+        let (limit, start) = match (params::limit(None, query), params::start(query)) {
+            (Ok(l), Ok(s)) => (l, s),
+            (Err(r), _) | (_, Err(r)) => return refused(r),
+        };
+        let answer = self
+            .client
+            .scan()
+            .table_name(&model.table.name)
+            .set_index_name(index.map(str::to_string))
+            .limit(i32::try_from(limit).unwrap_or(i32::MAX))
+            .set_exclusive_start_key(start)
+            .send()
+            .await;
+        match answer {
+            Ok(out) => {
+                let request = format!("Scan {}", index.unwrap_or("table"));
+                let next = out.last_evaluated_key().filter(|k| !k.is_empty());
+                json_ok(page_json(model, request, out.items(), next))
+            }
+            Err(e) => self.sdk_failure(&model.table.name, &e),
+        }
+    }
+
+    /// `PUT /api/live/item` with `{"item": {...}}` in DynamoDB's JSON form.
+    pub(crate) async fn put(&self, state: &UiState, body: &Value) -> Response {
+        if !self.allow_writes {
+            return read_only();
+        }
+        let item = match body.get("item").map(items::from_json) {
+            Some(Ok(item)) if !item.is_empty() => item,
+            Some(Err(why)) => return error(StatusCode::BAD_REQUEST, "invalid_item", why),
+            _ => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_item",
+                    "the body is {\"item\": {...}}, the item in DynamoDB's JSON form".to_string(),
+                );
+            }
+        };
+        let answer = self
+            .client
+            .put_item()
+            .table_name(&state.model.table.name)
+            .set_item(Some(item.clone()))
+            .send()
+            .await;
+        match answer {
+            Ok(_) => json_ok(json!({ "written": item_json(&state.model, &item) })),
+            Err(e) => self.sdk_failure(&state.model.table.name, &e),
+        }
+    }
+
+    /// `DELETE /api/live/item` with `{"key": {...}}` in DynamoDB's JSON form.
+    pub(crate) async fn delete(&self, state: &UiState, body: &Value) -> Response {
+        if !self.allow_writes {
+            return read_only();
+        }
+        let Some(key) = body
+            .get("key")
+            .and_then(items::key_from_json)
+            .filter(|k| !k.is_empty())
+        else {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "invalid_key",
+                "the body is {\"key\": {...}}, the item's key in DynamoDB's JSON form".to_string(),
+            );
+        };
+        let answer = self
+            .client
+            .delete_item()
+            .table_name(&state.model.table.name)
+            .set_key(Some(key))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllOld)
+            .send()
+            .await;
+        match answer {
+            Ok(out) => json_ok(json!({ "deleted": out.attributes().is_some() })),
+            Err(e) => self.sdk_failure(&state.model.table.name, &e),
+        }
+    }
+}
+
+fn read_only() -> Response {
+    error(
+        StatusCode::FORBIDDEN,
+        "read_only",
+        "the table view is read-only; start `monotable ui` with --allow-writes to change items"
+            .to_string(),
+    )
+}
+
+fn json_ok(value: Value) -> Response {
+    axum::response::IntoResponse::into_response(axum::Json(value))
+}
+
+/// The key condition with the values filled in.
+fn rendered(pattern: &Pattern, values: &std::collections::BTreeMap<String, String>) -> String {
+    let lookup = |n: &str| values.get(n).cloned();
+    crate::api::key_conditions(pattern)
+        .into_iter()
+        .map(|c| {
+            crate::api::condition_with(c, &|t| t.render(&lookup).unwrap_or_else(|_| t.to_string()))
+        })
+        .collect::<Vec<_>>()
+        .join(" AND ")
+}
