@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PageRequest};
 use monotable_connect::Dynamo;
@@ -18,6 +18,9 @@ use crate::api;
 
 /// Pages followed before a run stops.
 const MAX_PAGES: usize = 100;
+
+/// Keys a BatchGet pattern is run with.
+const BATCH_SAMPLES: usize = 5;
 
 /// One pattern run on the in-memory table.
 #[derive(Debug, Clone, Default)]
@@ -157,14 +160,8 @@ impl Runner<'_> {
         match pattern.operation {
             Operation::Query => self.query(pattern).await,
             Operation::GetItem => self.get(pattern).await,
-            Operation::BatchGet | Operation::Scan => PatternRun {
-                key_condition: api::key_condition_text(pattern),
-                problem: Some(format!(
-                    "{:?} is not run here yet; the items are verify's",
-                    pattern.operation
-                )),
-                ..PatternRun::default()
-            },
+            Operation::Scan => self.scan(pattern).await,
+            Operation::BatchGet => self.batch_get(pattern).await,
             _ => PatternRun {
                 key_condition: api::key_condition_text(pattern),
                 problem: Some("writes are not run".to_string()),
@@ -234,6 +231,112 @@ impl Runner<'_> {
             }
         }
         run.problem = Some(format!("stopped after {MAX_PAGES} pages"));
+        run
+    }
+
+    /// Every item of the table (or the pattern's index), page by page.
+    async fn scan(&self, pattern: &Pattern) -> PatternRun {
+        let mut run = PatternRun {
+            key_condition: format!("Scan {}", pattern.index_name().unwrap_or("table")),
+            ..PatternRun::default()
+        };
+        let mut start = None;
+        for _ in 0..MAX_PAGES {
+            let page = self
+                .client
+                .scan()
+                .table_name(&self.model.table.name)
+                .set_index_name(pattern.index_name().map(str::to_string))
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await;
+            match page {
+                Ok(out) => {
+                    run.items
+                        .extend(out.items().iter().map(|i| self.ident_of(i)));
+                    match out.last_evaluated_key {
+                        Some(k) if !k.is_empty() => start = Some(k),
+                        _ => return run,
+                    }
+                }
+                Err(e) => {
+                    run.problem = Some(aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string());
+                    return run;
+                }
+            }
+        }
+        run.problem = Some(format!("stopped after {MAX_PAGES} pages"));
+        run
+    }
+
+    /// The keys of up to [`BATCH_SAMPLES`] samples of the entities it returns, in one
+    /// BatchGetItem (its unprocessed keys sent again).
+    async fn batch_get(&self, pattern: &Pattern) -> PatternRun {
+        let conditions = api::key_conditions(pattern);
+        let mut keys: Vec<Item> = Vec::new();
+        let mut shown = Vec::new();
+        for s in self.candidates(pattern) {
+            let map = values_for(self.model, pattern, s);
+            let values = lookup(&map);
+            let key: Option<Item> = conditions
+                .iter()
+                .map(|c| match &c.condition {
+                    monotable_model::Condition::Eq(t) => {
+                        let text = t.render(&values).ok()?;
+                        Some((
+                            c.attribute.clone(),
+                            items::key_value(self.model, &c.attribute, text),
+                        ))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if let Some(key) = key.filter(|k| !k.is_empty() && !keys.contains(k)) {
+                shown.push(Self::rendered(pattern, &map));
+                keys.push(key);
+            }
+            if keys.len() == BATCH_SAMPLES {
+                break;
+            }
+        }
+        let mut run = PatternRun {
+            key_condition: shown.join("; "),
+            ..PatternRun::default()
+        };
+        if keys.is_empty() {
+            run.key_condition = api::key_condition_text(pattern);
+            run.problem = Some("no sample item to take the keys from".to_string());
+            return run;
+        }
+        let table = self.model.table.name.clone();
+        let mut pending = Some(KeysAndAttributes::builder().set_keys(Some(keys)).build());
+        for _ in 0..MAX_PAGES {
+            let Some(Ok(request)) = pending.take() else {
+                return run;
+            };
+            let answer = self
+                .client
+                .batch_get_item()
+                .request_items(&table, request)
+                .send()
+                .await;
+            match answer {
+                Ok(out) => {
+                    if let Some(found) = out.responses().and_then(|r| r.get(&table)) {
+                        run.items.extend(found.iter().map(|i| self.ident_of(i)));
+                    }
+                    pending = out
+                        .unprocessed_keys()
+                        .and_then(|u| u.get(&table))
+                        .cloned()
+                        .map(Ok);
+                }
+                Err(e) => {
+                    run.problem = Some(aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string());
+                    return run;
+                }
+            }
+        }
         run
     }
 

@@ -205,3 +205,53 @@ async fn the_page_carries_its_first_view_and_cannot_be_broken_out_of() {
         "{p}"
     );
 }
+
+#[tokio::test]
+async fn scan_and_batch_get_patterns_run_on_the_samples() {
+    let text = r#"
+[table]
+name = "Things"
+partition_key = { name = "PK", type = "S" }
+sort_key = { name = "SK", type = "S" }
+
+[entities.User]
+attributes.userId = { type = "string", required = true }
+keys.PK = "USER#{userId}"
+keys.SK = "PROFILE"
+
+[patterns.allUsers]
+operation = "Scan"
+returns = ["User"]
+paginate = true
+
+[patterns.someUsers]
+operation = "BatchGet"
+key = { PK = "USER#{userId}", SK = "PROFILE" }
+returns = ["User"]
+"#;
+    let source = monotable_ui::ModelSource::Text {
+        path: "things.toml".into(),
+        text: text.into(),
+    };
+    let (ui, _stop) = common::ui_with(source, "", None);
+    let snapshot = ui.snapshot().await;
+    let samples = snapshot
+        .ready()
+        .expect("the model builds")
+        .data
+        .samples
+        .len();
+    let (status, scan) = get_json(&ui, "/api/patterns/allUsers").await;
+    assert_eq!(status, StatusCode::OK, "{scan}");
+    assert!(scan["runProblem"].is_null(), "{scan}");
+    assert_eq!(scan["items"].as_array().unwrap().len(), samples, "{scan}");
+    let (_, batch) = get_json(&ui, "/api/patterns/someUsers").await;
+    assert!(batch["runProblem"].is_null(), "{batch}");
+    let got = batch["items"].as_array().unwrap();
+    assert_eq!(got.len(), samples.min(5), "{batch}");
+    assert!(got.iter().all(|i| i["entity"] == "User"), "{batch}");
+    assert!(
+        batch["rendered"].as_str().unwrap().contains("PK = \"USER#"),
+        "{batch}"
+    );
+}
