@@ -148,18 +148,10 @@ fn variables<'a>(
     paths: &[(&str, &Path)],
     model: &Model,
 ) -> syn::Result<Vec<Var<'a>>> {
-    let mut names: Vec<String> = Vec::new();
-    for c in &pattern.key {
-        for t in c.condition.templates() {
-            for v in t.variables() {
-                if !names.iter().any(|n| n == v) {
-                    names.push(v.to_string());
-                }
-            }
-        }
-    }
-    names
+    pattern
+        .key_variables()
         .into_iter()
+        .map(str::to_string)
         .map(|name| {
             let field = format_ident!("{}", types::snake(&name));
             if let Some(param) = pattern.param(&name) {

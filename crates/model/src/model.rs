@@ -531,6 +531,31 @@ impl Pattern {
         self.params.iter().find(|a| a.name == name)
     }
 
+    /// Every key condition: [`Pattern::key`], or the partition and sort ones when it is empty.
+    pub fn key_conditions(&self) -> Vec<&KeyCondition> {
+        if self.key.is_empty() {
+            self.pk.iter().chain(self.sk.iter()).collect()
+        } else {
+            self.key.iter().collect()
+        }
+    }
+
+    /// The variables of the key conditions' templates, in key-schema order, each once: what a
+    /// caller supplies to run the pattern.
+    pub fn key_variables(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for c in self.key_conditions() {
+            for t in c.condition.templates() {
+                for v in t.variables() {
+                    if !names.contains(&v) {
+                        names.push(v);
+                    }
+                }
+            }
+        }
+        names
+    }
+
     /// True for operations that read.
     pub fn is_read(&self) -> bool {
         matches!(

@@ -51,20 +51,12 @@ pub fn condition_with(c: &KeyCondition, show: &dyn Fn(&KeyTemplate) -> String) -
 
 /// A pattern's key condition as the model states it (templates, not values).
 pub fn key_condition_text(pattern: &Pattern) -> String {
-    key_conditions(pattern)
+    pattern
+        .key_conditions()
         .into_iter()
         .map(condition_text)
         .collect::<Vec<_>>()
         .join(" AND ")
-}
-
-/// Every key condition of a pattern: `key` when given, else the partition and sort ones.
-pub fn key_conditions(pattern: &Pattern) -> Vec<&KeyCondition> {
-    if pattern.key.is_empty() {
-        pattern.pk.iter().chain(pattern.sk.iter()).collect()
-    } else {
-        pattern.key.iter().collect()
-    }
 }
 
 /// `GET /api/model`.
@@ -104,7 +96,7 @@ pub fn model(state: &UiState) -> Value {
                 "operation": format!("{:?}", p.operation),
                 "index": p.index_name().unwrap_or("table"),
                 "keyCondition": key_condition_text(p),
-                "reads": matches!(p.operation, Operation::GetItem | Operation::Query | Operation::BatchGet | Operation::Scan),
+                "reads": p.is_read(),
                 "parameters": parameters,
                 "limit": p.limit,
             })

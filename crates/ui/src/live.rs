@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PatternError};
-use monotable_migrate::audit::{self, Code, ItemKind};
+use monotable_migrate::audit::{self, ItemKind};
 use monotable_model::{Model, Operation, Pattern};
 use serde_json::{Value, json};
 
@@ -139,16 +139,7 @@ fn item_json(model: &Model, item: &Item) -> Value {
         ItemKind::Migration => ("migration", None),
         _ => ("unknown", None),
     };
-    let key_codes = [
-        Code::MissingEntityType,
-        Code::UnknownEntityType,
-        Code::PrimaryKeyMismatch,
-        Code::StaleIndexKey,
-        Code::MissingIndexKey,
-        Code::UnexpectedIndexKey,
-    ];
-    let keys_match =
-        kind == "entity" && !checked.findings.iter().any(|f| key_codes.contains(&f.code));
+    let keys_match = kind == "entity" && !checked.findings.iter().any(|f| f.code.concerns_keys());
     let text = |name: &str| item.get(name).and_then(monotable_migrate::values::text);
     let findings: Vec<Value> = checked
         .findings
@@ -361,7 +352,8 @@ fn json_ok(value: Value) -> Response {
 /// The key condition with the values filled in.
 fn rendered(pattern: &Pattern, values: &std::collections::BTreeMap<String, String>) -> String {
     let lookup = |n: &str| values.get(n).cloned();
-    crate::api::key_conditions(pattern)
+    pattern
+        .key_conditions()
         .into_iter()
         .map(|c| {
             crate::api::condition_with(c, &|t| t.render(&lookup).unwrap_or_else(|_| t.to_string()))

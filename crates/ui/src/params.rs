@@ -7,9 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use monotable_access::items::{self, Item};
-use monotable_model::{Attribute, AttributeType, Condition, Model, Pattern, TimestampFormat};
-
-use crate::api;
+use monotable_model::{Attribute, AttributeType, Model, Pattern, TimestampFormat};
 
 /// Items per page when the request and the pattern name none.
 pub const DEFAULT_LIMIT: usize = 25;
@@ -52,30 +50,12 @@ impl Parameter<'_> {
 
 /// The variables of `pattern`'s key templates, in order, each once.
 pub fn parameters<'m>(model: &'m Model, pattern: &'m Pattern) -> Vec<Parameter<'m>> {
-    let mut names: Vec<String> = Vec::new();
-    for c in api::key_conditions(pattern) {
-        let templates = match &c.condition {
-            Condition::Between(a, b) => vec![a, b],
-            Condition::Eq(t)
-            | Condition::BeginsWith(t)
-            | Condition::Lt(t)
-            | Condition::Le(t)
-            | Condition::Gt(t)
-            | Condition::Ge(t) => vec![t],
-        };
-        for t in templates {
-            for v in t.variables() {
-                if !names.iter().any(|n| n == v) {
-                    names.push(v.to_string());
-                }
-            }
-        }
-    }
-    names
+    pattern
+        .key_variables()
         .into_iter()
-        .map(|name| {
-            let attribute = declared(model, pattern, &name);
-            Parameter { name, attribute }
+        .map(|name| Parameter {
+            name: name.to_string(),
+            attribute: declared(model, pattern, name),
         })
         .collect()
 }

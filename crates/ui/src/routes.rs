@@ -272,23 +272,27 @@ async fn body(request: axum::extract::Request) -> Result<Value, Response> {
 }
 
 async fn live_put(State(ui): Shared, request: axum::extract::Request) -> Response {
-    let (live, s) = match live_parts(&ui).await {
-        Ok(parts) => parts,
-        Err(r) => return r,
-    };
-    match body(request).await {
-        Ok(v) => live.put(s.ready().expect("ready"), &v).await,
-        Err(r) => r,
-    }
+    live_write(&ui, request, axum::http::Method::PUT).await
 }
 
 async fn live_delete(State(ui): Shared, request: axum::extract::Request) -> Response {
-    let (live, s) = match live_parts(&ui).await {
+    live_write(&ui, request, axum::http::Method::DELETE).await
+}
+
+/// `PUT` (an item) or `DELETE` (a key) on the table view's backend.
+async fn live_write(
+    ui: &Ui,
+    request: axum::extract::Request,
+    method: axum::http::Method,
+) -> Response {
+    let (live, s) = match live_parts(ui).await {
         Ok(parts) => parts,
         Err(r) => return r,
     };
+    let state = s.ready().expect("ready");
     match body(request).await {
-        Ok(v) => live.delete(s.ready().expect("ready"), &v).await,
+        Ok(v) if method == axum::http::Method::PUT => live.put(state, &v).await,
+        Ok(v) => live.delete(state, &v).await,
         Err(r) => r,
     }
 }

@@ -147,7 +147,8 @@ impl Runner<'_> {
 
     fn rendered(pattern: &Pattern, values: &BTreeMap<String, String>) -> String {
         let values = lookup(values);
-        api::key_conditions(pattern)
+        pattern
+            .key_conditions()
             .into_iter()
             .map(|c| {
                 api::condition_with(c, &|t| t.render(&values).unwrap_or_else(|_| t.to_string()))
@@ -272,7 +273,7 @@ impl Runner<'_> {
     /// The keys of up to [`BATCH_SAMPLES`] samples of the entities it returns, in one
     /// BatchGetItem (its unprocessed keys sent again).
     async fn batch_get(&self, pattern: &Pattern) -> PatternRun {
-        let conditions = api::key_conditions(pattern);
+        let conditions = pattern.key_conditions();
         let mut keys: Vec<Item> = Vec::new();
         let mut shown = Vec::new();
         for s in self.candidates(pattern) {

@@ -79,6 +79,20 @@ impl Code {
         Code::ItemTooLarge,
     ];
 
+    /// Whether it is about an item's keys or entity type, what decides which collections and
+    /// indexes the item lands in (MA010 to MA015).
+    pub fn concerns_keys(self) -> bool {
+        matches!(
+            self,
+            Code::MissingEntityType
+                | Code::UnknownEntityType
+                | Code::PrimaryKeyMismatch
+                | Code::StaleIndexKey
+                | Code::MissingIndexKey
+                | Code::UnexpectedIndexKey
+        )
+    }
+
     /// The stable code, `MA001`.
     pub fn code(self) -> &'static str {
         self.info().0
