@@ -7,9 +7,10 @@ use std::collections::HashMap;
 use std::fmt::Display;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use axum::http::StatusCode;
 use axum::response::Response;
+use monotable_access::error::ServiceError;
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PatternError};
 use monotable_migrate::audit::{self, ItemKind};
@@ -112,16 +113,10 @@ impl Live {
         e: &SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>,
     ) -> Response {
         let status = e.raw_response().map(|r| r.status().as_u16());
-        let message = match e.as_service_error() {
-            Some(s) => format!(
-                "{}: {}",
-                s.code().unwrap_or("error"),
-                s.message().unwrap_or("")
-            ),
-            None => DisplayErrorContext(e).to_string(),
-        };
-        let code = e.as_service_error().and_then(|s| s.code());
-        self.failure(table, code, status, &message)
+        let classified = ServiceError::from_sdk(e);
+        let code = matches!(classified, ServiceError::TableMissing { .. })
+            .then_some("ResourceNotFoundException");
+        self.failure(table, code, status, &classified.to_string())
     }
 }
 
