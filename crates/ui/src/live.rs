@@ -62,34 +62,41 @@ impl Live {
         })
     }
 
-    /// Why a call failed, as the page's error: unreachable (502), no table (404), else 502.
-    fn failure(
-        &self,
-        table: &str,
-        code: Option<&str>,
-        status: Option<u16>,
-        message: &str,
-    ) -> Response {
-        match (code, status) {
-            (_, None) => error(
+    /// Why a call failed, as the page's error: no answer at all (502 `backend_unreachable`), no
+    /// such table (404), a request the backend refused as invalid (400), throttled (503), any
+    /// other refusal (502 `backend_error`).
+    fn failure(&self, table: &str, status: Option<u16>, e: &ServiceError) -> Response {
+        let backend = &self.backend;
+        let (status, code, message) = match (status, e) {
+            (None, _) => (
                 StatusCode::BAD_GATEWAY,
                 "backend_unreachable",
-                format!("cannot reach the backend ({}): {message}", self.backend),
+                format!("cannot reach the backend ({backend}): {e}"),
             ),
-            (Some("ResourceNotFoundException"), _) => error(
+            (_, ServiceError::TableMissing { .. }) => (
                 StatusCode::NOT_FOUND,
                 "table_not_found",
                 format!(
-                    "the backend ({}) has no table `{}` ({message}); `monotable tables` lists the tables it has",
-                    self.backend, table
+                    "the backend ({backend}) has no table `{table}` ({e}); `monotable tables` lists the tables it has"
                 ),
             ),
-            _ => error(
+            (_, ServiceError::Validation { .. }) => (
+                StatusCode::BAD_REQUEST,
+                "rejected",
+                format!("the backend ({backend}) refused the request: {e}"),
+            ),
+            (_, ServiceError::Throttled { .. }) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "throttled",
+                format!("the backend ({backend}) throttled the request: {e}; try again"),
+            ),
+            _ => (
                 StatusCode::BAD_GATEWAY,
                 "backend_error",
-                format!("the backend ({}) refused the call: {message}", self.backend),
+                format!("the backend ({backend}) failed the call: {e}"),
             ),
-        }
+        };
+        error(status, code, message)
     }
 
     fn pattern_failure(&self, table: &str, e: &PatternError) -> Response {
@@ -99,7 +106,11 @@ impl Live {
                 status,
                 message,
                 ..
-            } => self.failure(table, code.as_deref(), *status, message),
+            } => {
+                let code = code.as_deref().unwrap_or("error");
+                let classified = ServiceError::classify(code, message.clone(), *status);
+                self.failure(table, *status, &classified)
+            }
             PatternError::Render { .. } => {
                 error(StatusCode::BAD_REQUEST, "invalid_parameter", e.to_string())
             }
@@ -113,10 +124,7 @@ impl Live {
         e: &SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>,
     ) -> Response {
         let status = e.raw_response().map(|r| r.status().as_u16());
-        let classified = ServiceError::from_sdk(e);
-        let code = matches!(classified, ServiceError::TableMissing { .. })
-            .then_some("ResourceNotFoundException");
-        self.failure(table, code, status, &classified.to_string())
+        self.failure(table, status, &ServiceError::from_sdk(e))
     }
 }
 

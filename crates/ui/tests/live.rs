@@ -291,3 +291,22 @@ async fn a_backend_that_is_down_is_named() {
         "{body}"
     );
 }
+
+#[tokio::test]
+async fn the_backend_refusing_is_told_apart_from_it_being_down() {
+    // An engine without the model's table.
+    let empty = monotable_connect::memory().unwrap();
+    let (ui, _stop) = common::shop(Some(Live::from_dynamo(empty, true)));
+    let (status, body) = get_json(&ui, "/api/live/patterns/getUser?userId=u1").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["error"], "table_not_found");
+    assert!(body["message"].as_str().unwrap().contains("`Shop`"), "{body}");
+
+    // An item the backend refuses (no sort key) is the request's fault, not the backend's.
+    let (live, _) = live(true).await;
+    let (ui, _stop) = common::shop(Some(live));
+    let item = json!({ "item": { "PK": { "S": "X" } } });
+    let (status, body) = send_json(&ui, "PUT", "/api/live/item", &item).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"], "rejected", "{body}");
+}
