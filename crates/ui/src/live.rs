@@ -71,7 +71,10 @@ impl Live {
             (None, _) => (
                 StatusCode::BAD_GATEWAY,
                 "backend_unreachable",
-                format!("cannot reach the backend ({backend}): {e}"),
+                format!(
+                    "cannot reach the backend ({backend}): {}",
+                    readable(&e.to_string())
+                ),
             ),
             (_, ServiceError::TableMissing { .. }) => (
                 StatusCode::NOT_FOUND,
@@ -126,6 +129,20 @@ impl Live {
         let status = e.raw_response().map(|r| r.status().as_u16());
         self.failure(table, status, &ServiceError::from_sdk(e))
     }
+}
+
+/// The SDK's account of a failed dispatch without the debug dump it ends with:
+/// `… Connection refused (os error 111) (DispatchFailure(DispatchFailure { … }))` ends at `111)`.
+fn readable(message: &str) -> &str {
+    let dump = message.match_indices(" (").find(|(i, _)| {
+        let rest = &message[i + 2..];
+        let word: String = rest
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect();
+        word.starts_with(|c: char| c.is_ascii_uppercase()) && rest[word.len()..].starts_with('(')
+    });
+    dump.map_or(message, |(i, _)| &message[..i])
 }
 
 fn refused((code, message): Refusal) -> Response {
@@ -363,4 +380,19 @@ fn rendered(pattern: &Pattern, values: &std::collections::BTreeMap<String, Strin
         })
         .collect::<Vec<_>>()
         .join(" AND ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::readable;
+
+    #[test]
+    fn dispatch_failures_read_without_the_debug_dump() {
+        let sdk = "unavailable: dispatch failure: io error: tcp connect error: Connection refused (os error 111) (DispatchFailure(DispatchFailure { source: ConnectorError { kind: Io } }))";
+        assert_eq!(
+            readable(sdk),
+            "unavailable: dispatch failure: io error: tcp connect error: Connection refused (os error 111)"
+        );
+        assert_eq!(readable("timeout (after 3 s)"), "timeout (after 3 s)");
+    }
 }

@@ -300,7 +300,10 @@ async fn the_backend_refusing_is_told_apart_from_it_being_down() {
     let (status, body) = get_json(&ui, "/api/live/patterns/getUser?userId=u1").await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     assert_eq!(body["error"], "table_not_found");
-    assert!(body["message"].as_str().unwrap().contains("`Shop`"), "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("`Shop`"),
+        "{body}"
+    );
 
     // An item the backend refuses (no sort key) is the request's fault, not the backend's.
     let (live, _) = live(true).await;
