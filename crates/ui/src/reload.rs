@@ -4,6 +4,8 @@
 //!
 //! It compares the text rather than the modification time: editors that write a new file and
 //! rename it, clocks with coarse resolution and two saves in one second are all seen the same.
+//! A text is built only once two reads in a row agree, so a file caught half-written (an editor
+//! that truncates, then writes) never flashes an error on open pages.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,10 +25,14 @@ pub async fn watch(ui: Arc<Ui>, mut stop: watch::Receiver<bool>) {
     }
     let mut tick = tokio::time::interval(POLL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut previous = None;
     loop {
         tokio::select! {
             _ = tick.tick() => {
-                if ui.reload().await {
+                let now = ui.file().and_then(|f| std::fs::read(f).ok());
+                let settled = now == previous;
+                previous = now;
+                if settled && ui.reload().await {
                     tracing::info!(version = ui.version(), "model reloaded");
                 }
             }
