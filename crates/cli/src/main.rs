@@ -101,7 +101,8 @@ enum Command {
     Cost(cost::CostArgs),
     /// Serve a web page of a model on 127.0.0.1:8080: item collections of the sample data per
     /// index, each pattern's key condition, cost, verdict and returned items, the diagnostics
-    /// and the cost table, with the JSON API it reads (see docs/ui.md).
+    /// and the cost table, updated when the file is saved; and a table view that runs the
+    /// model's patterns on a live table. With the JSON API it reads (see docs/ui.md).
     Ui(ui::UiArgs),
     /// Compare two model files: each change classified by what it takes on a live table
     /// (online, backfill, move, removal, or not in place), the cost of each step, and what
