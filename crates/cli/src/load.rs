@@ -13,9 +13,9 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use monotable_check::{Format, Report, model_error_diagnostics};
-use monotable_connect::capacity::{Settings, Snapshot};
+use monotable_connect::capacity::{ResourceMetrics, Settings, Snapshot};
 use monotable_connect::{Backend, Dynamo, Engine};
-use monotable_verify::load::report::{KeyUsage, LoadReport, Meta, ResourceUsage};
+use monotable_verify::load::report::{LoadReport, Meta};
 use monotable_verify::load::{self, Options, Plan, Probe, Progress};
 
 use crate::connection::RemoteArgs;
@@ -233,32 +233,12 @@ fn throttled_attempts(snapshot: &Snapshot) -> u64 {
 }
 
 /// `table`'s and its indexes' consumption, as the report takes it.
-fn resources(snapshot: &Snapshot, table: &str) -> Vec<ResourceUsage> {
+fn resources(snapshot: &Snapshot, table: &str) -> Vec<ResourceMetrics> {
     snapshot
         .resources
         .iter()
         .filter(|r| r.table == table)
-        .map(|r| ResourceUsage {
-            table: r.table.clone(),
-            index: r.index.clone(),
-            read_units: r.read_units,
-            write_units: r.write_units,
-            read_requests: r.read_requests,
-            write_requests: r.write_requests,
-            throttled_reads: r.throttled_reads,
-            throttled_writes: r.throttled_writes,
-            hot_keys: r
-                .hot_keys
-                .iter()
-                .map(|k| KeyUsage {
-                    key: k.key.clone(),
-                    read_units: k.read_units,
-                    write_units: k.write_units,
-                    throttled_reads: k.throttled_reads,
-                    throttled_writes: k.throttled_writes,
-                })
-                .collect(),
-        })
+        .cloned()
         .collect()
 }
 

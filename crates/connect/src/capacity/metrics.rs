@@ -158,7 +158,7 @@ pub struct Snapshot {
 }
 
 /// The figures of one table or index.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ResourceMetrics {
     /// The table.
     pub table: String,
@@ -183,7 +183,7 @@ pub struct ResourceMetrics {
 }
 
 /// The figures of one partition key.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct KeyMetrics {
     /// The partition key value.
     pub key: String,

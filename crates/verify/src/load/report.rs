@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use monotable_connect::capacity::ResourceMetrics;
 use serde::Serialize;
 
 use crate::load::{Kind, Measured, Plan, Skipped, Stream, stats};
@@ -33,44 +34,6 @@ pub struct Meta {
     pub seed: u64,
 }
 
-/// A table's or index's consumption over the run, as the capacity emulator counted it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct ResourceUsage {
-    /// The table.
-    pub table: String,
-    /// The index; `None` for the table itself.
-    pub index: Option<String>,
-    /// Read units consumed.
-    pub read_units: f64,
-    /// Write units consumed.
-    pub write_units: f64,
-    /// Read requests served.
-    pub read_requests: u64,
-    /// Write requests served.
-    pub write_requests: u64,
-    /// Read attempts throttled.
-    pub throttled_reads: u64,
-    /// Write attempts throttled.
-    pub throttled_writes: u64,
-    /// The hottest partition keys, hottest first.
-    pub hot_keys: Vec<KeyUsage>,
-}
-
-/// One partition key's consumption.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct KeyUsage {
-    /// The partition key value.
-    pub key: String,
-    /// Read units consumed.
-    pub read_units: f64,
-    /// Write units consumed.
-    pub write_units: f64,
-    /// Read attempts throttled.
-    pub throttled_reads: u64,
-    /// Write attempts throttled.
-    pub throttled_writes: u64,
-}
-
 /// The whole report.
 #[derive(Debug, Clone, Serialize)]
 pub struct LoadReport {
@@ -86,7 +49,7 @@ pub struct LoadReport {
     /// Rates in `[traffic]` not driven, and why.
     pub skipped: Vec<Skipped>,
     /// Each table and index as the emulator counted it (empty without the emulator).
-    pub resources: Vec<ResourceUsage>,
+    pub resources: Vec<ResourceMetrics>,
     /// The emulator's throttled attempts in each second (empty without the emulator).
     pub emulator_throttled_per_second: Vec<u64>,
     /// Requests still in flight after the drain, not counted anywhere.
@@ -174,7 +137,7 @@ impl LoadReport {
         meta: Meta,
         plan: &Plan,
         measured: &Measured,
-        resources: Vec<ResourceUsage>,
+        resources: Vec<ResourceMetrics>,
         emulator_throttled_per_second: Vec<u64>,
     ) -> LoadReport {
         let secs = measured.duration.as_secs_f64().max(1e-9);
@@ -399,7 +362,11 @@ fn latency(latencies_us: &[u64]) -> Latency {
 /// The emulator's throttled attempts on the partitions `stream` touches, and the hottest of
 /// them: every hot key of a table or index the stream reads (or writes) whose value its
 /// partition key template matches.
-fn attribute(stream: &Stream, resources: &[ResourceUsage], secs: f64) -> (u64, Vec<HotPartition>) {
+fn attribute(
+    stream: &Stream,
+    resources: &[ResourceMetrics],
+    secs: f64,
+) -> (u64, Vec<HotPartition>) {
     let mut total = 0;
     let mut hot: Vec<HotPartition> = Vec::new();
     for p in &stream.partitions {
@@ -439,13 +406,14 @@ fn attribute(stream: &Stream, resources: &[ResourceUsage], secs: f64) -> (u64, V
 pub(crate) mod tests {
     use super::*;
     use crate::load::{Partitions, StreamMeasured};
+    use monotable_connect::capacity::KeyMetrics;
     use std::time::Duration;
 
     fn template(text: &str) -> monotable_model::KeyTemplate {
         monotable_model::KeyTemplate::parse(text).unwrap()
     }
 
-    pub(crate) fn sample() -> (Plan, Measured, Vec<ResourceUsage>) {
+    pub(crate) fn sample() -> (Plan, Measured, Vec<ResourceMetrics>) {
         let plan = Plan {
             streams: vec![
                 Stream {
@@ -502,13 +470,13 @@ pub(crate) mod tests {
             probe_per_second: vec![3, 90],
         };
         let resources = vec![
-            ResourceUsage {
+            ResourceMetrics {
                 table: "Shop".into(),
                 index: None,
                 read_units: 98.0,
                 read_requests: 196,
                 throttled_reads: 2,
-                hot_keys: vec![KeyUsage {
+                hot_keys: vec![KeyMetrics {
                     key: "USER#u1".into(),
                     read_units: 60.0,
                     throttled_reads: 2,
@@ -516,20 +484,20 @@ pub(crate) mod tests {
                 }],
                 ..Default::default()
             },
-            ResourceUsage {
+            ResourceMetrics {
                 table: "Shop".into(),
                 index: Some("GSI1".into()),
                 write_units: 60.0,
                 write_requests: 60,
                 throttled_writes: 91,
                 hot_keys: vec![
-                    KeyUsage {
+                    KeyMetrics {
                         key: "DAY#2026-01-01".into(),
                         write_units: 60.0,
                         throttled_writes: 91,
                         ..Default::default()
                     },
-                    KeyUsage {
+                    KeyMetrics {
                         key: "USER#u1".into(),
                         write_units: 7.0,
                         ..Default::default()
