@@ -98,15 +98,7 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let json = matches!(args.format, OutputFormat::Json);
     let report = match load(&args, &path).await {
         Ok(report) => report,
-        Err(e) => {
-            let message = crate::one_line(&e);
-            if json {
-                let doc = serde_json::json!({ "file": path, "error": message });
-                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
-            }
-            eprintln!("error: {message}");
-            return Ok(ExitCode::from(TROUBLE));
-        }
+        Err(e) => return Ok(crate::failed(json, &path, &e, ExitCode::from(TROUBLE))),
     };
     if let Some(file) = &args.plot {
         std::fs::write(file, load::plot::svg(&report))

@@ -183,11 +183,19 @@ fn json_error(json: bool, path: &str, error: anyhow::Error) -> anyhow::Result<Ex
     if !json {
         return Err(error);
     }
-    let message = one_line(&error);
-    let doc = serde_json::json!({ "file": path, "error": message });
-    println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    Ok(failed(true, path, &error, ExitCode::FAILURE))
+}
+
+/// A command that could not do its work: the message on stderr and, with `--format json`, the
+/// document `{"file", "error"}` on stdout; exit status `code`.
+fn failed(json: bool, path: &str, error: &anyhow::Error, code: ExitCode) -> ExitCode {
+    let message = one_line(error);
+    if json {
+        let doc = serde_json::json!({ "file": path, "error": message });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    }
     eprintln!("error: {message}");
-    Ok(ExitCode::FAILURE)
+    code
 }
 
 /// The error and its causes on one line, skipping a cause its parent already quoted.
