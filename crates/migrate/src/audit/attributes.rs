@@ -223,11 +223,16 @@ pub fn text_problem(a: &Attribute, text: &str) -> Option<String> {
         AttributeType::String | AttributeType::Enum => V::S(text.into()),
         AttributeType::List | AttributeType::Map | AttributeType::Set => return None,
     };
-    problem(a, &value).map(|p| match p {
-        Problem::WrongType(_) => format!("`{text}` is not a valid {label}"),
-        Problem::Float(what) => format!("`{text}` is not an exact {what}"),
-        Problem::Invalid(why) => format!("`{text}` is {why}"),
-    })
+    if let Some(p) = problem(a, &value) {
+        return Some(match p {
+            Problem::WrongType(_) => format!("`{text}` is not a valid {label}"),
+            Problem::Float(what) => format!("`{text}` is not an exact {what}"),
+            Problem::Invalid(why) => format!("`{text}` is {why}"),
+        });
+    }
+    // The model's bounds hold for a parameter as for a stored value: a shard past the
+    // cardinality, say, names a partition no item is ever written to.
+    over(a, &value).map(|(what, _)| format!("`{text}` {what}"))
 }
 
 /// The DynamoDB type(s) a model type is written as.
@@ -405,6 +410,23 @@ mod tests {
             text_problem(&attribute(AttributeType::String), "anything"),
             None
         );
+    }
+
+    #[test]
+    fn typed_text_keeps_the_models_bounds() {
+        let mut shard = attribute(AttributeType::Integer);
+        shard.cardinality = Some(8);
+        assert_eq!(text_problem(&shard, "0"), None);
+        assert_eq!(text_problem(&shard, "7"), None);
+        for outside in ["8", "99", "-1"] {
+            let why = text_problem(&shard, outside).unwrap();
+            assert!(why.contains("cardinality 8"), "{why}");
+        }
+        let mut name = attribute(AttributeType::String);
+        name.max_length = Some(3);
+        assert_eq!(text_problem(&name, "abc"), None);
+        let why = text_problem(&name, "abcd").unwrap();
+        assert!(why.contains("max_length 3"), "{why}");
     }
 
     #[test]
