@@ -1,23 +1,34 @@
 //! `GET /metrics` on `serve`'s API port: what the capacity emulator counted (consumed capacity,
 //! requests and throttles per table, index and hottest partition key), as Prometheus text or,
 //! with `?format=json`, as JSON. With emulation off it still answers 200, saying so.
+//!
+//! Partition keys are table data (an e-mail address, a draft product's id), so a hot key is
+//! named by its pseudonym (`key_id`) only; `?keys=values` adds the values, behind the same
+//! [`DataGate`] as every other route that reads table data.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use axum::Router;
 use axum::extract::{Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use monotable_connect::capacity::Emulator;
+use monotable_connect::capacity::{Emulator, Snapshot};
+use monotable_connect::serve::DataGate;
 
 /// The content type of Prometheus' text exposition format.
 pub const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// The `/metrics` route over `emulator` (`None`: emulation is off). Other methods get a 405 in
-/// the shop's error shape, like the shop's own routes.
-pub fn router(emulator: Option<Arc<Emulator>>) -> Router {
+struct Metrics {
+    emulator: Option<Arc<Emulator>>,
+    gate: DataGate,
+}
+
+/// The `/metrics` route over `emulator` (`None`: emulation is off), key values behind `gate`.
+/// Other methods get a 405 in the shop's error shape, like the shop's own routes.
+pub fn router(emulator: Option<Arc<Emulator>>, gate: DataGate) -> Router {
     Router::new()
         .route(
             "/metrics",
@@ -29,38 +40,66 @@ pub fn router(emulator: Option<Arc<Emulator>>) -> Router {
                 )
             }),
         )
-        .with_state(emulator)
+        .with_state(Arc::new(Metrics { emulator, gate }))
 }
 
 async fn metrics(
-    State(emulator): State<Option<Arc<Emulator>>>,
+    State(metrics): State<Arc<Metrics>>,
+    uri: Uri,
+    headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    match query.get("format").map(String::as_str) {
-        None | Some("prometheus" | "text") => text(emulator.as_deref()),
-        Some("json") => json(emulator.as_deref()),
-        Some(other) => monotable_shop::api::refuse(
-            StatusCode::BAD_REQUEST,
-            "invalid_query",
-            format!("unknown format `{other}`: use `json`, or none for Prometheus text"),
-        ),
+    let with_values = match query.get("keys").map(String::as_str) {
+        None | Some("ids") => false,
+        Some("values") => true,
+        Some(other) => {
+            return invalid(format!(
+                "unknown keys `{other}`: use `values` (the partition key values, behind the \
+                 DynamoDB endpoint's credentials), or none for pseudonyms"
+            ));
+        }
+    };
+    if with_values
+        && let Err(denied) =
+            metrics
+                .gate
+                .check(&Method::GET, &uri, &headers, b"", SystemTime::now())
+    {
+        return monotable_shop::api::refuse(denied.status, denied.code, denied.message);
     }
+    let snapshot = metrics.emulator.as_deref().map(|emulator| {
+        let snapshot = emulator.snapshot();
+        let snapshot = if with_values {
+            snapshot
+        } else {
+            snapshot.without_key_values()
+        };
+        (snapshot, emulator.settings().scale)
+    });
+    match query.get("format").map(String::as_str) {
+        None | Some("prometheus" | "text") => text(snapshot),
+        Some("json") => json(snapshot),
+        Some(other) => invalid(format!(
+            "unknown format `{other}`: use `json`, or none for Prometheus text"
+        )),
+    }
+}
+
+fn invalid(message: String) -> Response {
+    monotable_shop::api::refuse(StatusCode::BAD_REQUEST, "invalid_query", message)
 }
 
 /// Prometheus text: the emulator's families and its scale as a gauge, or one comment line when
 /// emulation is off (an empty scrape, not an error).
-fn text(emulator: Option<&Emulator>) -> Response {
-    let body = match emulator {
-        Some(emulator) => {
-            let mut body = emulator.snapshot().prometheus();
+fn text(snapshot: Option<(Snapshot, f64)>) -> Response {
+    let body = match snapshot {
+        Some((snapshot, scale)) => {
+            let mut body = snapshot.prometheus();
             body.push_str(
                 "# HELP monotable_capacity_scale What every capacity limit is divided by.\n\
                  # TYPE monotable_capacity_scale gauge\n",
             );
-            body.push_str(&format!(
-                "monotable_capacity_scale {}\n",
-                emulator.settings().scale
-            ));
+            body.push_str(&format!("monotable_capacity_scale {scale}\n"));
             body
         }
         None => "# monotable capacity emulation is off (start serve with --capacity)\n".to_string(),
@@ -69,13 +108,13 @@ fn text(emulator: Option<&Emulator>) -> Response {
 }
 
 /// The snapshot as JSON with `"capacity": "on"` and the scale added, or `{"capacity": "off"}`.
-fn json(emulator: Option<&Emulator>) -> Response {
-    let body = match emulator {
-        Some(emulator) => {
-            let mut body = serde_json::to_value(emulator.snapshot()).unwrap_or_default();
+fn json(snapshot: Option<(Snapshot, f64)>) -> Response {
+    let body = match snapshot {
+        Some((snapshot, scale)) => {
+            let mut body = serde_json::to_value(snapshot).unwrap_or_default();
             if let Some(fields) = body.as_object_mut() {
                 fields.insert("capacity".into(), "on".into());
-                fields.insert("scale".into(), emulator.settings().scale.into());
+                fields.insert("scale".into(), scale.into());
             }
             body
         }
@@ -116,14 +155,14 @@ mod tests {
 
     #[tokio::test]
     async fn off_answers_200_saying_so() {
-        let (status, content_type, body) = get(router(None), "/metrics").await;
+        let (status, content_type, body) = get(router(None, DataGate::Open), "/metrics").await;
         assert_eq!(status, 200);
         assert_eq!(content_type, PROMETHEUS_TEXT);
         assert!(
             body.starts_with("# monotable capacity emulation is off"),
             "{body}"
         );
-        let (status, _, body) = get(router(None), "/metrics?format=json").await;
+        let (status, _, body) = get(router(None, DataGate::Open), "/metrics?format=json").await;
         assert_eq!(status, 200);
         let json: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(json, serde_json::json!({ "capacity": "off" }));
@@ -132,14 +171,19 @@ mod tests {
     #[tokio::test]
     async fn on_answers_the_snapshot_and_the_scale() {
         let emulator = Arc::new(Emulator::new(Settings::default().scale(1000.0)));
-        let (status, _, body) = get(router(Some(emulator.clone())), "/metrics").await;
+        let (status, _, body) =
+            get(router(Some(emulator.clone()), DataGate::Open), "/metrics").await;
         assert_eq!(status, 200);
         assert!(
             body.contains("# TYPE monotable_throttled_requests_total counter"),
             "{body}"
         );
         assert!(body.contains("monotable_capacity_scale 1000\n"), "{body}");
-        let (_, content_type, body) = get(router(Some(emulator)), "/metrics?format=json").await;
+        let (_, content_type, body) = get(
+            router(Some(emulator), DataGate::Open),
+            "/metrics?format=json",
+        )
+        .await;
         assert!(
             content_type.starts_with("application/json"),
             "{content_type}"
@@ -151,8 +195,31 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn key_values_stand_behind_the_data_gate() {
+        let emulator = || Some(Arc::new(Emulator::new(Settings::default())));
+        let signed = DataGate::Signed("local:s3cr3t-s3cr3t".parse().unwrap());
+        for (gate, status, code) in [
+            (signed, 401, "credentials_required"),
+            (DataGate::Off, 403, "data_route_off"),
+        ] {
+            for uri in ["/metrics?keys=values", "/metrics?format=json&keys=values"] {
+                let (got, _, body) = get(router(emulator(), gate.clone()), uri).await;
+                assert_eq!(got, status, "{uri}: {body}");
+                let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+                assert_eq!(json["error"]["code"], code, "{body}");
+            }
+            let (got, _, _) = get(router(emulator(), gate), "/metrics").await;
+            assert_eq!(got, 200, "without key values nothing is asked for");
+        }
+        let (got, _, _) = get(router(emulator(), DataGate::Open), "/metrics?keys=values").await;
+        assert_eq!(got, 200);
+        let (got, _, body) = get(router(emulator(), DataGate::Open), "/metrics?keys=all").await;
+        assert_eq!(got, 400, "{body}");
+    }
+
+    #[tokio::test]
     async fn an_unknown_format_is_refused_in_the_shop_shape() {
-        let (status, _, body) = get(router(None), "/metrics?format=xml").await;
+        let (status, _, body) = get(router(None, DataGate::Open), "/metrics?format=xml").await;
         assert_eq!(status, 400);
         let json: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(json["error"]["code"], "invalid_query");

@@ -11,7 +11,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use monotable_connect::capacity::{PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, Settings};
 use monotable_connect::serve::sigv4::Credentials;
-use monotable_connect::serve::{EndpointOptions, Guard, Limits};
+use monotable_connect::serve::{DataGate, EndpointOptions, Guard, Limits};
 use monotable_connect::{DataLocation, Engine, ServeError, serve};
 use monotable_shop::auth::Auth;
 use monotable_shop::{Shop, ShopOptions};
@@ -113,6 +113,12 @@ impl ServeArgs {
         }
     }
 
+    /// What the routes beside the DynamoDB endpoint that read its tables ask for: the
+    /// endpoint's own credentials, or nothing on loopback without them; off beyond it.
+    fn data_gate(&self) -> DataGate {
+        DataGate::new(self.auth.clone(), self.host)
+    }
+
     fn guard(&self, cors_methods: &'static str, refuse: serve::guard::Refuse) -> Guard {
         Guard {
             listen: self.host,
@@ -201,9 +207,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
     let limits = args.limits();
     let shop_guard = args.guard("GET, POST, PUT, PATCH", monotable_shop::api::refuse);
+    let gate = args.data_gate();
     let router = monotable_shop::api::router(shop)
-        .merge(crate::metrics::router(engine.capacity().cloned()))
-        .merge(ui_router(&engine, stopped.clone()))
+        .merge(crate::metrics::router(
+            engine.capacity().cloned(),
+            gate.clone(),
+        ))
+        .merge(ui_router(&engine, stopped.clone(), gate))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(shop_guard),
             serve::guard::guard,
@@ -236,9 +246,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `monotable ui` for the shop's model under `/ui` on the API port, its table view reading this
-/// serve's engine (read-only). Nothing is built until the page is first asked for, so `serve`
-/// is ready as fast without it.
-fn ui_router(engine: &Engine, stop: tokio::sync::watch::Receiver<bool>) -> axum::Router {
+/// serve's engine (read-only) behind `gate`. Nothing is built until the page is first asked
+/// for, so `serve` is ready as fast without it.
+fn ui_router(
+    engine: &Engine,
+    stop: tokio::sync::watch::Receiver<bool>,
+    gate: DataGate,
+) -> axum::Router {
     let client = monotable_connect::inprocess::client(engine.clone());
     let ui = monotable_ui::Ui::new(
         monotable_ui::ModelSource::Text {
@@ -248,11 +262,9 @@ fn ui_router(engine: &Engine, stop: tokio::sync::watch::Receiver<bool>) -> axum:
         monotable_ui::Options {
             seed: monotable_verify::DEFAULT_SEED,
             prefix: "/ui".to_string(),
-            live: Some(monotable_ui::Live::new(
-                client,
-                "this serve's engine",
-                false,
-            )),
+            live: Some(
+                monotable_ui::Live::new(client, "this serve's engine", false).with_gate(gate),
+            ),
             stop,
         },
     );
@@ -323,10 +335,14 @@ impl Banner<'_> {
             self.table,
             if self.created { "created" } else { "found" }
         );
-        let _ = writeln!(
-            out,
-            "  ui        {api_url}/ui/   (the shop's model and its table, read-only)"
-        );
+        let table_view = match self.args.data_gate() {
+            DataGate::Open => "the shop's model and its table, read-only",
+            DataGate::Signed(_) => {
+                "the shop's model; its table, read-only, with the --auth key and secret"
+            }
+            DataGate::Off => "the shop's model; its table is off beyond loopback without --auth",
+        };
+        let _ = writeln!(out, "  ui        {api_url}/ui/   ({table_view})");
         let _ = writeln!(out, "  token     {token_hint}");
         if self.args.capacity {
             let scale = self.args.capacity_scale;

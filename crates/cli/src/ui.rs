@@ -10,6 +10,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use monotable_connect::serve::DataGate;
+use monotable_connect::serve::sigv4::Credentials;
 use monotable_connect::{ServeError, serve};
 use monotable_ui::{Live, ModelSource, Options, Snapshot, Ui};
 
@@ -35,9 +37,19 @@ pub struct UiArgs {
     /// Let the table view put and delete items (it only reads without this).
     #[arg(long)]
     allow_writes: bool,
+    /// Ask the table view's callers for SigV4 signatures made with this access key and secret
+    /// (the page asks for them once). Without it the table view is open on loopback and off on
+    /// any other --host. Prefer the environment variable: a command line is visible to every
+    /// user of the machine.
+    #[arg(long, env = "MONOTABLE_UI_AUTH", value_name = "KEY:SECRET", value_parser = parse_credentials, hide_env_values = true)]
+    auth: Option<Credentials>,
     /// The table view's backend: the embedded engine (default), --endpoint or --aws.
     #[command(flatten)]
     connection: ConnectionArgs,
+}
+
+fn parse_credentials(text: &str) -> Result<Credentials, String> {
+    text.parse()
 }
 
 pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
@@ -50,12 +62,13 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
         .await
         .with_context(|| format!("cannot open the table view's backend ({backend})"))?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
+    let gate = DataGate::new(args.auth.clone(), args.host);
     let ui = Ui::new(
         ModelSource::File(args.model.clone()),
         Options {
             seed: args.seed,
             prefix: String::new(),
-            live: Some(Live::from_dynamo(dynamo, args.allow_writes)),
+            live: Some(Live::from_dynamo(dynamo, args.allow_writes).with_gate(gate.clone())),
             stop: stopped.clone(),
         },
     );
@@ -70,16 +83,31 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
         Snapshot::Ready(s) => format!("{} sample items", s.data.samples.len()),
         Snapshot::Invalid(i) => format!("{}; the page shows why", i.message),
     };
-    println!(
-        "monotable ui: {} ({shown}) at {url}/ (table view: {backend}, {}; Ctrl-C stops)",
+    let mode = if args.allow_writes {
+        "read-write"
+    } else {
+        "read-only"
+    };
+    let access = match &gate {
+        DataGate::Open => String::new(),
+        DataGate::Signed(c) => format!(", for SigV4 signatures by access key {}", c.access_key),
+        DataGate::Off => ", off: --host is beyond loopback and --auth is not set".to_string(),
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "monotable ui: {} ({shown}) at {url}/ (table view: {backend}, {mode}{access}; Ctrl-C stops)",
         args.model.display(),
-        if args.allow_writes {
-            "read-write"
-        } else {
-            "read-only"
-        }
     );
-    let _ = std::io::stdout().flush();
+    if !args.host.is_loopback() {
+        let _ = writeln!(
+            out,
+            "{}",
+            exposure_warning(args.host, &gate, args.allow_writes)
+        );
+    }
+    let _ = out.flush();
+    drop(out);
     tokio::spawn(monotable_ui::reload::watch(ui.clone(), stopped.clone()));
     let mut wait = stopped;
     let server = monotable_ui::serve(listener, ui, args.allow_hosts, async move {
@@ -91,4 +119,40 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
     });
     server.await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `ui` says when it listens beyond loopback: who can reach what.
+fn exposure_warning(host: IpAddr, gate: &DataGate, allow_writes: bool) -> String {
+    let table = match (gate, allow_writes) {
+        (DataGate::Signed(_), true) => {
+            "the table view reads and writes the table for whoever holds the --auth secret"
+        }
+        (DataGate::Signed(_), false) => {
+            "the table view reads the table for whoever holds the --auth secret"
+        }
+        (_, true) => "the table view is off (--allow-writes has no effect without --auth)",
+        (_, false) => "the table view is off (set --auth KEY:SECRET to turn it on)",
+    };
+    format!(
+        "warning: listening on {host}: anyone who reaches it sees the model and its sample items; {table}"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::Ipv4Addr;
+
+    #[test]
+    fn the_warning_says_what_is_exposed() {
+        let any = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+        let creds: Credentials = "local:s3cr3t-s3cr3t".parse().unwrap();
+        let signed = DataGate::new(Some(creds), any);
+        let text = exposure_warning(any, &signed, true);
+        assert!(text.contains("reads and writes"), "{text}");
+        assert!(!text.contains("s3cr3t"), "{text}");
+        let off = DataGate::new(None, any);
+        let text = exposure_warning(any, &off, true);
+        assert!(text.contains("--allow-writes has no effect"), "{text}");
+    }
 }

@@ -13,6 +13,7 @@ use axum::response::Response;
 use monotable_access::error::ServiceError;
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PatternError};
+use monotable_connect::serve::DataGate;
 use monotable_migrate::audit::{self, ItemKind};
 use monotable_model::{Model, Operation, Pattern};
 use serde_json::{Value, json};
@@ -27,6 +28,8 @@ pub struct Live {
     client: Client,
     backend: String,
     allow_writes: bool,
+    /// Who may call the routes that read or write the table ([`DataGate::Open`] unless set).
+    pub(crate) gate: DataGate,
     /// Keeps an embedded engine open as long as the view.
     _dynamo: Option<monotable_connect::Dynamo>,
 }
@@ -38,6 +41,7 @@ impl Live {
             client,
             backend: backend.to_string(),
             allow_writes,
+            gate: DataGate::Open,
             _dynamo: None,
         }
     }
@@ -49,16 +53,29 @@ impl Live {
             client: dynamo.client().clone(),
             backend,
             allow_writes,
+            gate: DataGate::Open,
             _dynamo: Some(dynamo),
         }
     }
 
-    /// `GET /api/live`.
+    /// The same view behind `gate`: its table routes then ask for what the gate asks for, or
+    /// are off.
+    pub fn with_gate(mut self, gate: DataGate) -> Live {
+        self.gate = gate;
+        self
+    }
+
+    /// `GET /api/live`: the backend and what the table routes ask for (never table data).
     pub(crate) fn describe(&self, state: &UiState) -> Value {
         json!({
             "backend": self.backend,
             "table": state.model.table.name,
             "allowWrites": self.allow_writes,
+            "access": {
+                "mode": self.gate.mode(),
+                "accessKey": self.gate.access_key(),
+                "service": "dynamodb",
+            },
         })
     }
 

@@ -18,6 +18,45 @@ const RESERVED: [&str; 3] = ["limit", "cursor", "index"];
 /// A request the table view refuses before calling the backend: (code, message).
 pub type Refusal = (&'static str, String);
 
+/// A request's query as name → value, each name at most once: `?userId=a&userId=b` is
+/// refused rather than one of them silently chosen.
+#[derive(Debug, Default)]
+pub struct Params(pub HashMap<String, String>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Params {
+    type Rejection = axum::response::Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Params, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or("");
+        let refuse = |code, message| {
+            crate::routes::error(axum::http::StatusCode::BAD_REQUEST, code, message)
+        };
+        let pairs: Vec<(String, String)> = query_pairs(query)
+            .ok_or_else(|| refuse("invalid_query", "the query string is not valid".into()))?;
+        let mut out = HashMap::with_capacity(pairs.len());
+        for (name, value) in pairs {
+            if out.contains_key(&name) {
+                return Err(refuse(
+                    "repeated_parameter",
+                    format!("`{name}` is given more than once; give each parameter once"),
+                ));
+            }
+            out.insert(name, value);
+        }
+        Ok(Params(out))
+    }
+}
+
+/// The query's name/value pairs, decoded as forms are (`+` is a space), in order.
+fn query_pairs(query: &str) -> Option<Vec<(String, String)>> {
+    axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&format!("/?{query}").parse().ok()?)
+        .ok()
+        .map(|q| q.0)
+}
+
 /// One parameter of a pattern.
 #[derive(Debug, Clone)]
 pub struct Parameter<'m> {

@@ -3,6 +3,7 @@
 //! private to this machine ([`guard`]), and the stop signal.
 
 pub mod endpoint;
+pub mod gate;
 pub mod guard;
 mod http;
 mod shaped;
@@ -19,6 +20,7 @@ use crate::engine::Engine;
 use crate::error::ServeError;
 
 pub use endpoint::EndpointOptions;
+pub use gate::{DataGate, Denied};
 pub use guard::Guard;
 pub use http::{Limits, serve_router};
 pub use shaped::ErrorBody;

@@ -74,15 +74,20 @@ impl Rejection {
     /// The answer DynamoDB gives.
     pub fn answer(&self) -> Answer {
         const CORAL: &str = "com.amazon.coral.service#";
-        let (kind, message) = match self {
+        let (kind, message) = self.kind_and_message();
+        Answer::error(400, &format!("{CORAL}{kind}"), &message)
+    }
+
+    /// DynamoDB's exception name for it, and its message.
+    pub fn kind_and_message(&self) -> (&'static str, String) {
+        match self {
             Rejection::Missing => ("MissingAuthenticationTokenException", "Request is missing Authentication Token".to_string()),
             Rejection::QueryString => ("IncompleteSignatureException", "this endpoint accepts only signatures in the Authorization header".to_string()),
             Rejection::Malformed(why) => ("IncompleteSignatureException", why.clone()),
             Rejection::UnknownKey => ("UnrecognizedClientException", "The security token included in the request is invalid.".to_string()),
             Rejection::Expired(why) => ("InvalidSignatureException", why.clone()),
             Rejection::BadSignature => ("InvalidSignatureException", "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.".to_string()),
-        };
-        Answer::error(400, &format!("{CORAL}{kind}"), &message)
+        }
     }
 }
 
