@@ -136,7 +136,10 @@ fn main() -> ExitCode {
         lambda::init_logging();
         return lambda::main();
     }
-    let cli = Cli::parse();
+    let (cli, name) = parse();
+    // The lock file of a data directory names this process by its subcommand, never by its
+    // arguments (they may carry a secret).
+    monotable_connect::engine::name_process(&format!("monotable {name}"));
     init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -174,6 +177,17 @@ fn main() -> ExitCode {
             eprintln!("error: {}", one_line(&e));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The command line, and the name of its subcommand.
+fn parse() -> (Cli, String) {
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    let name = matches.subcommand_name().unwrap_or_default().to_string();
+    match Cli::from_arg_matches(&matches) {
+        Ok(cli) => (cli, name),
+        Err(e) => e.format(&mut Cli::command()).exit(),
     }
 }
 

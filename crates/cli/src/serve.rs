@@ -43,8 +43,15 @@ pub struct ServeArgs {
     )]
     api_port: u16,
     /// Require SigV4 signatures made with this access key and secret on the DynamoDB endpoint
-    /// (clients set AWS_ACCESS_KEY_ID=KEY and AWS_SECRET_ACCESS_KEY=SECRET).
-    #[arg(long, env = "MONOTABLE_DYNAMODB_AUTH", value_name = "KEY:SECRET", value_parser = parse_credentials)]
+    /// (clients set AWS_ACCESS_KEY_ID=KEY and AWS_SECRET_ACCESS_KEY=SECRET). Prefer the
+    /// environment variable: other users of this machine can read a command line (`ps`).
+    #[arg(
+        long,
+        env = "MONOTABLE_DYNAMODB_AUTH",
+        hide_env_values = true,
+        value_name = "KEY:SECRET",
+        value_parser = CredentialsParser
+    )]
     auth: Option<Credentials>,
     /// Let web pages from this origin call both endpoints (CORS), e.g. http://localhost:5173.
     /// Repeat for several. Pages from any other origin are refused.
@@ -94,8 +101,30 @@ fn parse_scale(text: &str) -> Result<f64, String> {
     }
 }
 
-fn parse_credentials(text: &str) -> Result<Credentials, String> {
-    text.parse()
+/// `--auth KEY:SECRET`, refused without repeating the value: clap's own error for a value it
+/// cannot parse quotes it, and this one holds a secret.
+#[derive(Clone)]
+struct CredentialsParser;
+
+impl clap::builder::TypedValueParser for CredentialsParser {
+    type Value = Credentials;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Credentials, clap::Error> {
+        let why = match value.to_str().map(str::parse::<Credentials>) {
+            Some(Ok(credentials)) => return Ok(credentials),
+            Some(Err(why)) => why,
+            None => "it is not valid UTF-8".to_string(),
+        };
+        let arg = arg.map_or_else(|| "--auth".to_string(), ToString::to_string);
+        let message =
+            format!("invalid value for '{arg}' (not repeated here: it holds a secret): {why}\n");
+        Err(clap::Error::raw(clap::error::ErrorKind::ValueValidation, message).with_cmd(cmd))
+    }
 }
 
 impl ServeArgs {
