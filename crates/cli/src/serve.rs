@@ -53,6 +53,11 @@ pub struct ServeArgs {
         value_parser = CredentialsParser
     )]
     auth: Option<Credentials>,
+    /// The region --auth signatures must be scoped to; DynamoDB refuses a credential scoped to
+    /// another. Defaults to AWS_REGION, then AWS_DEFAULT_REGION, then the AWS profile's region,
+    /// then us-east-1: where the SDKs and monotable's own commands find theirs.
+    #[arg(long, value_name = "REGION", value_parser = parse_region)]
+    region: Option<String>,
     /// Let web pages from this origin call both endpoints (CORS), e.g. http://localhost:5173.
     /// Repeat for several. Pages from any other origin are refused.
     #[arg(long = "cors-origin", value_name = "ORIGIN")]
@@ -98,6 +103,20 @@ fn parse_scale(text: &str) -> Result<f64, String> {
         Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
         Ok(_) => Err("must be a number above 0".to_string()),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A region name: `us-east-1`, `eu-west-2`, `us-gov-west-1`.
+fn parse_region(text: &str) -> Result<String, String> {
+    let valid = (1..=32).contains(&text.len())
+        && text.starts_with(|c: char| c.is_ascii_lowercase())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if valid {
+        Ok(text.to_string())
+    } else {
+        Err("a region is lower-case letters, digits and hyphens, e.g. us-east-1".to_string())
     }
 }
 
@@ -191,6 +210,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     // Listen for Ctrl-C/SIGTERM before saying "ready", so an early stop is a clean one.
     let shutdown = serve::Shutdown::install();
     let location = args.data.location();
+    let auth = credentials(&args).await;
     let engine = Engine::open(&location)?;
     // One engine for both listeners: with --capacity, the emulating clone, so the DynamoDB
     // endpoint and the shop draw on the same limits and are counted together.
@@ -215,6 +235,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         table: &table,
         created,
         secret_source: &secret_source,
+        auth: auth.as_ref(),
         args: &args,
     };
     banner.print(started);
@@ -245,9 +266,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         wait(stopped.clone()),
     );
     let endpoint_guard = args.guard("GET, POST", serve::endpoint::refuse);
-    let options = EndpointOptions {
-        auth: args.auth.clone(),
-    };
+    let options = EndpointOptions { auth: auth.clone() };
     let dynamodb_server = serve::serve_dynamodb(
         dynamodb,
         &engine,
@@ -262,6 +281,16 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     drop(engine);
     println!("stopped; data is in {}", data_text(&location));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The --auth credentials, scoped to --region or the environment's region.
+async fn credentials(args: &ServeArgs) -> Option<Credentials> {
+    let credentials = args.auth.clone()?;
+    let region = match &args.region {
+        Some(region) => region.clone(),
+        None => monotable_connect::client::local_region_name().await,
+    };
+    Some(credentials.in_region(region))
 }
 
 /// `monotable ui` for the shop's model under `/ui` on the API port, its table view reading this
@@ -307,6 +336,7 @@ struct Banner<'a> {
     table: &'a str,
     created: bool,
     secret_source: &'a crate::secret::Source,
+    auth: Option<&'a Credentials>,
     args: &'a ServeArgs,
 }
 
@@ -325,10 +355,10 @@ impl Banner<'_> {
             }
         };
         let (dynamodb_url, api_url) = (self.dynamodb_url, self.api_url);
-        let auth = match &self.args.auth {
+        let auth = match self.auth {
             Some(c) => format!(
-                "SigV4 required (access key {}; clients set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)",
-                c.access_key
+                "SigV4 required (access key {}, region {}; clients set AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and that region)",
+                c.access_key, c.region
             ),
             None => "none: any program on this machine can read and write every table (--auth KEY:SECRET requires SigV4); web pages are refused".to_string(),
         };
