@@ -212,8 +212,13 @@ fn failed(json: bool, path: &str, error: &anyhow::Error, code: ExitCode) -> Exit
     code
 }
 
-/// The error and its causes on one line, skipping a cause its parent already quoted.
+/// The error and its causes on one line, skipping a cause its parent already quoted, with the
+/// endpoint named where a call got no answer.
 fn one_line(error: &anyhow::Error) -> String {
+    connection::name_endpoint(chain_line(error))
+}
+
+fn chain_line(error: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in error.chain() {
         let text = cause.to_string();

@@ -5,6 +5,7 @@
 
 pub mod boto3;
 pub mod gateway;
+pub mod proxy;
 pub mod runtime_api;
 pub mod scaffold;
 
