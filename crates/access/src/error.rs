@@ -4,7 +4,7 @@
 //! is never a string inside a generic error.
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use crate::entity::EntityError;
 
@@ -32,11 +32,21 @@ pub enum ServiceError {
         /// DynamoDB's message.
         message: String,
     },
-    /// DynamoDB failed (5xx) or did not answer: retry later.
+    /// DynamoDB failed (5xx), or its answer could not be read: retry later.
     #[error("unavailable: {message}")]
     Unavailable {
         /// What happened.
         message: String,
+    },
+    /// No answer came back: the connection was refused or reset, the call timed out, an I/O
+    /// error. Retry later, or check the endpoint.
+    #[error("{UNREACHABLE}{}: {cause}", endpoint.as_ref().map(|e| format!(" at {e}")).unwrap_or_default())]
+    Unreachable {
+        /// The endpoint, when the caller knows it ([`ServiceError::at`]): the SDK's client does
+        /// not say where it sends.
+        endpoint: Option<String>,
+        /// The most specific cause the SDK reported (`Connection refused (os error 111)`).
+        cause: String,
     },
     /// Anything else DynamoDB answered.
     #[error("{code}: {message}")]
@@ -49,20 +59,54 @@ pub enum ServiceError {
 }
 
 impl ServiceError {
-    /// Classify an SDK error.
+    /// Classify an SDK error: DynamoDB's answer by its code and status, and a call that got no
+    /// answer (a dispatch failure, a timeout) as [`ServiceError::Unreachable`] with its cause.
     pub fn from_sdk<E>(e: &SdkError<E, HttpResponse>) -> ServiceError
     where
         E: ProvideErrorMetadata + std::error::Error + 'static,
     {
+        match e {
+            SdkError::ServiceError(_) => {}
+            SdkError::DispatchFailure(_) | SdkError::TimeoutError(_) => {
+                return ServiceError::Unreachable {
+                    endpoint: None,
+                    cause: innermost_cause(e),
+                };
+            }
+            SdkError::ResponseError(_) => {
+                return ServiceError::Unavailable {
+                    message: format!("the answer could not be read: {}", innermost_cause(e)),
+                };
+            }
+            // The request could not be built: a bug to fix, not to retry.
+            _ => {
+                return ServiceError::Validation {
+                    message: format!("the request could not be built: {}", innermost_cause(e)),
+                };
+            }
+        }
         let status = e.raw_response().map(|r| r.status().as_u16());
         let Some(service) = e.as_service_error() else {
             return ServiceError::Unavailable {
-                message: DisplayErrorContext(e).to_string(),
+                message: innermost_cause(e),
             };
         };
         let code = service.code().unwrap_or("error").to_string();
-        let message = service.message().unwrap_or("no message").to_string();
-        Self::classify(&code, message, status)
+        Self::classify(&code, answer_text(service, status), status)
+    }
+
+    /// This error, naming `endpoint` if no answer came from it.
+    pub fn at(self, endpoint: Option<&str>) -> ServiceError {
+        match self {
+            ServiceError::Unreachable {
+                endpoint: None,
+                cause,
+            } => ServiceError::Unreachable {
+                endpoint: endpoint.map(str::to_string),
+                cause,
+            },
+            other => other,
+        }
     }
 
     /// Classify an error code and message.
@@ -83,13 +127,63 @@ impl ServiceError {
         }
     }
 
-    /// Worth retrying later (throttled or unavailable).
+    /// Worth retrying later (throttled, unavailable or unreachable).
     pub fn is_transient(&self) -> bool {
         matches!(
             self,
-            ServiceError::Throttled { .. } | ServiceError::Unavailable { .. }
+            ServiceError::Throttled { .. }
+                | ServiceError::Unavailable { .. }
+                | ServiceError::Unreachable { .. }
         )
     }
+}
+
+/// How the text of a call that got no answer begins ([`ServiceError::Unreachable`]); a program
+/// that knows the endpoint its client calls can name it after these words.
+pub const UNREACHABLE: &str = "cannot reach DynamoDB";
+
+/// A failed call in one line, the same in every tool: DynamoDB's `Code: message` when it
+/// answered; when it did not, why (`cannot reach DynamoDB: Connection refused (os error 111)`).
+/// Never "no message", never the SDK's debug dump.
+pub fn call_text<E>(e: &SdkError<E, HttpResponse>) -> String
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+{
+    match e.as_service_error() {
+        Some(service) => {
+            let status = e.raw_response().map(|r| r.status().as_u16());
+            let message = answer_text(service, status);
+            match service.code() {
+                Some(code) if code != message => format!("{code}: {message}"),
+                _ => message,
+            }
+        }
+        None => ServiceError::from_sdk(e).to_string(),
+    }
+}
+
+/// DynamoDB's message; its code when there is none; the HTTP status when there is neither (an
+/// answer that is not DynamoDB's, from a proxy say).
+fn answer_text(service: &dyn ProvideErrorMetadata, status: Option<u16>) -> String {
+    let message = service.message().map(str::trim).filter(|m| !m.is_empty());
+    match (message, service.code()) {
+        (Some(message), _) => message.to_string(),
+        (None, Some(code)) => code.to_string(),
+        (None, None) => match status {
+            Some(status) => format!("an answer with HTTP status {status} and no DynamoDB error"),
+            None => "an answer with no DynamoDB error".to_string(),
+        },
+    }
+}
+
+/// The most specific message in an error's source chain (`Connection refused (os error 111)`),
+/// which says more than the SDK's outer "dispatch failure".
+fn innermost_cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut current = error;
+    while let Some(next) = current.source() {
+        current = next;
+    }
+    current.to_string()
 }
 
 /// Reading one item failed.
@@ -287,4 +381,120 @@ pub enum BatchError {
     /// DynamoDB refused or failed the call.
     #[error(transparent)]
     Service(#[from] ServiceError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+    use aws_sdk_dynamodb::operation::list_tables::ListTablesError;
+
+    /// A client of `url` that does not retry.
+    fn client(url: &str) -> aws_sdk_dynamodb::Client {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(BehaviorVersion::latest())
+            .region(Region::new("us-east-1"))
+            .endpoint_url(url)
+            .credentials_provider(Credentials::new("k", "s", None, None, "test"))
+            .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+            .build();
+        aws_sdk_dynamodb::Client::from_conf(config)
+    }
+
+    fn closed_port() -> u16 {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
+    #[tokio::test]
+    async fn a_call_nothing_answers_is_unreachable_with_its_cause() {
+        let url = format!("http://127.0.0.1:{}", closed_port());
+        let e = client(&url).list_tables().send().await.unwrap_err();
+        let classified = ServiceError::from_sdk(&e);
+        assert!(
+            matches!(
+                &classified,
+                ServiceError::Unreachable { endpoint: None, .. }
+            ),
+            "{classified:?}"
+        );
+        assert!(classified.is_transient());
+        let text = call_text(&e);
+        assert!(text.starts_with("cannot reach DynamoDB: "), "{text}");
+        assert!(text.to_lowercase().contains("refused"), "{text}");
+        assert!(
+            !text.contains("no message") && !text.contains("Dispatch"),
+            "{text}"
+        );
+        // A caller that knows the endpoint names it.
+        let named = classified.at(Some(&url)).to_string();
+        assert!(
+            named.starts_with(&format!("cannot reach DynamoDB at {url}: ")),
+            "{named}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_connection_closed_without_an_answer_is_unreachable_too() {
+        // A listener that accepts and closes every connection without a word.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                drop(stream);
+            }
+        });
+        let e = client(&url).list_tables().send().await.unwrap_err();
+        let classified = ServiceError::from_sdk(&e);
+        assert!(
+            matches!(classified, ServiceError::Unreachable { .. }),
+            "{classified:?}"
+        );
+        assert!(call_text(&e).starts_with("cannot reach DynamoDB: "));
+    }
+
+    #[test]
+    fn an_answer_without_a_code_or_message_says_what_arrived() {
+        use aws_smithy_types::body::SdkBody;
+        use aws_smithy_types::error::ErrorMetadata;
+        let raw = HttpResponse::new(502.try_into().unwrap(), SdkBody::empty());
+        let e = SdkError::service_error(
+            ListTablesError::generic(ErrorMetadata::builder().build()),
+            raw,
+        );
+        let classified = ServiceError::from_sdk(&e);
+        assert_eq!(
+            classified,
+            ServiceError::Unavailable {
+                message: "an answer with HTTP status 502 and no DynamoDB error".into()
+            }
+        );
+        assert_eq!(
+            call_text(&e),
+            "an answer with HTTP status 502 and no DynamoDB error"
+        );
+    }
+
+    #[test]
+    fn an_answer_is_its_code_and_message() {
+        use aws_smithy_types::body::SdkBody;
+        use aws_smithy_types::error::ErrorMetadata;
+        let raw = HttpResponse::new(400.try_into().unwrap(), SdkBody::empty());
+        let meta = ErrorMetadata::builder()
+            .code("ValidationException")
+            .message("One or more parameter values were invalid")
+            .build();
+        let e = SdkError::service_error(ListTablesError::generic(meta), raw);
+        assert_eq!(
+            call_text(&e),
+            "ValidationException: One or more parameter values were invalid"
+        );
+        assert!(matches!(
+            ServiceError::from_sdk(&e),
+            ServiceError::Validation { .. }
+        ));
+    }
 }

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use monotable_model::{Condition, KeyTemplate, Model, Operation, Pattern, RenderError};
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -59,19 +59,17 @@ pub enum PatternError {
         /// The missing key attribute.
         attribute: String,
     },
-    /// DynamoDB refused the call.
+    /// DynamoDB refused the call, or could not be reached.
     #[error("access pattern `{pattern}`: {operation} failed: {message}")]
     Call {
         /// The pattern.
         pattern: String,
         /// The DynamoDB operation.
         operation: &'static str,
-        /// DynamoDB's code and message.
+        /// DynamoDB's code and message, or why no answer came ([`crate::error::call_text`]).
         message: String,
-        /// DynamoDB's error code (`ResourceNotFoundException`), when it answered with one.
-        code: Option<String>,
-        /// The HTTP status of the answer; `None` when none arrived (timeout, connection).
-        status: Option<u16>,
+        /// The failure, classified.
+        error: crate::error::ServiceError,
     },
 }
 
@@ -117,23 +115,11 @@ fn call_error<E: ProvideErrorMetadata + std::error::Error + 'static>(
     operation: &'static str,
     e: &SdkError<E, HttpResponse>,
 ) -> PatternError {
-    let message = match e.as_service_error() {
-        Some(s) => format!(
-            "{}: {}",
-            s.code().unwrap_or("error"),
-            s.message().unwrap_or("no message")
-        ),
-        None => DisplayErrorContext(e).to_string(),
-    };
     PatternError::Call {
         pattern: pattern.name.clone(),
         operation,
-        message,
-        code: e
-            .as_service_error()
-            .and_then(|s| s.code())
-            .map(str::to_string),
-        status: e.raw_response().map(|r| r.status().as_u16()),
+        message: crate::error::call_text(e),
+        error: crate::error::ServiceError::from_sdk(e),
     }
 }
 

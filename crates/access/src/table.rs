@@ -2,7 +2,8 @@
 //! CreateTable (the same table every export describes), created when missing.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
@@ -142,14 +143,6 @@ fn create_table(client: &Client, definition: &TableDefinition) -> CreateTableFlu
 /// model's primary key schema.
 pub async fn ensure_table(client: &Client, model: &Model) -> Result<bool, TableError> {
     let table = model.table.name.clone();
-    let call = |operation: &'static str| {
-        let table = table.clone();
-        move |e: &dyn ProvideErrorMetadata| TableError::Call {
-            operation,
-            table,
-            message: e.message().or(e.code()).unwrap_or("no message").to_string(),
-        }
-    };
     let wanted_pk = model.table.partition_key.name.as_str();
     let wanted_sk = model.table.sort_key.as_ref().map(|k| k.name.as_str());
     match client.describe_table().table_name(&table).send().await {
@@ -173,7 +166,7 @@ pub async fn ensure_table(client: &Client, model: &Model) -> Result<bool, TableE
         Err(e)
             if e.as_service_error()
                 .is_some_and(|s| s.is_resource_not_found_exception()) => {}
-        Err(e) => return Err(call("DescribeTable")(&e)),
+        Err(e) => return Err(call_error("DescribeTable", &table, &e)),
     }
 
     let definition = table_definition(model);
@@ -184,7 +177,7 @@ pub async fn ensure_table(client: &Client, model: &Model) -> Result<bool, TableE
         Err(e)
             if e.as_service_error()
                 .is_some_and(|s| s.is_resource_in_use_exception()) => {}
-        Err(e) => return Err(call("CreateTable")(&e)),
+        Err(e) => return Err(call_error("CreateTable", &table, &e)),
     }
     wait_active(client, &table).await?;
     if let Some(ttl) = &model.table.ttl_attribute {
@@ -200,7 +193,7 @@ pub async fn ensure_table(client: &Client, model: &Model) -> Result<bool, TableE
             )
             .send()
             .await
-            .map_err(|e| call("UpdateTimeToLive")(&e))?;
+            .map_err(|e| call_error("UpdateTimeToLive", &table, &e))?;
     }
     Ok(true)
 }
@@ -213,11 +206,7 @@ async fn wait_active(client: &Client, table: &str) -> Result<(), TableError> {
             .table_name(table)
             .send()
             .await
-            .map_err(|e| TableError::Call {
-                operation: "DescribeTable",
-                table: table.to_string(),
-                message: e.message().unwrap_or("no message").to_string(),
-            })?;
+            .map_err(|e| call_error("DescribeTable", table, &e))?;
         let t = described.table();
         let table_active = t.and_then(|t| t.table_status()) == Some(&TableStatus::Active);
         let indexes_active = t
@@ -243,15 +232,15 @@ async fn wait_active(client: &Client, table: &str) -> Result<(), TableError> {
     })
 }
 
-fn call_error(
-    operation: &'static str,
-    table: &str,
-) -> impl Fn(&dyn ProvideErrorMetadata) -> TableError {
-    let table = table.to_string();
-    move |e| TableError::Call {
+/// A failed `operation` on `table`, in [`crate::error::call_text`]'s words.
+fn call_error<E>(operation: &'static str, table: &str, e: &SdkError<E, HttpResponse>) -> TableError
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+{
+    TableError::Call {
         operation,
-        table: table.clone(),
-        message: e.message().or(e.code()).unwrap_or("no message").to_string(),
+        table: table.to_string(),
+        message: crate::error::call_text(e),
     }
 }
 
@@ -298,7 +287,7 @@ pub async fn create_index(client: &Client, model: &Model, name: &str) -> Result<
         )
         .send()
         .await
-        .map_err(|e| call_error("UpdateTable", table)(&e))?;
+        .map_err(|e| call_error("UpdateTable", table, &e))?;
     wait_active(client, table).await
 }
 
@@ -317,7 +306,7 @@ pub async fn delete_index(client: &Client, table: &str, name: &str) -> Result<()
         )
         .send()
         .await
-        .map_err(|e| call_error("UpdateTable", table)(&e))?;
+        .map_err(|e| call_error("UpdateTable", table, &e))?;
     wait_active(client, table).await
 }
 
@@ -336,7 +325,7 @@ pub async fn update_billing(client: &Client, model: &Model) -> Result<(), TableE
         .set_provisioned_throughput(throughput(definition.billing.throughput()))
         .send()
         .await
-        .map_err(|e| call_error("UpdateTable", table)(&e))?;
+        .map_err(|e| call_error("UpdateTable", table, &e))?;
     wait_active(client, table).await
 }
 
@@ -363,12 +352,12 @@ pub async fn update_ttl(
     if let Some(old) = from {
         set(old, false)
             .await
-            .map_err(|e| call_error("UpdateTimeToLive", table)(&e))?;
+            .map_err(|e| call_error("UpdateTimeToLive", table, &e))?;
     }
     if let Some(ttl) = &model.table.ttl_attribute {
         set(ttl, true)
             .await
-            .map_err(|e| call_error("UpdateTimeToLive", table)(&e))?;
+            .map_err(|e| call_error("UpdateTimeToLive", table, &e))?;
     }
     Ok(())
 }

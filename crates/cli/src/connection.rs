@@ -1,10 +1,40 @@
 //! The connection flags every command that talks to DynamoDB shares.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use clap::Args;
 use monotable_connect::config::{BackendChoice, ENDPOINT_ENV};
 use monotable_connect::{Backend, DataLocation};
+
+/// The endpoint this run's command talks to, once it chose one ([`ConnectionArgs::backend`],
+/// [`RemoteArgs::backend_or_memory`]).
+static ENDPOINT: OnceLock<String> = OnceLock::new();
+
+fn remembered(backend: Backend) -> Backend {
+    if let Backend::Endpoint(url) = &backend {
+        let _ = ENDPOINT.set(url.clone());
+    }
+    backend
+}
+
+/// `text` with the endpoint named where it says a call got no answer: the SDK's client does not
+/// say where it sends (so the libraries write "cannot reach DynamoDB: CAUSE"), the command line
+/// does.
+pub fn name_endpoint(text: String) -> String {
+    match ENDPOINT.get() {
+        Some(url) => named(&text, url),
+        None => text,
+    }
+}
+
+fn named(text: &str, url: &str) -> String {
+    use monotable_access::error::UNREACHABLE;
+    text.replace(
+        &format!("{UNREACHABLE}: "),
+        &format!("{UNREACHABLE} at {url}: "),
+    )
+}
 
 /// Where the embedded engine keeps its data.
 #[derive(Debug, Clone, Args)]
@@ -59,24 +89,48 @@ impl RemoteArgs {
 
     /// The endpoint or AWS when chosen, else the embedded engine in memory.
     pub fn backend_or_memory(&self) -> Backend {
-        BackendChoice {
-            endpoint: self.endpoint(),
-            aws: self.aws,
-            in_memory: true,
-            data_dir: None,
-        }
-        .resolve()
+        remembered(
+            BackendChoice {
+                endpoint: self.endpoint(),
+                aws: self.aws,
+                in_memory: true,
+                data_dir: None,
+            }
+            .resolve(),
+        )
     }
 }
 
 impl ConnectionArgs {
     pub fn backend(&self) -> Backend {
-        BackendChoice {
-            endpoint: self.remote.endpoint(),
-            aws: self.remote.aws,
-            in_memory: self.data.in_memory,
-            data_dir: Some(self.data.data_dir.clone()),
-        }
-        .resolve()
+        remembered(
+            BackendChoice {
+                endpoint: self.remote.endpoint(),
+                aws: self.remote.aws,
+                in_memory: self.data.in_memory,
+                data_dir: Some(self.data.data_dir.clone()),
+            }
+            .resolve(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named;
+
+    #[test]
+    fn a_call_without_an_answer_names_the_endpoint_and_nothing_else_changes() {
+        let url = "http://127.0.0.1:8000";
+        assert_eq!(
+            named(
+                "UpdateItem failed: cannot reach DynamoDB: Connection refused (os error 111)",
+                url
+            ),
+            "UpdateItem failed: cannot reach DynamoDB at http://127.0.0.1:8000: Connection refused (os error 111)"
+        );
+        let answered =
+            "UpdateItem failed: ValidationException: One or more parameter values were invalid";
+        assert_eq!(named(answered, url), answered);
     }
 }

@@ -1,6 +1,7 @@
 //! The `monotable` binary: argument parsing, logging, one tokio runtime, and exit codes.
 
 mod audit;
+mod auth;
 mod check;
 mod connection;
 mod cost;
@@ -136,7 +137,10 @@ fn main() -> ExitCode {
         lambda::init_logging();
         return lambda::main();
     }
-    let cli = Cli::parse();
+    let (cli, name) = parse();
+    // The lock file of a data directory names this process by its subcommand, never by its
+    // arguments (they may carry a secret).
+    monotable_connect::engine::name_process(&format!("monotable {name}"));
     init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -177,6 +181,17 @@ fn main() -> ExitCode {
     }
 }
 
+/// The command line, and the name of its subcommand.
+fn parse() -> (Cli, String) {
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    let name = matches.subcommand_name().unwrap_or_default().to_string();
+    match Cli::from_arg_matches(&matches) {
+        Ok(cli) => (cli, name),
+        Err(e) => e.format(&mut Cli::command()).exit(),
+    }
+}
+
 /// A command's failure: with `--format json`, a JSON document `{"file", "error"}` on stdout
 /// (tools get an answer) and the message on stderr, exit status 1; otherwise the error itself.
 fn json_error(json: bool, path: &str, error: anyhow::Error) -> anyhow::Result<ExitCode> {
@@ -198,8 +213,13 @@ fn failed(json: bool, path: &str, error: &anyhow::Error, code: ExitCode) -> Exit
     code
 }
 
-/// The error and its causes on one line, skipping a cause its parent already quoted.
+/// The error and its causes on one line, skipping a cause its parent already quoted, with the
+/// endpoint named where a call got no answer.
 fn one_line(error: &anyhow::Error) -> String {
+    connection::name_endpoint(chain_line(error))
+}
+
+fn chain_line(error: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in error.chain() {
         let text = cause.to_string();

@@ -1,16 +1,17 @@
 //! The local signing secret for tokens and cursors: `MONOTABLE_JWT_SECRET`, or one generated
-//! into the data directory on first use (`jwt-secret`, readable by its owner only).
+//! into the data directory on first use (`jwt-secret`, 0600 in a 0700 directory, as
+//! `monotable_connect::private` makes every file of a data directory).
 
 use std::fs;
 use std::io::Write;
 
 use anyhow::{Context, bail};
 use monotable_connect::DataLocation;
+use monotable_connect::config::SECRET_FILE;
+use monotable_connect::private;
 
 /// The environment variable that overrides the generated secret.
 pub const SECRET_ENV: &str = "MONOTABLE_JWT_SECRET";
-/// The file holding the generated secret inside the data directory.
-pub const SECRET_FILE: &str = "jwt-secret";
 /// Shortest secret accepted.
 pub const MIN_SECRET_LEN: usize = 16;
 
@@ -34,6 +35,8 @@ pub fn load(location: &DataLocation) -> anyhow::Result<(Vec<u8>, Source)> {
         return Ok((generate()?.into_bytes(), Source::Ephemeral));
     };
     let path = dir.join(SECRET_FILE);
+    // An older copy, or one written by hand, may be readable by others.
+    private::tighten(&path);
     match fs::read_to_string(&path) {
         Ok(secret) if secret.trim().len() >= MIN_SECRET_LEN => {
             return Ok((secret.trim().as_bytes().to_vec(), Source::File(path)));
@@ -45,14 +48,10 @@ pub fn load(location: &DataLocation) -> anyhow::Result<(Vec<u8>, Source)> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     }
-    fs::create_dir_all(dir)
+    private::create_dir(dir)
         .with_context(|| format!("cannot create data directory {}", dir.display()))?;
     let secret = generate()?;
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    match options.open(&path) {
+    match private::file_options().create_new(true).open(&path) {
         Ok(mut file) => {
             file.write_all(secret.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;

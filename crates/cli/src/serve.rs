@@ -16,6 +16,7 @@ use monotable_connect::{DataLocation, Engine, ServeError, serve};
 use monotable_shop::auth::Auth;
 use monotable_shop::{Shop, ShopOptions};
 
+use crate::auth::AuthArgs;
 use crate::connection::DataArgs;
 
 #[derive(Debug, Args)]
@@ -42,10 +43,8 @@ pub struct ServeArgs {
         value_name = "PORT"
     )]
     api_port: u16,
-    /// Require SigV4 signatures made with this access key and secret on the DynamoDB endpoint
-    /// (clients set AWS_ACCESS_KEY_ID=KEY and AWS_SECRET_ACCESS_KEY=SECRET).
-    #[arg(long, env = "MONOTABLE_DYNAMODB_AUTH", value_name = "KEY:SECRET", value_parser = parse_credentials)]
-    auth: Option<Credentials>,
+    #[command(flatten)]
+    auth: AuthArgs,
     /// Let web pages from this origin call both endpoints (CORS), e.g. http://localhost:5173.
     /// Repeat for several. Pages from any other origin are refused.
     #[arg(long = "cors-origin", value_name = "ORIGIN")]
@@ -94,10 +93,6 @@ fn parse_scale(text: &str) -> Result<f64, String> {
     }
 }
 
-fn parse_credentials(text: &str) -> Result<Credentials, String> {
-    text.parse()
-}
-
 impl ServeArgs {
     /// The capacity emulator's settings, when --capacity asks for it.
     fn capacity(&self) -> Option<Settings> {
@@ -111,12 +106,6 @@ impl ServeArgs {
             max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
             ..Limits::default()
         }
-    }
-
-    /// What the routes beside the DynamoDB endpoint that read its tables ask for: the
-    /// endpoint's own credentials, or nothing on loopback without them; off beyond it.
-    fn data_gate(&self) -> DataGate {
-        DataGate::new(self.auth.clone(), self.host)
     }
 
     fn guard(&self, cors_methods: &'static str, refuse: serve::guard::Refuse) -> Guard {
@@ -168,6 +157,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     // Listen for Ctrl-C/SIGTERM before saying "ready", so an early stop is a clean one.
     let shutdown = serve::Shutdown::install();
     let location = args.data.location();
+    let auth = args.auth.credentials().await;
     let engine = Engine::open(&location)?;
     // One engine for both listeners: with --capacity, the emulating clone, so the DynamoDB
     // endpoint and the shop draw on the same limits and are counted together.
@@ -192,6 +182,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         table: &table,
         created,
         secret_source: &secret_source,
+        auth: auth.as_ref(),
         args: &args,
     };
     banner.print(started);
@@ -207,7 +198,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
     let limits = args.limits();
     let shop_guard = args.guard("GET, POST, PUT, PATCH", monotable_shop::api::refuse);
-    let gate = args.data_gate();
+    let gate = DataGate::new(auth.clone(), args.host);
     let router = monotable_shop::api::router(shop)
         .merge(crate::metrics::router(
             engine.capacity().cloned(),
@@ -226,9 +217,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         wait(stopped.clone()),
     );
     let endpoint_guard = args.guard("GET, POST", serve::endpoint::refuse);
-    let options = EndpointOptions {
-        auth: args.auth.clone(),
-    };
+    let options = EndpointOptions { auth: auth.clone() };
     let dynamodb_server = serve::serve_dynamodb(
         dynamodb,
         &engine,
@@ -290,6 +279,7 @@ struct Banner<'a> {
     table: &'a str,
     created: bool,
     secret_source: &'a crate::secret::Source,
+    auth: Option<&'a Credentials>,
     args: &'a ServeArgs,
 }
 
@@ -308,10 +298,10 @@ impl Banner<'_> {
             }
         };
         let (dynamodb_url, api_url) = (self.dynamodb_url, self.api_url);
-        let auth = match &self.args.auth {
+        let auth = match self.auth {
             Some(c) => format!(
-                "SigV4 required (access key {}; clients set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)",
-                c.access_key
+                "SigV4 required (access key {}, region {}; clients set AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and that region)",
+                c.access_key, c.region
             ),
             None => "none: any program on this machine can read and write every table (--auth KEY:SECRET requires SigV4); web pages are refused".to_string(),
         };
@@ -335,7 +325,7 @@ impl Banner<'_> {
             self.table,
             if self.created { "created" } else { "found" }
         );
-        let table_view = match self.args.data_gate() {
+        let table_view = match DataGate::new(self.auth.cloned(), self.args.host) {
             DataGate::Open => "the shop's model and its table, read-only",
             DataGate::Signed(_) => {
                 "the shop's model; its table, read-only, with the --auth key and secret"

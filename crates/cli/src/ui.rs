@@ -11,10 +11,10 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::Args;
 use monotable_connect::serve::DataGate;
-use monotable_connect::serve::sigv4::Credentials;
 use monotable_connect::{ServeError, serve};
 use monotable_ui::{Live, ModelSource, Options, Snapshot, Ui};
 
+use crate::auth::AuthArgs;
 use crate::connection::ConnectionArgs;
 
 #[derive(Debug, Args)]
@@ -37,19 +37,11 @@ pub struct UiArgs {
     /// Let the table view put and delete items (it only reads without this).
     #[arg(long)]
     allow_writes: bool,
-    /// Ask the table view's callers for SigV4 signatures made with this access key and secret
-    /// (the page asks for them once). Without it the table view is open on loopback and off on
-    /// any other --host. Prefer the environment variable: a command line is visible to every
-    /// user of the machine.
-    #[arg(long, env = "MONOTABLE_UI_AUTH", value_name = "KEY:SECRET", value_parser = parse_credentials, hide_env_values = true)]
-    auth: Option<Credentials>,
+    #[command(flatten)]
+    auth: AuthArgs,
     /// The table view's backend: the embedded engine (default), --endpoint or --aws.
     #[command(flatten)]
     connection: ConnectionArgs,
-}
-
-fn parse_credentials(text: &str) -> Result<Credentials, String> {
-    text.parse()
 }
 
 pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
@@ -62,7 +54,7 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
         .await
         .with_context(|| format!("cannot open the table view's backend ({backend})"))?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let gate = DataGate::new(args.auth.clone(), args.host);
+    let gate = DataGate::new(args.auth.credentials().await, args.host);
     let ui = Ui::new(
         ModelSource::File(args.model.clone()),
         Options {
@@ -141,6 +133,7 @@ fn exposure_warning(host: IpAddr, gate: &DataGate, allow_writes: bool) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use monotable_connect::serve::sigv4::Credentials;
     use std::net::Ipv4Addr;
 
     #[test]

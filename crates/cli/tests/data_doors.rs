@@ -335,7 +335,7 @@ fn monotable_ui_asks_for_its_auth_and_is_shut_beyond_loopback_without_it() {
     let (_, live) = http(&guarded.url, "GET", "/api/live", &[], None).unwrap();
     assert_eq!(
         live["access"],
-        json!({"mode": "sigv4", "accessKey": "local", "service": "dynamodb"})
+        json!({"mode": "sigv4", "accessKey": "local", "region": "us-east-1", "service": "dynamodb"})
     );
     assert!(!live.to_string().contains("s3cr3t"), "{live}");
 }

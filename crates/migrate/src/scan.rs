@@ -1,7 +1,6 @@
 //! One page of a parallel (segmented) Scan: what `audit` and `apply` both read a table with.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata};
 use monotable_access::items::Item;
 
 /// Items per page of a full scan. DynamoDB stops a page at 1 MB anyway; a limit keeps an
@@ -64,10 +63,7 @@ pub async fn page(client: &Client, request: PageRequest<'_>) -> Result<Page, Sca
         table: request.table.to_string(),
         segment: request.segment,
         total: request.total,
-        message: match e.code() {
-            Some(code) => format!("{code}: {}", e.message().unwrap_or_default()),
-            None => DisplayErrorContext(&e).to_string(),
-        },
+        message: monotable_access::error::call_text(&e),
     })?;
     Ok(Page {
         items: out.items.unwrap_or_default(),

@@ -74,6 +74,7 @@ impl Live {
             "access": {
                 "mode": self.gate.mode(),
                 "accessKey": self.gate.access_key(),
+                "region": self.gate.region(),
                 "service": "dynamodb",
             },
         })
@@ -82,30 +83,27 @@ impl Live {
     /// Why a call failed, as the page's error: no answer at all (502 `backend_unreachable`), no
     /// such table (404), a request the backend refused as invalid (400), throttled (503), any
     /// other refusal (502 `backend_error`).
-    fn failure(&self, table: &str, status: Option<u16>, e: &ServiceError) -> Response {
+    fn failure(&self, table: &str, e: &ServiceError) -> Response {
         let backend = &self.backend;
-        let (status, code, message) = match (status, e) {
-            (None, _) => (
+        let (status, code, message) = match e {
+            ServiceError::Unreachable { cause, .. } => (
                 StatusCode::BAD_GATEWAY,
                 "backend_unreachable",
-                format!(
-                    "cannot reach the backend ({backend}): {}",
-                    readable(&e.to_string())
-                ),
+                format!("cannot reach the backend ({backend}): {cause}"),
             ),
-            (_, ServiceError::TableMissing { .. }) => (
+            ServiceError::TableMissing { .. } => (
                 StatusCode::NOT_FOUND,
                 "table_not_found",
                 format!(
                     "the backend ({backend}) has no table `{table}` ({e}); `monotable tables` lists the tables it has"
                 ),
             ),
-            (_, ServiceError::Validation { .. }) => (
+            ServiceError::Validation { .. } => (
                 StatusCode::BAD_REQUEST,
                 "rejected",
                 format!("the backend ({backend}) refused the request: {e}"),
             ),
-            (_, ServiceError::Throttled { .. }) => (
+            ServiceError::Throttled { .. } => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "throttled",
                 format!("the backend ({backend}) throttled the request: {e}; try again"),
@@ -121,16 +119,7 @@ impl Live {
 
     fn pattern_failure(&self, table: &str, e: &PatternError) -> Response {
         match e {
-            PatternError::Call {
-                code,
-                status,
-                message,
-                ..
-            } => {
-                let code = code.as_deref().unwrap_or("error");
-                let classified = ServiceError::classify(code, message.clone(), *status);
-                self.failure(table, *status, &classified)
-            }
+            PatternError::Call { error: service, .. } => self.failure(table, service),
             PatternError::Render { .. } => {
                 error(StatusCode::BAD_REQUEST, "invalid_parameter", e.to_string())
             }
@@ -143,23 +132,8 @@ impl Live {
         table: &str,
         e: &SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>,
     ) -> Response {
-        let status = e.raw_response().map(|r| r.status().as_u16());
-        self.failure(table, status, &ServiceError::from_sdk(e))
+        self.failure(table, &ServiceError::from_sdk(e))
     }
-}
-
-/// The SDK's account of a failed dispatch without the debug dump it ends with:
-/// `… Connection refused (os error 111) (DispatchFailure(DispatchFailure { … }))` ends at `111)`.
-fn readable(message: &str) -> &str {
-    let dump = message.match_indices(" (").find(|(i, _)| {
-        let rest = &message[i + 2..];
-        let word: String = rest
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .collect();
-        word.starts_with(|c: char| c.is_ascii_uppercase()) && rest[word.len()..].starts_with('(')
-    });
-    dump.map_or(message, |(i, _)| &message[..i])
 }
 
 fn refused((code, message): Refusal) -> Response {
@@ -397,19 +371,4 @@ fn rendered(pattern: &Pattern, values: &std::collections::BTreeMap<String, Strin
         })
         .collect::<Vec<_>>()
         .join(" AND ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::readable;
-
-    #[test]
-    fn dispatch_failures_read_without_the_debug_dump() {
-        let sdk = "unavailable: dispatch failure: io error: tcp connect error: Connection refused (os error 111) (DispatchFailure(DispatchFailure { source: ConnectorError { kind: Io } }))";
-        assert_eq!(
-            readable(sdk),
-            "unavailable: dispatch failure: io error: tcp connect error: Connection refused (os error 111)"
-        );
-        assert_eq!(readable("timeout (after 3 s)"), "timeout (after 3 s)");
-    }
 }

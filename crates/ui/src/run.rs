@@ -261,7 +261,7 @@ impl Runner<'_> {
                     }
                 }
                 Err(e) => {
-                    run.problem = Some(aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string());
+                    run.problem = Some(monotable_access::error::call_text(&e));
                     return run;
                 }
             }
@@ -333,7 +333,7 @@ impl Runner<'_> {
                         .map(Ok);
                 }
                 Err(e) => {
-                    run.problem = Some(aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string());
+                    run.problem = Some(monotable_access::error::call_text(&e));
                     return run;
                 }
             }

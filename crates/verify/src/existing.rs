@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata};
 use monotable_access::items::{self, Item};
 use monotable_model::{Entity, Model};
 
@@ -135,10 +134,7 @@ pub async fn scan_all(client: &Client, table: &str) -> Result<Vec<Item>, VerifyE
             .await
             .map_err(|e| VerifyError::Scan {
                 table: table.to_string(),
-                message: match e.code() {
-                    Some(code) => format!("{code}: {}", e.message().unwrap_or_default()),
-                    None => DisplayErrorContext(&e).to_string(),
-                },
+                message: monotable_access::error::call_text(&e),
             })?;
         out.extend(page.items.unwrap_or_default());
         match page.last_evaluated_key.filter(|k| !k.is_empty()) {

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use monotable_access::error::call_text;
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PageRequest};
 use monotable_model::{Condition, Model, Operation, Pattern};
@@ -101,14 +101,6 @@ pub(crate) fn typed_keys(model: &Model, item: &Item) -> Item {
         }
     }
     item
-}
-
-pub(crate) fn message(e: &dyn ProvideErrorMetadata) -> String {
-    format!(
-        "{}: {}",
-        e.code().unwrap_or("error"),
-        e.message().unwrap_or("no message")
-    )
 }
 
 fn article(word: &str) -> &'static str {
@@ -568,9 +560,7 @@ impl Ctx<'_> {
                         .filter(|k| !k.keys().is_empty());
                 }
                 Err(e) => {
-                    let detail = e
-                        .as_service_error()
-                        .map_or_else(|| e.to_string(), |s| message(s));
+                    let detail = call_text(&e);
                     run.problem = Some(format!("BatchGetItem failed: {detail}"));
                     return run;
                 }
@@ -621,9 +611,7 @@ impl Ctx<'_> {
                     }
                 }
                 Err(e) => {
-                    let detail = e
-                        .as_service_error()
-                        .map_or_else(|| e.to_string(), |s| message(s));
+                    let detail = call_text(&e);
                     run.problem = Some(format!("Scan failed: {detail}"));
                     break;
                 }

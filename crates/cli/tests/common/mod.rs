@@ -5,6 +5,7 @@
 
 pub mod boto3;
 pub mod gateway;
+pub mod proxy;
 pub mod runtime_api;
 pub mod scaffold;
 
@@ -23,6 +24,9 @@ pub fn monotable() -> Command {
         .env_remove("MONOTABLE_JWT_SECRET")
         .env_remove("MONOTABLE_CAPACITY")
         .env_remove("MONOTABLE_CAPACITY_SCALE")
+        .env_remove("MONOTABLE_DYNAMODB_AUTH")
+        .env_remove("AWS_REGION")
+        .env_remove("AWS_DEFAULT_REGION")
         .env_remove("AWS_LAMBDA_RUNTIME_API")
         .env("NO_COLOR", "1");
     cmd
@@ -49,7 +53,13 @@ pub struct Served {
 impl Served {
     /// Start `monotable serve ARGS --dynamodb-port 0` in `cwd` and wait for its banner.
     pub fn start(args: &[&str], cwd: &Path) -> Served {
+        Served::start_with_env(args, &[], cwd)
+    }
+
+    /// [`Served::start`] with these environment variables set.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)], cwd: &Path) -> Served {
         let mut child = monotable()
+            .envs(env.iter().copied())
             .arg("serve")
             .args(args)
             .args(["--dynamodb-port", "0", "--api-port", "0"])

@@ -62,6 +62,14 @@ impl DataGate {
         }
     }
 
+    /// The region a signature must be scoped to, when one is asked for.
+    pub fn region(&self) -> Option<&str> {
+        match self {
+            DataGate::Signed(c) => Some(&c.region),
+            _ => None,
+        }
+    }
+
     /// Whether a request with these parts may read table data, at `now`.
     pub fn check(
         &self,

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::items::{self, ENTITY_TYPE, Item};
@@ -109,13 +108,6 @@ fn state_of(value: Option<&AttributeValue>) -> SegmentState {
     }
 }
 
-fn call(operation: &'static str) -> impl Fn(&dyn ProvideErrorMetadata) -> ApplyError {
-    move |e| ApplyError::Call {
-        operation,
-        message: e.message().or(e.code()).unwrap_or("no message").to_string(),
-    }
-}
-
 impl Checkpoint {
     /// Reads the record of migration `id`, or starts one of `segments` segments. `None` when the
     /// table cannot hold one (numeric keys): the migration then runs without resume.
@@ -137,7 +129,7 @@ impl Checkpoint {
             .consistent_read(true)
             .send()
             .await
-            .map_err(|e| call("GetItem")(&e))?;
+            .map_err(|e| ApplyError::call("GetItem", &e))?;
         let item = found.item.filter(|_| !restart);
         let segments = item
             .as_ref()
@@ -185,7 +177,7 @@ impl Checkpoint {
             .set_item(Some(item))
             .send()
             .await
-            .map_err(|e| call("PutItem")(&e))?;
+            .map_err(|e| ApplyError::call("PutItem", &e))?;
         Ok(())
     }
 
@@ -207,7 +199,7 @@ impl Checkpoint {
             .expression_attribute_values(":s", state_value(state))
             .send()
             .await
-            .map_err(|e| call("UpdateItem")(&e))?;
+            .map_err(|e| ApplyError::call("UpdateItem", &e))?;
         Ok(())
     }
 
@@ -224,7 +216,7 @@ impl Checkpoint {
             .set_key(Some(self.key.clone()))
             .send()
             .await
-            .map_err(|e| call("DeleteItem")(&e))?;
+            .map_err(|e| ApplyError::call("DeleteItem", &e))?;
         Ok(())
     }
 }

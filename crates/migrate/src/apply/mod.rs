@@ -17,7 +17,8 @@ mod write;
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use futures_util::future::try_join_all;
 use monotable_access::items::Item;
 use monotable_model::Model;
@@ -53,7 +54,7 @@ pub enum ApplyError {
     Call {
         /// The operation.
         operation: &'static str,
-        /// DynamoDB's code and message.
+        /// DynamoDB's code and message, or why no answer came.
         message: String,
     },
     /// An index or table update failed.
@@ -65,13 +66,14 @@ pub enum ApplyError {
 }
 
 impl ApplyError {
-    pub(crate) fn call(operation: &'static str, e: &dyn ProvideErrorMetadata) -> ApplyError {
+    /// A failed `operation`: DynamoDB's code and message, or why no answer came.
+    pub(crate) fn call<E>(operation: &'static str, e: &SdkError<E, HttpResponse>) -> ApplyError
+    where
+        E: ProvideErrorMetadata + std::error::Error + 'static,
+    {
         ApplyError::Call {
             operation,
-            message: match (e.code(), e.message()) {
-                (Some(code), Some(message)) => format!("{code}: {message}"),
-                (code, message) => message.or(code).unwrap_or("no message").to_string(),
-            },
+            message: monotable_access::error::call_text(e),
         }
     }
 }

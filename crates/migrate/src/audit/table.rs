@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata};
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
     KeySchemaElement, KeyType, Projection, TableDescription, TimeToLiveStatus,
 };
@@ -41,14 +42,15 @@ pub(crate) struct DescribedIndex {
     pub(crate) non_key: Vec<String>,
 }
 
-fn call_error(operation: &'static str, table: &str, e: &dyn ProvideErrorMetadata) -> AuditError {
+/// A failed `operation` on `table`: DynamoDB's code and message, or why no answer came.
+fn call_error<E>(operation: &'static str, table: &str, e: &SdkError<E, HttpResponse>) -> AuditError
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+{
     AuditError::Describe {
         operation,
         table: table.to_string(),
-        message: match e.code() {
-            Some(code) => format!("{code}: {}", e.message().unwrap_or_default()),
-            None => "no message".to_string(),
-        },
+        message: monotable_access::error::call_text(e),
     }
 }
 
@@ -64,13 +66,6 @@ pub(crate) async fn describe(
                 .is_some_and(|s| s.is_resource_not_found_exception()) =>
         {
             return Ok(None);
-        }
-        Err(e) if e.code().is_none() => {
-            return Err(AuditError::Describe {
-                operation: "DescribeTable",
-                table: table.to_string(),
-                message: DisplayErrorContext(&e).to_string(),
-            });
         }
         Err(e) => return Err(call_error("DescribeTable", table, &e)),
     };

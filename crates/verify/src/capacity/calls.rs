@@ -19,7 +19,8 @@ use crate::generate::Sample;
 use crate::oracle::{self, KeyQuery, Shape};
 use crate::params::{self, BEST, Values};
 use crate::run::get_key;
-use crate::run::{message, typed_keys};
+use crate::run::typed_keys;
+use monotable_access::error::call_text;
 
 impl Ctx<'_> {
     pub(super) async fn put(&mut self, sample: &Sample) -> Result<Measured, VerifyError> {
@@ -36,9 +37,7 @@ impl Ctx<'_> {
             .await
             .map_err(|e| VerifyError::Load {
                 entity: sample.entity.clone(),
-                message: e
-                    .as_service_error()
-                    .map_or_else(|| e.to_string(), |s| message(s)),
+                message: call_text(&e),
             })?;
         let request = format!("PutItem {}", describe_primary(self.model, &json));
         self.stored.insert(primary(self.model, &json), json);
@@ -286,11 +285,7 @@ impl Ctx<'_> {
                 out.last_evaluated_key.filter(|k| !k.is_empty()),
                 out.consumed_capacity,
             )),
-            Err(e) => Err(format!(
-                "Query failed: {}",
-                e.as_service_error()
-                    .map_or_else(|| e.to_string(), |s| message(s))
-            )),
+            Err(e) => Err(format!("Query failed: {}", call_text(&e))),
         };
         (request, result)
     }
@@ -402,11 +397,7 @@ impl Ctx<'_> {
                 .consumed_capacity()
                 .map(|c| engine_units(self.model, c))
                 .ok_or_else(|| "no ConsumedCapacity returned".to_string()),
-            Err(e) => Err(format!(
-                "UpdateItem failed: {}",
-                e.as_service_error()
-                    .map_or_else(|| e.to_string(), |s| message(s))
-            )),
+            Err(e) => Err(format!("UpdateItem failed: {}", call_text(&e))),
         };
         let restored = self.restore(std::slice::from_ref(old)).await;
         Some(Measured {
@@ -544,13 +535,7 @@ impl Ctx<'_> {
             .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
             .send()
             .await
-            .map_err(|e| {
-                format!(
-                    "TransactWriteItems failed: {}",
-                    e.as_service_error()
-                        .map_or_else(|| e.to_string(), |s| message(s))
-                )
-            })?;
+            .map_err(|e| format!("TransactWriteItems failed: {}", call_text(&e)))?;
         let mut total = Units::default();
         let mut found = false;
         for c in out.consumed_capacity().iter().filter(|c| {

@@ -106,17 +106,10 @@ pub(crate) async fn read(
     };
     match result {
         Ok(()) => Outcome::Ok,
-        Err(PatternError::Call {
-            message,
-            code,
-            status,
-            ..
-        }) => {
-            match ServiceError::classify(code.as_deref().unwrap_or(""), message.clone(), status) {
-                ServiceError::Throttled { .. } => Outcome::Throttled,
-                _ => Outcome::Failed(message),
-            }
-        }
+        Err(PatternError::Call { message, error, .. }) => match error {
+            ServiceError::Throttled { .. } => Outcome::Throttled,
+            _ => Outcome::Failed(message),
+        },
         Err(e) => Outcome::Failed(e.to_string()),
     }
 }

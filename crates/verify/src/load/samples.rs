@@ -7,7 +7,8 @@ use monotable_model::Model;
 
 use crate::VerifyError;
 use crate::generate::Sample;
-use crate::run::{message, typed_keys};
+use crate::run::typed_keys;
+use monotable_access::error::call_text;
 
 /// Items per BatchWriteItem: DynamoDB's maximum.
 const BATCH: usize = 25;
@@ -44,7 +45,7 @@ async fn batch(client: &Client, model: &Model, chunk: &[Sample]) -> Result<(), S
             .request_items(&model.table.name, requests)
             .send()
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| call_text(&e))?;
         requests = out
             .unprocessed_items
             .and_then(|mut u| u.remove(&model.table.name))
@@ -67,7 +68,7 @@ async fn one_by_one(client: &Client, model: &Model, chunk: &[Sample]) -> Result<
             .await
             .map_err(|e| VerifyError::Load {
                 entity: sample.entity.clone(),
-                message: message(&e),
+                message: call_text(&e),
             })?;
     }
     Ok(())
