@@ -64,7 +64,7 @@ impl Writer<'_> {
             .await;
         match call.send().await {
             Ok(_) => {
-                let n = chunk.len() as u64;
+                let n = u64::try_from(chunk.len()).unwrap_or(u64::MAX);
                 counts.rewritten += n;
                 self.progress.count(0, n);
                 Ok(())
