@@ -2,9 +2,10 @@
 //!
 //! The table and indexes are in `schema`, entities in `entity`, access patterns in `pattern`,
 //! what an update declares it changes in `sets`, traffic figures and numeric bounds in
-//! `traffic`.
+//! `traffic`; names and key text holding hidden characters are refused first, in `hidden`.
 
 mod entity;
+mod hidden;
 mod native;
 mod pattern;
 mod schema;
@@ -35,14 +36,16 @@ pub fn parse(source: &str) -> Result<Model, ModelError> {
 /// Validates an already deserialized model.
 pub fn validate(raw: RawModel) -> Result<Model, ModelError> {
     let mut v = Validator { issues: Vec::new() };
-    let model = v.model(raw);
+    v.hidden_characters(&raw);
     if v.issues.is_empty() {
-        Ok(model)
-    } else {
-        let mut issues = v.issues;
-        issues.sort_by_key(|i| i.span.as_ref().map_or(0, |s| s.start));
-        Err(ModelError { issues })
+        let model = v.model(raw);
+        if v.issues.is_empty() {
+            return Ok(model);
+        }
     }
+    let mut issues = v.issues;
+    issues.sort_by_key(|i| i.span.as_ref().map_or(0, |s| s.start));
+    Err(ModelError { issues })
 }
 
 /// Parses a key condition: `T`, `begins_with(T)`, `between(A, B)`, `< T`, `<= T`, `> T`, `>= T`.
