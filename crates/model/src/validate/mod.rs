@@ -25,12 +25,21 @@ pub fn parse(source: &str) -> Result<Model, ModelError> {
     let raw: RawModel = toml::from_str(source).map_err(|e| ModelError {
         issues: vec![ModelIssue {
             kind: IssueKind::Syntax,
-            message: e.message().trim().to_string(),
+            message: plain_types(e.message().trim()),
             span: e.span(),
             help: None,
         }],
     })?;
     validate(raw)
+}
+
+/// A reader's message with Rust's type names said in words: `expected u64` is `expected a
+/// whole number, 0 or more`.
+fn plain_types(message: &str) -> String {
+    message
+        .replace("expected u64", "expected a whole number, 0 or more")
+        .replace("expected i64", "expected a whole number")
+        .replace("expected f64", "expected a number")
 }
 
 /// Validates an already deserialized model.
