@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use monotable_model::text::escape;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Source {
@@ -32,7 +33,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let imported = monotable_export::workbench::import_nosql_workbench_detailed(&text)
         .with_context(|| format!("{} is not a NoSQL Workbench model", args.file.display()))?;
     for warning in &imported.warnings {
-        eprintln!("warning: {warning}");
+        eprintln!("warning: {}", escape(warning));
     }
     match &args.output {
         Some(out) => {

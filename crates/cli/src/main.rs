@@ -207,14 +207,16 @@ fn failed(json: bool, path: &str, error: &anyhow::Error, code: ExitCode) -> Exit
     let message = one_line(error);
     if json {
         let doc = serde_json::json!({ "file": path, "error": message });
-        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        println!("{}", monotable_model::text::escape_json(&text));
     }
     eprintln!("error: {message}");
     code
 }
 
 /// The error and its causes on one line, skipping a cause its parent already quoted, with the
-/// endpoint named where a call got no answer.
+/// endpoint named where a call got no answer, and the hidden characters of names, paths and
+/// values escaped (`monotable_model::text::escape`).
 fn one_line(error: &anyhow::Error) -> String {
     connection::name_endpoint(chain_line(error))
 }
@@ -230,7 +232,7 @@ fn chain_line(error: &anyhow::Error) -> String {
             line.push_str(&text);
         }
     }
-    line
+    monotable_model::text::escape(&line).into_owned()
 }
 
 /// Logs go to stderr; `RUST_LOG` selects them. By default: warnings, but not the engine's

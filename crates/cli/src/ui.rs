@@ -73,7 +73,10 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
     let url = format!("http://{}", listener.local_addr().context("bound address")?);
     let shown = match &*ui.snapshot().await {
         Snapshot::Ready(s) => format!("{} sample items", s.data.samples.len()),
-        Snapshot::Invalid(i) => format!("{}; the page shows why", i.message),
+        Snapshot::Invalid(i) => format!(
+            "{}; the page shows why",
+            monotable_model::text::escape(&i.message)
+        ),
     };
     let mode = if args.allow_writes {
         "read-write"
@@ -89,7 +92,7 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
     let _ = writeln!(
         out,
         "monotable ui: {} ({shown}) at {url}/ (table view: {backend}, {mode}{access}; Ctrl-C stops)",
-        args.model.display(),
+        monotable_model::text::escape(&args.model.display().to_string()),
     );
     if !args.host.is_loopback() {
         let _ = writeln!(

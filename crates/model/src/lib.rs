@@ -33,6 +33,7 @@ mod error;
 mod model;
 pub mod raw;
 mod template;
+pub mod text;
 mod validate;
 
 pub use definition::{TableDefinition, table_definition};

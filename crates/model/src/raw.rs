@@ -323,14 +323,19 @@ pub struct RawAttribute {
     /// Element type of a `list` or `set`.
     #[serde(default)]
     pub items: Option<AttributeType>,
-    /// Upper bound on elements of a `list`, `map` or `set`.
+    /// Upper bound on elements of a `list`, `map` or `set`: 1 to 409600 (an item is at most
+    /// 400 KB).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 409_600))]
     pub max_items: Option<u64>,
-    /// Upper bound on bytes of a `string`.
+    /// Upper bound on bytes of a `string`: 1 to 409600 (an item is at most 400 KB).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 409_600))]
     pub max_length: Option<u64>,
-    /// How many distinct values are live at once (a write burst spreads over them).
+    /// How many distinct values are live at once (a write burst spreads over them): 1 to
+    /// 1000000000.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 1_000_000_000))]
     pub cardinality: Option<u64>,
     /// The attribute holds money or an exact quantity.
     #[serde(default)]
@@ -372,8 +377,9 @@ pub struct RawRelation {
     pub entity: Sp<String>,
     /// `one` or `many`.
     pub kind: RelationKind,
-    /// Upper bound for `many`; absent means unbounded.
+    /// Upper bound for `many`, 1 to 1000000000; absent means unbounded.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 1_000_000_000))]
     pub max: Option<u64>,
     /// Index whose item collection they share (default: the table).
     #[serde(default)]
@@ -459,13 +465,47 @@ pub enum Operation {
 }
 
 /// How many items one transaction action list contains for an entity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RawCount {
-    /// An exact or maximum count.
+    /// An exact or maximum count: 1 to 100 (a transaction's most actions).
     Fixed(u64),
     /// `"many"`: one per element of an unbounded input.
     Many(ManyCount),
+}
+
+impl<'de> Deserialize<'de> for RawCount {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(CountVisitor)
+    }
+}
+
+/// Reads a count: a whole number or `"many"`, with a message that says so otherwise.
+struct CountVisitor;
+
+impl serde::de::Visitor<'_> for CountVisitor {
+    type Value = RawCount;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a whole number of items from 1 to 100, or \"many\"")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RawCount, E> {
+        Ok(RawCount::Fixed(v))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<RawCount, E> {
+        u64::try_from(v)
+            .map(RawCount::Fixed)
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawCount, E> {
+        match v {
+            "many" => Ok(RawCount::Many(ManyCount::Many)),
+            _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+        }
+    }
 }
 
 /// The literal string `many`.
@@ -519,8 +559,9 @@ pub struct RawPattern {
     /// The caller pages through results with `LastEvaluatedKey`.
     #[serde(default)]
     pub paginate: Option<bool>,
-    /// `Limit` per request.
+    /// `Limit` per request: 1 to 2147483647 (DynamoDB's `Limit` is a 32-bit integer).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 2_147_483_647))]
     pub limit: Option<u64>,
     /// The pattern is expected to return at most one item.
     #[serde(default)]
@@ -545,11 +586,13 @@ pub struct RawPattern {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTraffic {
-    /// Writes/s assumed for an entity without its own figure.
+    /// Writes/s assumed for an entity without its own figure: 0 to 1000000000.
     #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000_000))]
     pub default_writes_per_second: Option<f64>,
-    /// Item size assumed for an entity without its own figure.
+    /// Item size assumed for an entity without its own figure: 1 to 409600 bytes (400 KB).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 409_600))]
     pub default_item_size_bytes: Option<u64>,
     /// Per-entity figures.
     #[serde(default)]
@@ -563,14 +606,18 @@ pub struct RawTraffic {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawEntityTraffic {
-    /// Items written per second at peak.
+    /// Items written per second at peak: 0 to 1000000000.
     #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000_000))]
     pub writes_per_second: Option<f64>,
-    /// Largest expected item size in bytes.
+    /// Largest expected item size in bytes: 1 to 409600 (400 KB).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 409_600))]
     pub item_size_bytes: Option<u64>,
-    /// Items of the entity stored in the table (what a migration touches).
+    /// Items of the entity stored in the table (what a migration touches): at most
+    /// 1000000000000000.
     #[serde(default)]
+    #[schemars(range(max = 1_000_000_000_000_000_u64))]
     pub items: Option<u64>,
 }
 
@@ -578,10 +625,12 @@ pub struct RawEntityTraffic {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPatternTraffic {
-    /// Requests per second at peak.
+    /// Requests per second at peak: 0 to 1000000000.
     #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000_000))]
     pub reads_per_second: Option<f64>,
-    /// Items returned per request.
+    /// Items returned per request: 1 to 1048576 (a Query reads at most 1 MB per call).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 1_048_576))]
     pub items_per_read: Option<u64>,
 }

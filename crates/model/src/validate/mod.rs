@@ -2,9 +2,10 @@
 //!
 //! The table and indexes are in `schema`, entities in `entity`, access patterns in `pattern`,
 //! what an update declares it changes in `sets`, traffic figures and numeric bounds in
-//! `traffic`.
+//! `traffic`; names and key text holding hidden characters are refused first, in `hidden`.
 
 mod entity;
+mod hidden;
 mod native;
 mod pattern;
 mod schema;
@@ -24,7 +25,7 @@ pub fn parse(source: &str) -> Result<Model, ModelError> {
     let raw: RawModel = toml::from_str(source).map_err(|e| ModelError {
         issues: vec![ModelIssue {
             kind: IssueKind::Syntax,
-            message: e.message().trim().to_string(),
+            message: plain_types(e.message().trim()),
             span: e.span(),
             help: None,
         }],
@@ -32,17 +33,28 @@ pub fn parse(source: &str) -> Result<Model, ModelError> {
     validate(raw)
 }
 
+/// A reader's message with Rust's type names said in words: `expected u64` is `expected a
+/// whole number, 0 or more`.
+fn plain_types(message: &str) -> String {
+    message
+        .replace("expected u64", "expected a whole number, 0 or more")
+        .replace("expected i64", "expected a whole number")
+        .replace("expected f64", "expected a number")
+}
+
 /// Validates an already deserialized model.
 pub fn validate(raw: RawModel) -> Result<Model, ModelError> {
     let mut v = Validator { issues: Vec::new() };
-    let model = v.model(raw);
+    v.hidden_characters(&raw);
     if v.issues.is_empty() {
-        Ok(model)
-    } else {
-        let mut issues = v.issues;
-        issues.sort_by_key(|i| i.span.as_ref().map_or(0, |s| s.start));
-        Err(ModelError { issues })
+        let model = v.model(raw);
+        if v.issues.is_empty() {
+            return Ok(model);
+        }
     }
+    let mut issues = v.issues;
+    issues.sort_by_key(|i| i.span.as_ref().map_or(0, |s| s.start));
+    Err(ModelError { issues })
 }
 
 /// Parses a key condition: `T`, `begins_with(T)`, `between(A, B)`, `< T`, `<= T`, `> T`, `>= T`.

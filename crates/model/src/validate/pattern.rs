@@ -6,6 +6,7 @@
 //! pattern on an undeclared index gets no key-attribute errors (the check's MT013 names the
 //! index, and the rest of the design is still checked).
 
+use super::traffic::Stated;
 use super::{Validator, parse_condition};
 use crate::error::IssueKind;
 use crate::model::*;
@@ -64,6 +65,13 @@ impl Validator {
                     "state the most items the entry writes, or drop it",
                 );
             }
+            let owner = format!(" of `{}` in transaction `{name}`", n.name);
+            self.at_most(
+                Stated::new("count", &owner, count, &w.span),
+                MAX_TRANSACTION_ACTIONS,
+                "a TransactWriteItems call holds at most 100 actions",
+                "state the most items the entry writes, at most 100, or split the write",
+            );
             out.push(Write {
                 entity: n.name,
                 count,
@@ -270,6 +278,17 @@ impl Validator {
                 "a Limit is at least 1: state the page size, or leave `limit` out",
             );
         }
+        self.at_most(
+            Stated::new(
+                "limit",
+                &format!(" on pattern `{name}`"),
+                p.limit,
+                &raw.span,
+            ),
+            MAX_LIMIT,
+            "DynamoDB's Limit is a 32-bit integer, at most 2147483647",
+            "state the page size, or leave `limit` out",
+        );
     }
 
     pub(super) fn pattern(
