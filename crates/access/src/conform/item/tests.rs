@@ -2,11 +2,11 @@
 
 use std::collections::BTreeMap;
 
+use crate::items::{self, Item};
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_access::items::{self, Item};
 use monotable_model::Model;
 
-use super::{ItemKind, MIGRATION_ENTITY, check_item, normalized_decimal};
+use super::{ItemKind, MIGRATION_ENTITY, check_item};
 
 const MODEL: &str = r#"
 [table]
@@ -64,7 +64,7 @@ fn written(model: &Model, entity: &str, attributes: &[(&str, AttributeValue)]) -
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();
-    let texts: BTreeMap<String, String> = crate::values::texts(&item);
+    let texts: BTreeMap<String, String> = crate::value::template_texts(&item);
     let mut keys = items::keys(model, entity, &|name| texts.get(name).cloned()).unwrap();
     keys.extend(item);
     keys
@@ -235,26 +235,7 @@ fn attributes_missing_mistyped_floating_invalid_and_over_bound() {
 }
 
 #[test]
-fn an_item_over_400_kb_is_too_large() {
-    let m = model();
-    let mut item = order(&m);
-    item.insert("blob".into(), s(&"x".repeat(410 * 1024)));
-    assert_eq!(codes(&m, &item), ["MA021"]);
-}
-
-#[test]
 fn decimals_render_into_keys_as_the_library_writes_them() {
-    for (text, key) in [
-        ("12.50", "12.5"),
-        ("100.00", "100"),
-        ("0.10", "0.1"),
-        ("-0.0", "0"),
-        ("-1.20", "-1.2"),
-        ("7", "7"),
-        ("1e3", "1e3"),
-    ] {
-        assert_eq!(normalized_decimal(text), key, "{text}");
-    }
     let m = monotable_model::parse(
         r#"
 [table]

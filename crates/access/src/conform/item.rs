@@ -1,18 +1,19 @@
 //! One item against the model: its `entityType`, its table key and its index keys, each the
-//! render of the entity's templates from the item's own attributes. Pure.
+//! render of the entity's templates from the item's own attributes, and its attributes
+//! (`attributes`). Pure.
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_access::items::{self, ENTITY_TYPE, Item};
 use monotable_model::{AttributeType, Entity, Index, KeyField, Model};
 
 use super::attributes;
 use super::finding::{Code, Finding, ItemKey};
-use crate::values;
+use crate::items::{self, ENTITY_TYPE, Item, MIGRATION_ENTITY};
+use crate::value::text::{normalized_decimal, template_text, template_texts};
 
-pub use monotable_access::items::MIGRATION_ENTITY;
+pub use crate::value::text::type_name;
 
 /// What an item is, by its `entityType`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,13 +41,14 @@ pub struct ItemAudit {
 /// What is worked out once per model: the key attributes of its indexes written from templates
 /// (native keys are the items' own attributes), each with the first index it keys.
 #[derive(Debug)]
-pub(crate) struct Rules<'m> {
-    pub(crate) model: &'m Model,
+pub struct Rules<'m> {
+    model: &'m Model,
     index_attributes: Vec<(&'m str, &'m Index)>,
 }
 
 impl<'m> Rules<'m> {
-    pub(crate) fn new(model: &'m Model) -> Self {
+    /// The rules of `model`.
+    pub fn new(model: &'m Model) -> Self {
         let table: Vec<&str> = std::iter::once(model.table.partition_key.name.as_str())
             .chain(model.table.sort_key.as_ref().map(|k| k.name.as_str()))
             .collect();
@@ -65,8 +67,13 @@ impl<'m> Rules<'m> {
         }
     }
 
+    /// The model they are of.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
     /// Audits one item.
-    pub(crate) fn check(&self, item: &Item) -> ItemAudit {
+    pub fn check(&self, item: &Item) -> ItemAudit {
         let key = item_key(self.model, item);
         let name = match item.get(ENTITY_TYPE) {
             Some(AttributeValue::S(name)) => name,
@@ -89,13 +96,7 @@ impl<'m> Rules<'m> {
                 findings: vec![unknown(self.model, item, key, name)],
             };
         };
-        let subject = Subject {
-            model: self.model,
-            item,
-            entity,
-            key,
-            texts: key_texts(entity, item),
-        };
+        let subject = Subject::new(self.model, item, entity);
         let mut findings = table_key(&subject);
         findings.extend(self.index_keys(&subject));
         findings.extend(attributes::check(&subject));
@@ -119,17 +120,32 @@ pub fn check_item(model: &Model, item: &Item) -> ItemAudit {
 }
 
 /// An item of a known entity, with what every check of it needs.
-pub(crate) struct Subject<'a> {
-    pub(crate) model: &'a Model,
-    pub(crate) item: &'a Item,
-    pub(crate) entity: &'a Entity,
-    pub(crate) key: ItemKey,
-    pub(crate) texts: BTreeMap<String, String>,
+pub struct Subject<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// The item.
+    pub item: &'a Item,
+    /// Its entity.
+    pub entity: &'a Entity,
+    /// Its table key as found on it.
+    pub key: ItemKey,
+    texts: BTreeMap<String, String>,
 }
 
-impl Subject<'_> {
+impl<'a> Subject<'a> {
+    /// `item`, an item of `entity` of `model`.
+    pub fn new(model: &'a Model, item: &'a Item, entity: &'a Entity) -> Subject<'a> {
+        Subject {
+            model,
+            item,
+            entity,
+            key: item_key(model, item),
+            texts: key_texts(entity, item),
+        }
+    }
+
     /// A finding about this item: `Order PK=ORDER#1 SK=ORDER: <what>`.
-    pub(crate) fn finding(&self, code: Code, what: impl Display) -> Finding {
+    pub fn finding(&self, code: Code, what: impl Display) -> Finding {
         let mut f = Finding::new(code, format!("{} {}: {what}", self.entity.name, self.key));
         f.item = Some(self.key.clone());
         f.entity = Some(self.entity.name.clone());
@@ -141,11 +157,11 @@ impl Subject<'_> {
     }
 }
 
-/// The item's attributes as its key templates render them: [`values::texts`], with decimals
+/// The item's attributes as its key templates render them: [`template_texts`], with decimals
 /// normalized as the library writes them into keys (`12.50` as `12.5`, as DynamoDB also
 /// returns them).
 fn key_texts(entity: &Entity, item: &Item) -> BTreeMap<String, String> {
-    let mut texts = values::texts(item);
+    let mut texts = template_texts(item);
     for attribute in &entity.attributes {
         if attribute.ty == AttributeType::Decimal
             && let Some(text) = texts.get_mut(&attribute.name)
@@ -156,38 +172,14 @@ fn key_texts(entity: &Entity, item: &Item) -> BTreeMap<String, String> {
     texts
 }
 
-/// `12.50` as `12.5`, `100.00` as `100`, `-0.0` as `0`; anything but a plain decimal as it is.
-pub(crate) fn normalized_decimal(text: &str) -> String {
-    let unsigned = text.strip_prefix('-').unwrap_or(text);
-    let Some((whole, fraction)) = unsigned.split_once('.') else {
-        return text.to_string();
-    };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(whole) || !digits(fraction) {
-        return text.to_string();
-    }
-    let fraction = fraction.trim_end_matches('0');
-    let number = if fraction.is_empty() {
-        whole.to_string()
-    } else {
-        format!("{whole}.{fraction}")
-    };
-    let zero = number.bytes().all(|b| b == b'0' || b == b'.');
-    if text.starts_with('-') && !zero {
-        format!("-{number}")
-    } else {
-        number
-    }
-}
-
 /// The item's table key as found on it.
-pub(crate) fn item_key(model: &Model, item: &Item) -> ItemKey {
+pub fn item_key(model: &Model, item: &Item) -> ItemKey {
     let names = std::iter::once(&model.table.partition_key.name)
         .chain(model.table.sort_key.as_ref().map(|k| &k.name));
     ItemKey(
         names
             .map(|name| {
-                let value = item.get(name).and_then(values::text);
+                let value = item.get(name).and_then(template_text);
                 (name.clone(), value.unwrap_or_else(|| "?".to_string()))
             })
             .collect(),
@@ -195,27 +187,10 @@ pub(crate) fn item_key(model: &Model, item: &Item) -> ItemKey {
 }
 
 /// A value as a message quotes it: `` `text` `` for scalars, its type for the rest.
-pub(crate) fn shown(value: &AttributeValue) -> String {
-    match values::text(value) {
+pub fn shown(value: &AttributeValue) -> String {
+    match template_text(value) {
         Some(text) => format!("`{text}`"),
         None => format!("a {} value", type_name(value)),
-    }
-}
-
-/// DynamoDB's name of a value's type: `S`, `N`, `BOOL`, `L`...
-pub(crate) fn type_name(value: &AttributeValue) -> &'static str {
-    match value {
-        AttributeValue::S(_) => "S",
-        AttributeValue::N(_) => "N",
-        AttributeValue::B(_) => "B",
-        AttributeValue::Bool(_) => "BOOL",
-        AttributeValue::Null(_) => "NULL",
-        AttributeValue::Ss(_) => "SS",
-        AttributeValue::Ns(_) => "NS",
-        AttributeValue::Bs(_) => "BS",
-        AttributeValue::L(_) => "L",
-        AttributeValue::M(_) => "M",
-        _ => "unknown",
     }
 }
 
@@ -223,7 +198,7 @@ pub(crate) fn type_name(value: &AttributeValue) -> &'static str {
 fn shaped_like<'m>(model: &'m Model, item: &Item) -> Vec<&'m Entity> {
     let fits = |field: &KeyField| {
         item.get(&field.attribute)
-            .and_then(values::text)
+            .and_then(template_text)
             .is_some_and(|text| field.template.extract(&text).is_some())
     };
     model
@@ -305,7 +280,7 @@ fn primary_field(s: &Subject<'_>, field: &KeyField) -> Option<Finding> {
                 Code::PrimaryKeyMismatch,
                 format!("table key `{attribute}` is {found_text}, its template renders `{text}`"),
             )
-            .found_expected(found.and_then(values::text), Some(text.clone()))
+            .found_expected(found.and_then(template_text), Some(text.clone()))
             .label(format!("renders `{text}`"))
         }
         Err(e) => s
@@ -313,7 +288,7 @@ fn primary_field(s: &Subject<'_>, field: &KeyField) -> Option<Finding> {
                 Code::PrimaryKeyMismatch,
                 format!("table key `{attribute}` cannot be rendered from the item: {e}"),
             )
-            .found_expected(found.and_then(values::text), None)
+            .found_expected(found.and_then(template_text), None)
             .label(format!("`{template}`")),
     };
     Some(
@@ -382,7 +357,7 @@ fn stale(
     let inputs: Vec<String> = field.inputs().iter().map(|n| format!("`{n}`")).collect();
     s.finding(Code::StaleIndexKey, what)
         .attribute(attribute)
-        .found_expected(values::text(found), expected)
+        .found_expected(template_text(found), expected)
         .span(field.span.clone())
         .label(format!("`{attribute}` of `{}`", s.entity.name))
         .note(format!(
@@ -432,7 +407,7 @@ fn gated(
         ),
     )
     .attribute(attribute)
-    .found_expected(values::text(found), None)
+    .found_expected(template_text(found), None)
     .span(field.span.clone())
     .label(format!("written only while `{condition}` is true"))
     .note(format!(
@@ -454,7 +429,7 @@ fn not_written(s: &Subject<'_>, attribute: &str, index: &Index, found: &Attribut
         ),
     )
     .attribute(attribute)
-    .found_expected(values::text(found), None)
+    .found_expected(template_text(found), None)
     .span(s.entity.span.clone())
     .label(format!("no key `{attribute}`"))
     .note(format!(

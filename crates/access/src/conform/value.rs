@@ -1,125 +1,32 @@
-//! One item's attributes against its entity: required ones present, each of the DynamoDB type
-//! its model type is written as, within the model's bounds, and the item within 400 KB. Pure.
+//! Whether one value fits its model attribute: the DynamoDB type its model type is written as,
+//! an exact number where the model says `integer` or `decimal`, an enum's values, a timestamp in
+//! its format (as [`crate::value::time`] writes it), and the model's bounds (`max_length`,
+//! `max_items`, `cardinality`). For stored values ([`problem`], [`over`]) and for text typed as
+//! a key template renders it ([`text_problem`]: a pattern's parameter). Pure.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_access::items;
-use monotable_access::value::{TimeFormat, format_time, parse_time};
 use monotable_model::{Attribute, AttributeType, TimestampFormat};
 
-use super::finding::{Code, Finding};
-use super::item::{Subject, shown, type_name};
-
-/// DynamoDB's item size limit: 400 KB, names and values.
-pub const MAX_ITEM_BYTES: u64 = 400 * 1024;
+use crate::value::text::typed;
+use crate::value::{format_time, parse_time};
 
 /// Significant digits beyond which a number is taken for a binary float's text.
 const FLOAT_DIGITS: usize = 15;
 
 /// What is wrong with a value's type or content.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Problem {
-    /// Another DynamoDB type than the model type is written as.
+#[non_exhaustive]
+pub enum Problem {
+    /// Another DynamoDB type than the model type is written as (the type or types it is).
     WrongType(&'static str),
-    /// A float where the model says `integer` or `decimal`.
+    /// A float where the model says `integer` or `decimal` (which).
     Float(&'static str),
-    /// The right type, a value the model does not allow.
+    /// The right type, a value the model does not allow (why).
     Invalid(String),
 }
 
-/// Every attribute finding about `s`, and its size.
-pub(crate) fn check(s: &Subject<'_>) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for attribute in &s.entity.attributes {
-        match s.item.get(&attribute.name) {
-            None | Some(AttributeValue::Null(_)) if attribute.required => {
-                out.push(missing(s, attribute));
-            }
-            None | Some(AttributeValue::Null(_)) => {}
-            Some(value) => match problem(attribute, value) {
-                Some(p) => out.push(typed(s, attribute, value, p)),
-                None => out.extend(bound(s, attribute, value)),
-            },
-        }
-    }
-    out.extend(size(s));
-    out
-}
-
-fn missing(s: &Subject<'_>, a: &Attribute) -> Finding {
-    let f = s
-        .finding(
-            Code::MissingAttribute,
-            format!("required attribute `{}` is missing", a.name),
-        )
-        .attribute(&a.name)
-        .span(a.span.clone())
-        .label("required");
-    match &a.default {
-        Some(default) => f.help(format!(
-            "a migration writes its default `{default}` on items that lack it"
-        )),
-        None => f.help(format!(
-            "write `{}` on the item, or make it optional in the model",
-            a.name
-        )),
-    }
-}
-
-fn typed(s: &Subject<'_>, a: &Attribute, value: &AttributeValue, p: Problem) -> Finding {
-    let name = &a.name;
-    let model_type = type_label(a);
-    let (code, what, label) = match &p {
-        Problem::WrongType(expected) => (
-            Code::WrongType,
-            format!(
-                "`{name}` is {} {}, the model says {model_type} ({expected})",
-                type_name(value),
-                shown(value)
-            ),
-            format!("written as {expected}"),
-        ),
-        Problem::Float(model) => (
-            Code::FloatValue,
-            format!(
-                "`{name}` is {}: a float where the model says {model}",
-                shown(value)
-            ),
-            (*model).to_string(),
-        ),
-        Problem::Invalid(why) => (
-            Code::InvalidValue,
-            format!("`{name}` is {}, {why}", shown(value)),
-            model_type.clone(),
-        ),
-    };
-    let mut f = s
-        .finding(code, what)
-        .attribute(name)
-        .found_expected(crate::values::text(value), None)
-        .span(a.type_span.clone())
-        .label(label);
-    if let Problem::Float(_) = p {
-        f = f
-            .note("the value went through a binary float on its way to the table")
-            .help("write exact numbers: an integer type, or a decimal type, never f32/f64");
-    }
-    f
-}
-
-fn bound(s: &Subject<'_>, a: &Attribute, value: &AttributeValue) -> Option<Finding> {
-    let (what, label) = over(a, value)?;
-    Some(
-        s.finding(Code::OverBound, format!("`{}` {what}", a.name))
-            .attribute(&a.name)
-            .found_expected(crate::values::text(value), None)
-            .span(a.span.clone())
-            .label(label)
-            .help("make the bound in the model match the data, or fix the item"),
-    )
-}
-
 /// The bound `value` breaks, as `(what, label)`.
-pub(crate) fn over(a: &Attribute, value: &AttributeValue) -> Option<(String, String)> {
+pub fn over(a: &Attribute, value: &AttributeValue) -> Option<(String, String)> {
     if let (Some(max), AttributeValue::S(text)) = (a.max_length, value)
         && text.len() as u64 > max
     {
@@ -149,30 +56,8 @@ pub(crate) fn over(a: &Attribute, value: &AttributeValue) -> Option<(String, Str
     None
 }
 
-fn size(s: &Subject<'_>) -> Option<Finding> {
-    let bytes = monotable_check::cost::item_size(&items::to_json(s.item))?;
-    (bytes > MAX_ITEM_BYTES).then(|| {
-        s.finding(
-            Code::ItemTooLarge,
-            format!("the item is {bytes} bytes, over DynamoDB's 400 KB ({MAX_ITEM_BYTES} bytes)"),
-        )
-        .found_expected(Some(bytes.to_string()), Some(MAX_ITEM_BYTES.to_string()))
-        .span(s.entity.span.clone())
-        .note("DynamoDB refuses to write it again: every update of the item fails")
-        .help("move large values out of the item (another item, or an object store)")
-    })
-}
-
-/// The model type as a message names it: `integer`, `timestamp (epoch-seconds)`.
-fn type_label(a: &Attribute) -> String {
-    match (a.ty, a.format) {
-        (AttributeType::Timestamp, f) => format!("timestamp ({})", format_name(format_of(f))),
-        (ty, _) => ty.name().to_string(),
-    }
-}
-
 /// What is wrong with `value` as attribute `a`; `None` when it fits.
-pub(crate) fn problem(a: &Attribute, value: &AttributeValue) -> Option<Problem> {
+pub fn problem(a: &Attribute, value: &AttributeValue) -> Option<Problem> {
     use AttributeValue as V;
     match (a.ty, value) {
         (AttributeType::String, V::S(_))
@@ -197,32 +82,25 @@ pub(crate) fn problem(a: &Attribute, value: &AttributeValue) -> Option<Problem> 
 /// `true`/`false`, timestamps in their format; `None` when it fits. Lists, maps and sets are
 /// never key material and always fit.
 pub fn text_problem(a: &Attribute, text: &str) -> Option<String> {
-    use AttributeValue as V;
-    let label = type_label(a);
-    let not_a = || Some(format!("`{text}` is not a valid {label}"));
-    let value = match a.ty {
+    let label = a.type_label();
+    let valid = match a.ty {
         AttributeType::Number
         | AttributeType::Float
         | AttributeType::Integer
-        | AttributeType::Decimal => match text.parse::<f64>() {
-            Ok(x) if x.is_finite() && !text.contains(['e', 'E', 'x', 'X']) => V::N(text.into()),
-            _ => return not_a(),
-        },
-        AttributeType::Timestamp => match format_of(a.format) {
-            TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis if is_integer(text) => {
-                V::N(text.into())
-            }
-            TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis => return not_a(),
-            _ => V::S(text.into()),
-        },
-        AttributeType::Boolean => match text {
-            "true" => V::Bool(true),
-            "false" => V::Bool(false),
-            _ => return Some(format!("`{text}` is not a boolean (`true` or `false`)")),
-        },
-        AttributeType::String | AttributeType::Enum => V::S(text.into()),
+        | AttributeType::Decimal => text
+            .parse::<f64>()
+            .is_ok_and(|x| x.is_finite() && !text.contains(['e', 'E', 'x', 'X'])),
+        AttributeType::Timestamp => !a.timestamp_format().is_number() || is_integer(text),
+        AttributeType::Boolean if !matches!(text, "true" | "false") => {
+            return Some(format!("`{text}` is not a boolean (`true` or `false`)"));
+        }
         AttributeType::List | AttributeType::Map | AttributeType::Set => return None,
+        _ => true,
     };
+    if !valid {
+        return Some(format!("`{text}` is not a valid {label}"));
+    }
+    let value = typed(a, text);
     if let Some(p) = problem(a, &value) {
         return Some(match p {
             Problem::WrongType(_) => format!("`{text}` is not a valid {label}"),
@@ -236,7 +114,7 @@ pub fn text_problem(a: &Attribute, text: &str) -> Option<String> {
 }
 
 /// The DynamoDB type(s) a model type is written as.
-fn written_as(ty: AttributeType) -> &'static str {
+pub fn written_as(ty: AttributeType) -> &'static str {
     match ty {
         AttributeType::String | AttributeType::Enum => "S",
         AttributeType::Number
@@ -283,52 +161,18 @@ fn set(a: &Attribute, value: &AttributeValue) -> Option<Problem> {
     (!fits).then_some(Problem::WrongType(expected))
 }
 
-/// The format a timestamp is written in: RFC 3339 UTC with milliseconds when unstated.
-fn format_of(format: Option<TimestampFormat>) -> TimestampFormat {
-    format.unwrap_or(TimestampFormat::Rfc3339UtcMillis)
-}
-
-fn format_name(format: TimestampFormat) -> &'static str {
-    match format {
-        TimestampFormat::Rfc3339UtcMillis => "rfc3339-utc-millis",
-        TimestampFormat::Rfc3339Utc => "rfc3339-utc",
-        TimestampFormat::Rfc3339Offset => "rfc3339-offset",
-        TimestampFormat::Iso8601Naive => "iso8601-naive",
-        TimestampFormat::Date => "date",
-        TimestampFormat::EpochSeconds => "epoch-seconds",
-        TimestampFormat::EpochMillis => "epoch-millis",
-    }
-}
-
-fn time_format(format: TimestampFormat) -> TimeFormat {
-    match format {
-        TimestampFormat::Rfc3339UtcMillis => TimeFormat::Rfc3339UtcMillis,
-        TimestampFormat::Rfc3339Utc => TimeFormat::Rfc3339Utc,
-        TimestampFormat::Rfc3339Offset => TimeFormat::Rfc3339Offset,
-        TimestampFormat::Iso8601Naive => TimeFormat::Iso8601Naive,
-        TimestampFormat::Date => TimeFormat::Date,
-        TimestampFormat::EpochSeconds => TimeFormat::EpochSeconds,
-        TimestampFormat::EpochMillis => TimeFormat::EpochMillis,
-    }
-}
-
 /// A timestamp: a number in an epoch format, else text that parses in its format and is written
 /// as the format writes it (fixed width, so keys sort as time); `rfc3339-offset` only parses.
 fn timestamp(a: &Attribute, value: &AttributeValue) -> Option<Problem> {
-    let format = format_of(a.format);
-    let epoch = matches!(
-        format,
-        TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis
-    );
-    let text = match (value, epoch) {
+    let format = a.timestamp_format();
+    let text = match (value, format.is_number()) {
         (AttributeValue::N(text), true) | (AttributeValue::S(text), false) => text,
         (_, true) => return Some(Problem::WrongType("N")),
         (_, false) => return Some(Problem::WrongType("S")),
     };
-    let wanted = time_format(format);
-    let fits = parse_time(text, wanted)
-        .is_ok_and(|t| format == TimestampFormat::Rfc3339Offset || format_time(t, wanted) == *text);
-    (!fits).then(|| Problem::Invalid(format!("not a {} timestamp", format_name(format))))
+    let fits = parse_time(text, format)
+        .is_ok_and(|t| format == TimestampFormat::Rfc3339Offset || format_time(t, format) == *text);
+    (!fits).then(|| Problem::Invalid(format!("not a {} timestamp", format.name())))
 }
 
 /// `-?[0-9]+`.
@@ -348,7 +192,7 @@ fn is_decimal(text: &str) -> bool {
 
 /// Looks like a binary float's text: an exponent, or more significant digits than a decimal
 /// typed by hand has (a double prints up to 17: `0.30000000000000004`).
-pub(crate) fn float_artifact(text: &str) -> bool {
+pub fn float_artifact(text: &str) -> bool {
     if text.contains(['e', 'E']) {
         return true;
     }

@@ -1,11 +1,9 @@
-//! What `audit` finds: stable `MA` codes, and one finding per item or table property that does
-//! not fit the model, naming the item by its primary key and pointing into the model.
+//! What does not fit the model: stable `MA` codes (`monotable audit` reports them; the table
+//! view shows an item's), and one [`Finding`] per item or table property that does not fit,
+//! naming the item by its primary key and pointing into the model.
 
 use std::fmt;
 use std::ops::Range;
-
-use monotable_check::Severity;
-use serde::Serialize;
 
 /// The kinds of drift `audit` reports, with their stable codes. `MA001`..`MA008` are about the
 /// table's description, `MA010`..`MA021` about its items.
@@ -106,14 +104,6 @@ impl Code {
     /// One line on what it catches.
     pub fn summary(self) -> &'static str {
         self.info().2
-    }
-
-    /// How bad it is: every finding is drift, warnings are the ones that cost rather than break.
-    pub fn severity(self) -> Severity {
-        match self {
-            Code::IndexUndeclared | Code::BillingMode => Severity::Warning,
-            _ => Severity::Error,
-        }
     }
 
     /// Looks a code up (`MA013`).
@@ -224,12 +214,6 @@ impl fmt::Display for Code {
     }
 }
 
-impl Serialize for Code {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.code())
-    }
-}
-
 /// An item's primary key as found on it: `(attribute, value)` for the table's partition and
 /// sort key, `?` for one the item lacks.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -293,11 +277,6 @@ impl Finding {
         }
     }
 
-    /// Its severity (the code's).
-    pub fn severity(&self) -> Severity {
-        self.code.severity()
-    }
-
     /// Points at `span` in the model.
     pub fn span(mut self, span: Range<usize>) -> Self {
         self.span = Some(span);
@@ -336,7 +315,7 @@ impl Finding {
     }
 
     /// The order findings are listed in: code, then item, attribute and message.
-    pub(crate) fn sort_key(&self) -> (Code, Option<&ItemKey>, Option<&str>, &str) {
+    pub fn sort_key(&self) -> (Code, Option<&ItemKey>, Option<&str>, &str) {
         (
             self.code,
             self.item.as_ref(),
