@@ -11,9 +11,10 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::runtime_api::{Posted, RuntimeApi, http_event};
 use common::scaffold::{self, cargo, cfn_lint, text, timed};
-use common::{Served, monotable, run};
+use common::{monotable, run};
+use monotable_test_support::runtime_api::{Posted, RuntimeApi, http_event};
+use monotable_test_support::tool::serve;
 
 fn created(parent: &Path, name: &str) -> std::path::PathBuf {
     let out = run(&["new", name], parent);
@@ -60,7 +61,7 @@ fn a_new_project_checks_builds_and_passes_its_tests() {
 /// The binary `cargo test` built: in local mode on a `monotable serve` endpoint it creates its
 /// table and listens; in Lambda mode on the same endpoint it answers API Gateway events.
 fn runs_locally_and_on_lambda(dir: &Path, binary: &Path) {
-    let served = Served::start(&["--in-memory"], dir);
+    let served = serve(&["--in-memory"], dir);
     let mut local = Command::new(binary);
     scaffold::environment(&mut local)
         .env("AWS_ENDPOINT_URL_DYNAMODB", &served.url)

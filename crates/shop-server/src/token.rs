@@ -1,11 +1,11 @@
-//! `monotable token --user ID [--admin]`: a bearer token for the local shop API.
+//! `monotable-shop token --user ID [--admin]`: a bearer token for the local shop API.
 
 use std::process::ExitCode;
 
 use clap::Args;
 use monotable_shop::auth::Auth;
 
-use crate::connection::DataArgs;
+use monotable_cli_common::connection::DataArgs;
 
 #[derive(Debug, Args)]
 pub struct TokenArgs {

@@ -1,8 +1,8 @@
-//! Orders per second on the file-backed engine, through `monotable serve`'s REST API as a client
+//! Orders per second on the file-backed engine, through `monotable-shop serve`'s REST API as a client
 //! sees it, from 1, 4 and 16 concurrent clients (each its own kept-alive connection). Every
 //! order is one TransactWriteItems that must be on disk before its 201.
 //!
-//! `cargo bench -p monotable-cli --bench order_writes`; `MONOTABLE_BIN=path` measures another
+//! `cargo bench -p monotable-shop-server --bench order_writes`; `MONOTABLE_BIN=path` measures another
 //! build of the binary (the same flags), `BENCH_SECONDS` sets each level's length (default 5),
 //! `BENCH_IN_MEMORY=1` runs the same load on the in-memory engine (the ceiling without a disk),
 //! `BENCH_CLIENTS=16` (comma-separated) picks the levels.
@@ -68,7 +68,8 @@ impl Conn {
 }
 
 fn binary() -> String {
-    std::env::var("MONOTABLE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_monotable").to_string())
+    std::env::var("MONOTABLE_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_monotable-shop").to_string())
 }
 
 const SECRET: &str = "order-writes-bench-secret";

@@ -1,24 +1,23 @@
-//! The shop on Lambda as AWS runs it: the `monotable` binary in Lambda mode against a mock of the
-//! Lambda Runtime API, with API Gateway HTTP API (payload 2.0) events, over a DynamoDB endpoint
-//! (`monotable serve`). The black-box contract client that checks `serve`'s HTTP API runs
+//! The shop on Lambda as AWS runs it: the `monotable-shop` binary in Lambda mode against a mock of
+//! the Lambda Runtime API, with API Gateway HTTP API (payload 2.0) events, over a DynamoDB
+//! endpoint (`monotable-shop serve`). The black-box contract client that checks `serve`'s HTTP API runs
 //! unchanged against it through an API Gateway stand-in; an event API Gateway never sends is an
 //! invocation error; an init failure is reported to the Runtime API; logs carry the request id
 //! and no terminal colour.
-
-mod common;
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::runtime_api::{Posted, RuntimeApi, http_event};
-use common::{Served, monotable};
+use monotable_test_support::gateway;
+use monotable_test_support::runtime_api::{Posted, RuntimeApi, http_event};
+use monotable_test_support::shop::{command, serve};
 
 const SECRET: &str = "lambda-test-secret-0123456789";
 
 /// The binary in Lambda mode against `runtime`, on the DynamoDB endpoint `dynamodb`.
 fn function(runtime: &RuntimeApi, dynamodb: &str, extra: &[(&str, &str)]) -> Child {
-    let mut cmd = monotable();
+    let mut cmd = command();
     cmd.env("AWS_LAMBDA_RUNTIME_API", &runtime.address)
         .env("AWS_LAMBDA_FUNCTION_NAME", "shop")
         .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
@@ -45,7 +44,7 @@ fn token(user: &str, admin: bool) -> String {
     if admin {
         args.push("--admin");
     }
-    let out = monotable()
+    let out = command()
         .args(&args)
         .env("MONOTABLE_JWT_SECRET", SECRET)
         .output()
@@ -71,10 +70,10 @@ fn finish(mut child: Child) -> String {
 #[test]
 fn the_contract_client_passes_against_the_function_behind_api_gateway() {
     let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(&["--in-memory"], dir.path());
+    let served = serve(&["--in-memory"], dir.path());
     let runtime = Arc::new(RuntimeApi::start());
     let child = function(&runtime, &served.url, &[]);
-    let gateway = common::gateway::start(runtime.clone());
+    let gateway = gateway::start(runtime.clone());
     let script =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blackbox/shop_contract.py");
     let output = Command::new("python3")
@@ -99,7 +98,7 @@ fn the_contract_client_passes_against_the_function_behind_api_gateway() {
 #[test]
 fn cognito_admins_are_admins_and_public_routes_need_no_claims() {
     let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(&["--in-memory"], dir.path());
+    let served = serve(&["--in-memory"], dir.path());
     let runtime = RuntimeApi::start();
     let child = function(&runtime, &served.url, &[]);
     let cognito_admin = serde_json::json!({"sub": "root", "cognito:groups": "[admin]"});
@@ -127,7 +126,7 @@ fn cognito_admins_are_admins_and_public_routes_need_no_claims() {
 #[test]
 fn an_event_api_gateway_never_sends_is_an_invocation_error_and_logs_carry_the_request_id() {
     let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(&["--in-memory"], dir.path());
+    let served = serve(&["--in-memory"], dir.path());
     let runtime = RuntimeApi::start();
     let child = function(&runtime, &served.url, &[("RUST_LOG", "info")]);
     let posted =
@@ -164,7 +163,7 @@ fn an_event_api_gateway_never_sends_is_an_invocation_error_and_logs_carry_the_re
 fn an_init_failure_is_posted_to_the_runtime_api_before_exiting() {
     // Lambda's own environment incomplete: reported by name, not a panic.
     let runtime = RuntimeApi::start();
-    let mut cmd = monotable();
+    let mut cmd = command();
     cmd.env("AWS_LAMBDA_RUNTIME_API", &runtime.address)
         .env("MONOTABLE_CURSOR_SECRET", SECRET)
         .stdout(Stdio::null())

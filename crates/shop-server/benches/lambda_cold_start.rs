@@ -1,23 +1,20 @@
 //! Cold start and warm calls of the shop's binary in Lambda mode, against the seed's Python
 //! handler (boto3, examples/seed-boto3/seed_lambda.py, run by scripts/lambda_bootstrap.py), both
-//! under the same mock Runtime API and over the same `monotable serve` DynamoDB endpoint.
+//! under the same mock Runtime API and over the same `monotable-shop serve` DynamoDB endpoint.
 //!
 //! Per run: init (exec to the first `invocation/next`), the first call (event queued to response
 //! posted), then warm calls of the same request, and the resident memory after them. The
 //! request is AP1, a user by id: one GetItem on each side.
 //!
-//! `cargo bench -p monotable-cli --bench lambda_cold_start` (`BENCH_RUNS`, default 10;
+//! `cargo bench -p monotable-shop-server --bench lambda_cold_start` (`BENCH_RUNS`, default 10;
 //! `BENCH_WARM`, default 300).
-
-#[path = "../tests/common/runtime_api.rs"]
-mod runtime_api;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use runtime_api::{Posted, RuntimeApi, http_event};
+use monotable_test_support::runtime_api::{Posted, RuntimeApi, http_event};
 
 const SECRET: &str = "cold-start-bench-secret-0123456789";
 
@@ -32,9 +29,9 @@ fn env_count(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// `monotable serve --in-memory`; the child and its DynamoDB and shop URLs.
+/// `monotable-shop serve --in-memory`; the child and its DynamoDB and shop URLs.
 fn serve() -> (Child, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_monotable"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_monotable-shop"))
         .args([
             "serve",
             "--in-memory",
@@ -71,7 +68,7 @@ fn serve() -> (Child, String, String) {
 
 /// A user `alice` through the shop's API, and the seed's table with its user `u1`.
 fn seed(dynamodb: &str, api: &str) {
-    let token = Command::new(env!("CARGO_BIN_EXE_monotable"))
+    let token = Command::new(env!("CARGO_BIN_EXE_monotable-shop"))
         .args(["token", "--user", "alice"])
         .env("MONOTABLE_JWT_SECRET", SECRET)
         .output()
@@ -126,7 +123,7 @@ impl Function {
     fn spawn(self, runtime: &RuntimeApi, dynamodb: &str) -> Child {
         let mut cmd = match self {
             Function::Shop => {
-                let mut c = Command::new(env!("CARGO_BIN_EXE_monotable"));
+                let mut c = Command::new(env!("CARGO_BIN_EXE_monotable-shop"));
                 c.env("TABLE_NAME", "Shop")
                     .env("MONOTABLE_CURSOR_SECRET", SECRET);
                 c

@@ -1,14 +1,14 @@
-//! `serve` offers `monotable ui` for the shop's model under `/ui` on the API port: the page,
-//! the model's API and a read-only table view over serve's own engine, behind the port's guard.
+//! `monotable-shop serve` offers `monotable ui` for the shop's model under `/ui` on the API port:
+//! the page, the model's API and a read-only table view over serve's own engine, behind the
+//! port's guard.
 
-mod common;
-
-use common::{Served, get_text, http};
+use monotable_test_support::shop::serve;
+use monotable_test_support::{get_text, header, http};
 
 #[test]
 fn serve_offers_the_ui_under_slash_ui() {
     let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(&["--in-memory"], dir.path());
+    let served = serve(&["--in-memory"], dir.path());
     assert!(
         served
             .banner
@@ -22,7 +22,7 @@ fn serve_offers_the_ui_under_slash_ui() {
     assert!(page.contains("<base href=\"/ui/\">"), "{page}");
     let (status, headers, _) = get_text(&served.api, "/ui", &[]);
     assert_eq!(status, 308);
-    assert_eq!(common::header(&headers, "location"), Some("/ui/"));
+    assert_eq!(header(&headers, "location"), Some("/ui/"));
 
     let (status, model) = http(&served.api, "GET", "/ui/api/model", &[], None).unwrap();
     assert_eq!(status, 200, "{model}");

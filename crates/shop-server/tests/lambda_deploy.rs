@@ -1,17 +1,15 @@
-//! What a user deploys: the SAM template for the shop (`monotable openapi` then `monotable
-//! export --format sam --function Shop --routes-from`) agrees with the shop's OpenAPI document
-//! route by route (public routes without an authorizer), passes cfn-lint, and names an
-//! architecture and runtime the binary built here can run on.
-
-mod common;
+//! What a user deploys: the SAM template for the shop (`monotable-shop openapi` then the tool's
+//! `monotable export --format sam --function Shop --routes-from`) agrees with the shop's OpenAPI
+//! document route by route (public routes without an authorizer), passes cfn-lint, and names an
+//! architecture and runtime the shop's binary built here can run on.
 
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use common::run;
+use monotable_test_support::{shop, tool};
 
 fn shop_template(dir: &std::path::Path) -> (serde_json::Value, serde_json::Value) {
-    let out = run(&["openapi"], dir);
+    let out = shop::run(&["openapi"], dir);
     assert!(
         out.status.success(),
         "{}",
@@ -21,7 +19,7 @@ fn shop_template(dir: &std::path::Path) -> (serde_json::Value, serde_json::Value
     let openapi: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let model =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/shop/shop.toml");
-    let out = run(
+    let out = tool::run(
         &[
             "export",
             model.to_str().unwrap(),
@@ -121,7 +119,7 @@ fn the_binary_built_here_runs_on_the_templates_runtime() {
         serde_json::json!([std::env::consts::ARCH.replace("aarch64", "arm64")])
     );
     let out = Command::new("objdump")
-        .args(["-T", env!("CARGO_BIN_EXE_monotable")])
+        .args(["-T", env!("CARGO_BIN_EXE_monotable-shop")])
         .output()
         .expect("objdump (binutils) is installed");
     let symbols = String::from_utf8_lossy(&out.stdout);

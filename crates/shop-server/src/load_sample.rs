@@ -1,4 +1,4 @@
-//! `monotable load-sample`: realistic shop data (users, products, orders over months in every
+//! `monotable-shop load-sample`: realistic shop data (users, products, orders over months in every
 //! status) into the shop's table, with a progress bar.
 
 use std::process::ExitCode;
@@ -11,7 +11,7 @@ use monotable_shop::Shop;
 use monotable_shop::auth::Auth;
 use monotable_shop::sample::{self, SampleConfig};
 
-use crate::connection::ConnectionArgs;
+use monotable_cli_common::connection::ConnectionArgs;
 
 #[derive(Debug, Args)]
 pub struct LoadSampleArgs {

@@ -1,13 +1,11 @@
-//! Schemathesis, run against the shop's own `/openapi.json` on a fresh `monotable serve` with an
+//! Schemathesis, run against the shop's own `/openapi.json` on a fresh `monotable-shop serve` with an
 //! admin token and with a user token: every generated request, valid or not, gets an answer the
 //! document promises (status, body schema, content type) and no 5xx. The rules OpenAPI cannot
 //! state per parameter live in scripts/schemathesis_hooks.py.
 
-mod common;
-
 use std::process::Command;
 
-use common::{Served, token};
+use monotable_test_support::shop::{serve, token};
 
 fn schemathesis(api: &str, token: &str, cwd: &std::path::Path) -> std::process::Output {
     let scripts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts");
@@ -27,7 +25,7 @@ fn schemathesis(api: &str, token: &str, cwd: &std::path::Path) -> std::process::
 #[test]
 fn the_openapi_document_promises_what_the_server_does() {
     let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(&["--data-dir", "data"], dir.path());
+    let served = serve(&["--data-dir", "data"], dir.path());
     for (user, admin) in [("root", true), ("alice", false)] {
         let output = schemathesis(&served.api, &token(dir.path(), user, admin), dir.path());
         let stdout = String::from_utf8_lossy(&output.stdout);

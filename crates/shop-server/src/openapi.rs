@@ -1,5 +1,5 @@
-//! `monotable openapi`: the shop's REST contract as OpenAPI JSON, the same document `serve`
-//! answers at `/openapi.json` (for client generators, and for `export --routes-from`).
+//! `monotable-shop openapi`: the shop's REST contract as OpenAPI JSON, the same document `serve`
+//! answers at `/openapi.json` (for client generators, and for `monotable export --routes-from`).
 
 use std::process::ExitCode;
 

@@ -2,15 +2,14 @@
 //! (201) is there after a restart with its line, no order is half written, and the stock taken
 //! equals the orders that exist, whether or not their answer got out before the kill.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{Served, http, token};
+use monotable_test_support::shop::{serve, token};
+use monotable_test_support::{Served, http};
 
 const STOCK: i64 = 100_000;
 const CLIENTS: usize = 8;
@@ -90,7 +89,7 @@ fn check_after_restart(
     users: &[(String, String)],
     acknowledged: &BTreeSet<String>,
 ) -> Served {
-    let served = Served::start(&["--data-dir", "data"], dir);
+    let served = serve(&["--data-dir", "data"], dir);
     let auth = format!("Bearer {admin}");
     let present = all_orders(&served.api, admin, users);
     let lost: Vec<_> = acknowledged.difference(&present).collect();
@@ -134,7 +133,7 @@ fn check_after_restart(
 #[test]
 fn kill_9_under_order_load_loses_no_acknowledged_order() {
     let dir = tempfile::tempdir().unwrap();
-    let mut served = Served::start(&["--data-dir", "data"], dir.path());
+    let mut served = serve(&["--data-dir", "data"], dir.path());
     let admin = token(dir.path(), "root", true);
     let product_body = format!(
         r#"{{"name":"Cable","category":"c","price":"1.50","published":true,"stock":{STOCK}}}"#

@@ -5,14 +5,12 @@
 //! function. Unlike API Gateway it does not check the token's signature: that is the authorizer's
 //! job, tested elsewhere, and the function must not rely on it.
 
-#![allow(dead_code)]
-
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
-use super::runtime_api::{Posted, RuntimeApi};
+use crate::runtime_api::{Posted, RuntimeApi};
 
 /// Serve HTTP on a free loopback port in front of `runtime`; the base URL.
 pub fn start(runtime: Arc<RuntimeApi>) -> String {

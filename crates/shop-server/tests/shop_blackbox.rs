@@ -1,17 +1,15 @@
 //! A black-box client (tests/blackbox/shop_contract.py, Python's standard library only) exercises
-//! every route of the shop's contract on a fresh `monotable serve`, with tokens from
-//! `monotable token`.
-
-mod common;
+//! every route of the shop's contract on a fresh `monotable-shop serve`, with tokens from
+//! `monotable-shop token`.
 
 use std::process::Command;
 
-use common::{Served, run, token};
+use monotable_test_support::shop::{run, serve, token};
 
 #[test]
 fn a_contract_only_client_exercises_every_route() {
     let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(&["--data-dir", "data"], dir.path());
+    let served = serve(&["--data-dir", "data"], dir.path());
     let script =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blackbox/shop_contract.py");
     let output = Command::new("python3")

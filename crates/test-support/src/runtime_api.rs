@@ -3,8 +3,6 @@
 //! `invocation/{id}/response` or `invocation/{id}/error`, or an init failure to `init/error`.
 //! Standard library only; each connection is served on its own thread.
 
-#![allow(dead_code)]
-
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
