@@ -31,6 +31,22 @@
 //! JSON), [`value`] (values both ways: Rust, DynamoDB, key text, timestamps in each format) and
 //! [`conform`] (whether an item or a value fits the model).
 
+/// `send` and `measured` for a write whose one call (`call(self, table, measure)`) answers the
+/// capacity it consumed when asked: PutItem and UpdateItem.
+macro_rules! send_and_measured {
+    ($error:ty) => {
+        /// Send it.
+        pub async fn send(self, table: &Table) -> Result<(), $error> {
+            self.call(table, false).await.map(drop)
+        }
+
+        /// Send it, and what it consumed (`ReturnConsumedCapacity: INDEXES`).
+        pub async fn measured(self, table: &Table) -> Result<Option<ConsumedCapacity>, $error> {
+            self.call(table, true).await
+        }
+    };
+}
+
 pub mod batch;
 pub mod conform;
 pub mod cursor;

@@ -86,15 +86,7 @@ impl PutSpec {
         self
     }
 
-    /// Write it.
-    pub async fn send(self, table: &Table) -> Result<(), WriteError> {
-        self.call(table, false).await.map(drop)
-    }
-
-    /// Write it, and what it consumed (`ReturnConsumedCapacity: INDEXES`).
-    pub async fn measured(self, table: &Table) -> Result<Option<ConsumedCapacity>, WriteError> {
-        self.call(table, true).await
-    }
+    send_and_measured!(WriteError);
 
     /// The one PutItem call.
     async fn call(

@@ -100,20 +100,21 @@ impl TransactError {
 /// The most actions one TransactWriteItems holds.
 pub const MAX_ACTIONS: usize = 100;
 
+/// A delete or a condition check: a key, what must hold of its item, and its name in a
+/// cancellation's reasons.
+#[derive(Debug, Clone)]
+struct Keyed {
+    key: Item,
+    condition: Condition,
+    description: String,
+}
+
 #[derive(Debug, Clone)]
 enum Action {
     Put(PutSpec),
     Update(UpdateParts),
-    Delete {
-        key: Item,
-        condition: Condition,
-        description: String,
-    },
-    Check {
-        key: Item,
-        condition: Condition,
-        description: String,
-    },
+    Delete(Keyed),
+    Check(Keyed),
 }
 
 impl Action {
@@ -121,7 +122,7 @@ impl Action {
         match self {
             Action::Put(p) => &p.description,
             Action::Update(u) => &u.description,
-            Action::Delete { description, .. } | Action::Check { description, .. } => description,
+            Action::Delete(k) | Action::Check(k) => &k.description,
         }
     }
 }
@@ -177,24 +178,27 @@ impl Transaction {
     }
 
     /// Delete `key`'s item if `condition` holds.
-    pub fn delete<E: Entity>(mut self, key: Key<E>, condition: Condition) -> Self {
-        let description = describe::<E>(key.item());
-        self.actions.push(Action::Delete {
-            key: key.into_item(),
-            condition,
-            description,
-        });
-        self
+    pub fn delete<E: Entity>(self, key: Key<E>, condition: Condition) -> Self {
+        self.keyed(Action::Delete, key, condition)
     }
 
     /// Require `condition` of `key`'s item without writing it.
-    pub fn check<E: Entity>(mut self, key: Key<E>, condition: Condition) -> Self {
+    pub fn check<E: Entity>(self, key: Key<E>, condition: Condition) -> Self {
+        self.keyed(Action::Check, key, condition)
+    }
+
+    fn keyed<E: Entity>(
+        mut self,
+        action: fn(Keyed) -> Action,
+        key: Key<E>,
+        condition: Condition,
+    ) -> Self {
         let description = describe::<E>(key.item());
-        self.actions.push(Action::Check {
+        self.actions.push(action(Keyed {
             key: key.into_item(),
             condition,
             description,
-        });
+        }));
         self
     }
 
@@ -207,11 +211,11 @@ impl Transaction {
     /// Delete the item at `key`, a key built at run time, if `condition` holds; `description`
     /// names it in a cancellation's reasons.
     pub fn delete_item(mut self, key: Item, condition: Condition, description: String) -> Self {
-        self.actions.push(Action::Delete {
+        self.actions.push(Action::Delete(Keyed {
             key,
             condition,
             description,
-        });
+        }));
         self
     }
 
@@ -341,6 +345,21 @@ fn built<T, E: std::fmt::Display>(result: Result<T, E>) -> Result<T, TransactErr
     })
 }
 
+/// A `Delete` or `ConditionCheck` of `key` under `condition`, built (both builders have the same
+/// setters but no trait in common).
+macro_rules! keyed {
+    ($builder:ident, $table:expr, $key:expr, $condition:expr) => {{
+        let (text, names, values) = $condition.render("c").into_parts();
+        $builder::builder()
+            .table_name($table)
+            .set_key(Some($key.clone()))
+            .set_condition_expression(text)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .build()
+    }};
+}
+
 fn sdk_item(action: &Action, table: &str) -> Result<TransactWriteItem, TransactError> {
     let item = match action {
         Action::Put(spec) => {
@@ -382,26 +401,12 @@ fn sdk_item(action: &Action, table: &str) -> Result<TransactWriteItem, TransactE
                 .build();
             TransactWriteItem::builder().update(built(update)?).build()
         }
-        Action::Delete { key, condition, .. } => {
-            let (text, names, values) = condition.render("c").into_parts();
-            let delete = Delete::builder()
-                .table_name(table)
-                .set_key(Some(key.clone()))
-                .set_condition_expression(text)
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .build();
+        Action::Delete(Keyed { key, condition, .. }) => {
+            let delete = keyed!(Delete, table, key, condition);
             TransactWriteItem::builder().delete(built(delete)?).build()
         }
-        Action::Check { key, condition, .. } => {
-            let (text, names, values) = condition.render("c").into_parts();
-            let check = ConditionCheck::builder()
-                .table_name(table)
-                .set_key(Some(key.clone()))
-                .set_condition_expression(text)
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .build();
+        Action::Check(Keyed { key, condition, .. }) => {
+            let check = keyed!(ConditionCheck, table, key, condition);
             TransactWriteItem::builder()
                 .condition_check(built(check)?)
                 .build()

@@ -281,15 +281,7 @@ impl<E: Entity> Update<E> {
 }
 
 impl UpdateParts {
-    /// Send it.
-    pub async fn send(self, table: &Table) -> Result<(), WriteError> {
-        self.call(table, false).await.map(drop)
-    }
-
-    /// Send it, and what it consumed (`ReturnConsumedCapacity: INDEXES`).
-    pub async fn measured(self, table: &Table) -> Result<Option<ConsumedCapacity>, WriteError> {
-        self.call(table, true).await
-    }
+    send_and_measured!(WriteError);
 
     /// The one UpdateItem call.
     async fn call(

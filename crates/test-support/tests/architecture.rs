@@ -38,7 +38,11 @@ fn root() -> PathBuf {
 
 /// The text inside each pair of backticks in `cell`.
 fn ticked(cell: &str) -> Vec<String> {
-    cell.split('`').skip(1).step_by(2).map(str::to_string).collect()
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
 }
 
 /// The crate table's rows: the table under `## The crates`, or a message saying what is off.
@@ -89,7 +93,13 @@ fn rows(doc: &str) -> Result<Vec<Row>, String> {
 fn members() -> BTreeMap<String, Member> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(root())
         .output()
         .expect("cargo metadata runs");
@@ -212,7 +222,10 @@ fn the_table_reader_and_the_comparison_catch_each_drift() {
         ),
     ]);
     let found = drift(&read, &members).join("\n");
-    assert!(found.contains("misses [\"access\"] and adds [\"gone\"]"), "{found}");
+    assert!(
+        found.contains("misses [\"access\"] and adds [\"gone\"]"),
+        "{found}"
+    );
     assert!(found.contains("`new` is in the workspace"), "{found}");
     let prose = doc.replace("`model`, `gone`", "all of the above");
     assert!(rows(&prose).unwrap_err().contains("not a plain list"));

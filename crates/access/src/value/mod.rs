@@ -95,6 +95,13 @@ impl Value for bool {
 )]
 pub trait Integer: Value {}
 
+/// An `N` read as a `T`, named `name` in the error.
+fn number<T: std::str::FromStr>(value: &AttributeValue, name: &str) -> Result<T, ValueError> {
+    let text = value.as_n().map_err(|v| wrong("a number", v))?;
+    text.parse()
+        .map_err(|_| ValueError(format!("`{text}` is not a {name}")))
+}
+
 macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Value for $t {
@@ -102,10 +109,7 @@ macro_rules! integers {
                 AttributeValue::N(self.to_string())
             }
             fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
-                let text = value.as_n().map_err(|v| wrong("a number", v))?;
-                text.parse().map_err(|_| {
-                    ValueError(format!("`{text}` is not a {}", stringify!($t)))
-                })
+                number(value, stringify!($t))
             }
         }
         impl Integer for $t {}
@@ -130,10 +134,7 @@ macro_rules! floats {
                 AttributeValue::N(self.to_string())
             }
             fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
-                let text = value.as_n().map_err(|v| wrong("a number", v))?;
-                text.parse().map_err(|_| {
-                    ValueError(format!("`{text}` is not a {}", stringify!($t)))
-                })
+                number(value, stringify!($t))
             }
         }
         impl KeyText for $t {
