@@ -31,10 +31,10 @@
 //! JSON), [`value`] (values both ways: Rust, DynamoDB, key text, timestamps in each format) and
 //! [`conform`] (whether an item or a value fits the model).
 
-/// `send` and `measured` for a write whose one call (`call(self, table, measure)`) answers the
-/// capacity it consumed when asked: PutItem and UpdateItem.
+/// `send` and `measured` for a write whose one call answers the capacity it consumed when asked
+/// (PutItem, UpdateItem), around `$call`, the body of `call(self, table, measure)`.
 macro_rules! send_and_measured {
-    ($error:ty) => {
+    ($error:ty, $what:literal, |$this:ident, $table:ident, $measure:ident| $call:block) => {
         /// Send it.
         pub async fn send(self, table: &Table) -> Result<(), $error> {
             self.call(table, false).await.map(drop)
@@ -43,6 +43,16 @@ macro_rules! send_and_measured {
         /// Send it, and what it consumed (`ReturnConsumedCapacity: INDEXES`).
         pub async fn measured(self, table: &Table) -> Result<Option<ConsumedCapacity>, $error> {
             self.call(table, true).await
+        }
+
+        #[doc = concat!("The one ", $what, " call.")]
+        async fn call(
+            self,
+            $table: &Table,
+            $measure: bool,
+        ) -> Result<Option<ConsumedCapacity>, $error> {
+            let $this = self;
+            $call
         }
     };
 }

@@ -86,20 +86,13 @@ impl PutSpec {
         self
     }
 
-    send_and_measured!(WriteError);
-
-    /// The one PutItem call.
-    async fn call(
-        self,
-        table: &Table,
-        measure: bool,
-    ) -> Result<Option<ConsumedCapacity>, WriteError> {
-        let (text, names, values) = self.condition.render("c").into_parts();
+    send_and_measured!(WriteError, "PutItem", |this, table, measure| {
+        let (text, names, values) = this.condition.render("c").into_parts();
         let result = table
             .client()
             .put_item()
             .table_name(table.name())
-            .set_item(Some(self.item))
+            .set_item(Some(this.item))
             .set_condition_expression(text)
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
@@ -108,9 +101,9 @@ impl PutSpec {
             .await;
         match result {
             Ok(out) => Ok(out.consumed_capacity),
-            Err(e) => Err(write_failed(&e, self.on_failure, self.description)),
+            Err(e) => Err(write_failed(&e, this.on_failure, this.description)),
         }
-    }
+    });
 }
 
 impl Table {

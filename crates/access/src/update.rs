@@ -281,32 +281,25 @@ impl<E: Entity> Update<E> {
 }
 
 impl UpdateParts {
-    send_and_measured!(WriteError);
-
-    /// The one UpdateItem call.
-    async fn call(
-        self,
-        table: &Table,
-        measure: bool,
-    ) -> Result<Option<ConsumedCapacity>, WriteError> {
+    send_and_measured!(WriteError, "UpdateItem", |this, table, measure| {
         let result = table
             .client()
             .update_item()
             .table_name(table.name())
-            .set_key(Some(self.key))
+            .set_key(Some(this.key))
             // Nothing to change: the item's condition is still checked.
-            .set_update_expression((!self.update.is_empty()).then_some(self.update))
-            .set_condition_expression(self.condition)
-            .set_expression_attribute_names((!self.names.is_empty()).then_some(self.names))
-            .set_expression_attribute_values((!self.values.is_empty()).then_some(self.values))
+            .set_update_expression((!this.update.is_empty()).then_some(this.update))
+            .set_condition_expression(this.condition)
+            .set_expression_attribute_names((!this.names.is_empty()).then_some(this.names))
+            .set_expression_attribute_values((!this.values.is_empty()).then_some(this.values))
             .set_return_consumed_capacity(measure.then_some(ReturnConsumedCapacity::Indexes))
             .send()
             .await;
         match result {
             Ok(out) => Ok(out.consumed_capacity),
-            Err(e) => Err(write_failed(&e, self.on_failure, self.description)),
+            Err(e) => Err(write_failed(&e, this.on_failure, this.description)),
         }
-    }
+    });
 }
 
 /// An UpdateItem of named attributes of the item at a key, built at run time: no key is

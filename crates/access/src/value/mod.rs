@@ -102,7 +102,10 @@ fn number<T: std::str::FromStr>(value: &AttributeValue, name: &str) -> Result<T,
         .map_err(|_| ValueError(format!("`{text}` is not a {name}")))
 }
 
-macro_rules! integers {
+/// `Value` for Rust's numbers: written as their shortest text (which, for a float, reads back as
+/// the same value, so it round-trips exactly; DynamoDB holds no NaN or infinity, so writing one
+/// fails as an invalid request), read from an `N`.
+macro_rules! numbers {
     ($($t:ty),*) => {$(
         impl Value for $t {
             fn to_value(&self) -> AttributeValue {
@@ -112,6 +115,15 @@ macro_rules! integers {
                 number(value, stringify!($t))
             }
         }
+    )*};
+}
+numbers!(
+    i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, isize, usize, f32, f64
+);
+
+/// Integers in keys, zero-padded to a template's width.
+macro_rules! integers {
+    ($($t:ty),*) => {$(
         impl Integer for $t {}
         impl KeyText for $t {
             fn write_key(&self, out: &mut String, pad: Option<usize>) {
@@ -124,19 +136,9 @@ integers!(
     i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, isize, usize
 );
 
+/// A model `number` (`float`) in a key: its shortest text, never padded.
 macro_rules! floats {
     ($($t:ty),*) => {$(
-        /// A model `number` (`float`): written as the shortest text that reads back as the same
-        /// value, so it round-trips exactly. DynamoDB holds no NaN or infinity: writing one fails
-        /// as an invalid request.
-        impl Value for $t {
-            fn to_value(&self) -> AttributeValue {
-                AttributeValue::N(self.to_string())
-            }
-            fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
-                number(value, stringify!($t))
-            }
-        }
         impl KeyText for $t {
             fn write_key(&self, out: &mut String, _pad: Option<usize>) {
                 out.push_str(&self.to_string());
