@@ -103,18 +103,11 @@ impl SamArgs {
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let path = args.model.display().to_string();
-    let source = std::fs::read_to_string(&args.model)
-        .with_context(|| format!("cannot read model {path}"))?;
-    let model = match monotable_model::parse(&source) {
-        Ok(model) => model,
-        Err(_) => {
-            // The checker renders the parse errors with their places.
-            let report = monotable_check::check_source(&path, &source);
-            eprint!("{}", report.render(monotable_check::Format::Human));
-            bail!("{path} is not a valid model; nothing exported");
-        }
-    };
+    let crate::input::ModelFile {
+        path,
+        source,
+        model,
+    } = crate::input::read_model(&args.model, "nothing exported")?;
     let mut options = monotable_export::ExportOptions::default();
     let check_text;
     let capacity = |p: &monotable_model::Pattern| {

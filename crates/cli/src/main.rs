@@ -8,6 +8,7 @@ mod cost;
 mod diff;
 mod export;
 mod import;
+mod input;
 mod load;
 mod migrate;
 mod new;

@@ -203,7 +203,7 @@ fn refuse_check_errors(model: &Model, source: &str, relative: &str) -> Result<()
                     format!("{relative}:{line}:{col}: ")
                 })
                 .unwrap_or_default();
-            format!("{at}error[{}]: {}", d.rule.code(), d.message)
+            format!("{at}error[{}]: {}", d.code, d.message)
         })
         .collect();
     if errors.is_empty() {

@@ -19,12 +19,12 @@ mod table;
 use aws_sdk_dynamodb::Client;
 use monotable_access::Table;
 use monotable_access::error::{DescribeTableError, TtlError};
-use monotable_check::Severity;
 use monotable_model::Model;
+use monotable_model::diagnostic::Severity;
 
 pub use monotable_access::conform::{Code, Finding, ItemAudit, ItemKey, ItemKind};
 pub use monotable_access::items::MIGRATION_ENTITY;
-pub use monotable_check::Format;
+pub use monotable_model::diagnostic::Format;
 pub use report::{AuditReport, KEPT_PER_CODE, SHOWN_PER_CODE, Sample};
 pub use run::SAMPLE_SEGMENTS;
 pub use size::MAX_ITEM_BYTES;

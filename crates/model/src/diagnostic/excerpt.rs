@@ -2,7 +2,7 @@
 //! source line cut to a window around the span (its hidden characters escaped), and quoted text
 //! too long to read shortened.
 
-use crate::diagnostic::Diagnostic;
+use super::Diagnostic;
 
 /// Quoted text (between backticks) longer than this many characters is shortened.
 const MAX_QUOTE: usize = 80;
@@ -92,7 +92,7 @@ pub(crate) fn window(line: &str, start: usize, width: usize) -> Window {
 }
 
 impl Window {
-    /// The window with its hidden characters escaped ([`monotable_model::text::escape`]), the
+    /// The window with its hidden characters escaped ([`crate::text::escape`]), the
     /// span moved and widened to cover the same characters.
     pub(crate) fn escaped(self) -> Window {
         let mut out = Window {
@@ -103,7 +103,7 @@ impl Window {
         let end = self.start + self.width;
         for (i, c) in self.text.chars().enumerate() {
             let mut buffer = [0u8; 4];
-            let shown = monotable_model::text::escape(c.encode_utf8(&mut buffer));
+            let shown = crate::text::escape(c.encode_utf8(&mut buffer));
             let n = shown.chars().count();
             if i < self.start {
                 out.start += n;
@@ -149,14 +149,17 @@ pub fn elide(text: &str) -> String {
     out
 }
 
-/// The diagnostic with its message, label, notes and help [`elide`]d.
-pub(crate) fn shorten(mut d: Diagnostic) -> Diagnostic {
-    d.message = elide(&d.message);
-    d.label = d.label.as_deref().map(elide);
-    d.notes = d.notes.iter().map(|n| elide(n)).collect();
-    d.help = d.help.as_deref().map(elide);
-    d
+impl Diagnostic {
+    /// The diagnostic with its message, label, notes and help [`elide`]d: what a renderer shows.
+    pub fn shortened(mut self) -> Diagnostic {
+        self.message = elide(&self.message);
+        self.label = self.label.as_deref().map(elide);
+        self.notes = self.notes.iter().map(|n| elide(n)).collect();
+        self.help = self.help.as_deref().map(elide);
+        self
+    }
 }
 
 #[cfg(test)]
+#[path = "excerpt_tests.rs"]
 mod tests;
