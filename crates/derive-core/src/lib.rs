@@ -11,10 +11,14 @@
 mod codegen;
 mod entity;
 mod enums;
+mod field;
 mod model_file;
 mod patterns;
 mod types;
 mod update;
+
+#[cfg(test)]
+mod testing;
 
 use proc_macro2::TokenStream;
 use syn::DeriveInput;
