@@ -3,8 +3,21 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
 use monotable_model::{KeyAttributeType, Model, RenderError};
+
+/// One page of a Query or a Scan as DynamoDB returned it: the raw items and where the next page
+/// starts. (The typed listing page, entities and a sealed cursor, is [`crate::Page`].)
+#[derive(Debug, Clone, Default)]
+pub struct ItemPage {
+    /// The items, in the index's order (reversed for a descending query).
+    pub items: Vec<Item>,
+    /// `LastEvaluatedKey`: where the next page starts; `None` when the query or the scan (of
+    /// the segment) is exhausted.
+    pub last_evaluated_key: Option<Item>,
+    /// What it consumed, when asked for (`Query::measured`; a Scan does not ask).
+    pub capacity: Option<ConsumedCapacity>,
+}
 
 /// A DynamoDB item.
 pub type Item = HashMap<String, AttributeValue>;

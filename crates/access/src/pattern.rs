@@ -12,8 +12,9 @@ use monotable_model::{Condition, KeyTemplate, Model, Operation, Pattern, RenderE
 use crate::error::ServiceError;
 use crate::get::{GetError, GetItem};
 use crate::handle::Table;
+use crate::items::ItemPage;
 use crate::items::{Item, key_value};
-use crate::query::{KeyCondition, MAX_PAGE, Query, QueryError, QueryPage, SortCondition};
+use crate::query::{KeyCondition, MAX_PAGE, Query, QueryError, SortCondition};
 use crate::scan::Scan;
 
 /// Running a pattern failed.
@@ -226,7 +227,7 @@ pub async fn query(
     name: &str,
     values: &(dyn Fn(&str) -> Option<String> + Sync),
     page: PageRequest,
-) -> Result<QueryPage, PatternError> {
+) -> Result<ItemPage, PatternError> {
     let mut request = query_request(model, name, values)?.start(page.start);
     if page.limit.is_some() {
         request = request.limit(page.limit);
@@ -329,7 +330,7 @@ pub async fn query_page(
     values: &(dyn Fn(&str) -> Option<String> + Sync),
     limit: usize,
     start: Option<Item>,
-) -> Result<QueryPage, PatternError> {
+) -> Result<ItemPage, PatternError> {
     let p = pattern(model, name)?;
     if !(1..=MAX_PAGE).contains(&limit) {
         return Err(PatternError::Limit {
@@ -347,7 +348,7 @@ pub async fn query_page(
         (true, Some(last)) => Some(resume_key(model, p, last)?),
         _ => None,
     };
-    Ok(QueryPage {
+    Ok(ItemPage {
         items: filled.items,
         last_evaluated_key,
         capacity: None,

@@ -6,7 +6,7 @@
 
 use crate::error::ServiceError;
 use crate::handle::Table;
-use crate::items::Item;
+use crate::items::{Item, ItemPage};
 
 /// Items per page a tool asks for when it reads a whole table. DynamoDB stops a page at 1 MB
 /// anyway; a limit keeps an engine from reading the rest of the table for each page (the
@@ -40,15 +40,6 @@ pub struct Scan {
     max_pages: Option<usize>,
 }
 
-/// One page of a Scan.
-#[derive(Debug, Clone, Default)]
-pub struct ScanPage {
-    /// The items.
-    pub items: Vec<Item>,
-    /// `LastEvaluatedKey`: where the next page starts; `None` at the end (of the segment).
-    pub next: Option<Item>,
-}
-
 impl Scan {
     /// A Scan of the whole table, eventually consistent, in DynamoDB's pages.
     pub fn new() -> Scan {
@@ -79,7 +70,7 @@ impl Scan {
         self
     }
 
-    /// Start after `start`, a previous page's [`ScanPage::next`].
+    /// Start after `start`, a previous page's [`ItemPage::last_evaluated_key`].
     pub fn start(mut self, start: Option<Item>) -> Scan {
         self.start = start;
         self
@@ -92,7 +83,7 @@ impl Scan {
     }
 
     /// The first page from its start.
-    pub async fn page(&self, table: &Table) -> Result<ScanPage, ScanError> {
+    pub async fn page(&self, table: &Table) -> Result<ItemPage, ScanError> {
         self.call(table).await
     }
 
@@ -117,7 +108,7 @@ impl Scan {
     }
 
     /// The one Scan call.
-    async fn call(&self, table: &Table) -> Result<ScanPage, ScanError> {
+    async fn call(&self, table: &Table) -> Result<ItemPage, ScanError> {
         let (segment, total) = self.segment.unzip();
         let out = table
             .client()
@@ -132,9 +123,10 @@ impl Scan {
             .send()
             .await
             .map_err(|e| ServiceError::from_sdk(&e))?;
-        Ok(ScanPage {
+        Ok(ItemPage {
             items: out.items.unwrap_or_default(),
-            next: out.last_evaluated_key.filter(|k| !k.is_empty()),
+            last_evaluated_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+            capacity: None,
         })
     }
 }
@@ -150,7 +142,7 @@ pub struct Pages<'t> {
 
 impl Pages<'_> {
     /// The next page; `None` after the last.
-    pub async fn next(&mut self) -> Option<Result<ScanPage, ScanError>> {
+    pub async fn next(&mut self) -> Option<Result<ItemPage, ScanError>> {
         if self.done {
             return None;
         }
@@ -162,8 +154,8 @@ impl Pages<'_> {
         self.read += 1;
         match &page {
             Ok(page) => {
-                self.scan.start.clone_from(&page.next);
-                self.done = page.next.is_none();
+                self.scan.start.clone_from(&page.last_evaluated_key);
+                self.done = page.last_evaluated_key.is_none();
             }
             Err(_) => self.done = true,
         }

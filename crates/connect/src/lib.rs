@@ -13,6 +13,7 @@
 //!
 //! [`serve`] exposes the embedded engine as a DynamoDB-compatible HTTP endpoint for other tools.
 
+mod answer;
 pub mod capacity;
 pub mod client;
 pub mod config;

@@ -286,7 +286,12 @@ impl Live {
         match answer {
             Ok(page) => {
                 let request = format!("Scan {}", index.unwrap_or("table"));
-                json_ok(page_json(model, request, &page.items, page.next.as_ref()))
+                json_ok(page_json(
+                    model,
+                    request,
+                    &page.items,
+                    page.last_evaluated_key.as_ref(),
+                ))
             }
             Err(ScanError::Service(e)) => self.failure(&model.table.name, &e),
             Err(e) => error(StatusCode::BAD_GATEWAY, "backend_error", e.to_string()),

@@ -9,7 +9,7 @@ mod condition;
 
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use futures_util::stream::{self, Stream};
 
 pub use condition::{Expression, KeyCondition, SortCondition};
@@ -18,7 +18,7 @@ use crate::cursor;
 use crate::entity::{self, Entity, EntityError};
 use crate::error::ServiceError;
 use crate::handle::Table;
-use crate::items::Item;
+use crate::items::{Item, ItemPage};
 
 /// The most items a page may ask for (DynamoDB takes more; listings should not).
 pub const MAX_PAGE: usize = 1000;
@@ -55,17 +55,6 @@ pub struct Query {
     consistent: bool,
     limit: Option<i32>,
     start: Option<Item>,
-}
-
-/// One page of a [`Query`] as DynamoDB returned it.
-#[derive(Debug, Clone, Default)]
-pub struct QueryPage {
-    /// The items, in the index's order (reversed for a descending query).
-    pub items: Vec<Item>,
-    /// Where the next page starts; `None` when the query is exhausted.
-    pub last_evaluated_key: Option<Item>,
-    /// What it consumed, when asked for ([`Query::measured`]).
-    pub capacity: Option<ConsumedCapacity>,
 }
 
 /// Up to a page's worth of items, and whether more follow ([`Query::fill`]).
@@ -121,12 +110,12 @@ impl Query {
     }
 
     /// One page, as DynamoDB returns it.
-    pub async fn send(self, table: &Table) -> Result<QueryPage, QueryError> {
+    pub async fn send(self, table: &Table) -> Result<ItemPage, QueryError> {
         self.call(table, false).await
     }
 
     /// One page, with what it consumed (`ReturnConsumedCapacity: INDEXES`).
-    pub async fn measured(self, table: &Table) -> Result<QueryPage, QueryError> {
+    pub async fn measured(self, table: &Table) -> Result<ItemPage, QueryError> {
         self.call(table, true).await
     }
 
@@ -151,7 +140,7 @@ impl Query {
     }
 
     /// The one Query call.
-    async fn call(self, table: &Table, measure: bool) -> Result<QueryPage, QueryError> {
+    async fn call(self, table: &Table, measure: bool) -> Result<ItemPage, QueryError> {
         let expression = self.condition.expression();
         let out = table
             .client()
@@ -169,7 +158,7 @@ impl Query {
             .send()
             .await
             .map_err(|e| ServiceError::from_sdk(&e))?;
-        Ok(QueryPage {
+        Ok(ItemPage {
             items: out.items.unwrap_or_default(),
             last_evaluated_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
             capacity: out.consumed_capacity,

@@ -27,7 +27,7 @@ pub use clock::{Clock, SystemClock, VirtualClock};
 pub use metrics::{KeyMetrics, Op, ResourceMetrics, Snapshot};
 pub use throttle::{Limit, Throttle};
 
-use crate::dispatch::{Answer, Origin};
+use crate::answer::{Answer, Origin};
 use metrics::ResourceMeter;
 
 /// A partition key value's read limit, RCU/s (tables and GSIs, both billing modes).

@@ -350,8 +350,8 @@ async fn run_segment(
         writer.settle_page(items, &mut state.counts).await?;
         state.counts.scanned += n;
         writer.progress.count(n, 0);
-        state.done = page.next.is_none();
-        state.next = page.next;
+        state.done = page.last_evaluated_key.is_none();
+        state.next = page.last_evaluated_key;
         if let Some(key) = record {
             Checkpoint::save(table, key, segment, &state).await?;
         }

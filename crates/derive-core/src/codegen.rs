@@ -10,7 +10,7 @@ use quote::{quote, quote_spanned};
 use syn::Type;
 use syn::spanned::Spanned;
 
-use crate::entity::Field;
+use crate::field::{Field, KeyUse};
 use crate::model_file::Loaded;
 
 /// How values of one attribute are converted.
@@ -174,7 +174,7 @@ fn super_conv<'a>(f: &'a Field) -> Conv<'a> {
 }
 
 /// The `KeySpec` of one key attribute.
-pub fn key_spec(key: crate::entity::KeyUse, loaded: &Loaded) -> TokenStream {
+pub fn key_spec(key: KeyUse, loaded: &Loaded) -> TokenStream {
     let k = key.field;
     let primary = key.primary;
     let attribute = &k.attribute;
@@ -221,4 +221,48 @@ pub fn segments(template: &monotable_model::KeyTemplate) -> TokenStream {
         }
     });
     quote!(&[#(#segs),*])
+}
+
+#[cfg(test)]
+mod tests {
+    use monotable_model::{KeyTemplate, TimestampFormat};
+
+    use super::{segments, time_format};
+
+    #[test]
+    fn a_template_becomes_its_segments() {
+        let template: KeyTemplate = "ORDER#{orderId}#{lineNo:03}".parse().unwrap();
+        let tokens: syn::ExprReference = syn::parse2(segments(&template)).unwrap();
+        let syn::Expr::Array(array) = *tokens.expr else {
+            panic!("an array");
+        };
+        let segs: Vec<String> = array
+            .elems
+            .iter()
+            .map(|e| quote::quote!(#e).to_string().replace(' ', ""))
+            .collect();
+        assert_eq!(
+            segs,
+            [
+                "::monotable::Seg::Lit(\"ORDER#\")",
+                "::monotable::Seg::Var(\"orderId\",::core::option::Option::None)",
+                "::monotable::Seg::Lit(\"#\")",
+                "::monotable::Seg::Var(\"lineNo\",::core::option::Option::Some(3usize))",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_timestamp_format_is_named_by_its_variant() {
+        let named = |f| time_format(f).to_string().replace(' ', "");
+        assert_eq!(
+            named(Some(TimestampFormat::Date)),
+            "::monotable::__private::TimestampFormat::Date"
+        );
+        let default = format!("{:?}", TimestampFormat::default());
+        assert_eq!(
+            named(None),
+            format!("::monotable::__private::TimestampFormat::{default}")
+        );
+    }
 }

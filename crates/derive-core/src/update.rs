@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use syn::DeriveInput;
 
 use crate::codegen::{self, Conv};
-use crate::entity::{Field, key_inputs};
+use crate::field::{Field, key_inputs, table_keys};
 use crate::model_file::Loaded;
 
 fn conv<'a>(f: &'a Field) -> Conv<'a> {
@@ -18,7 +18,7 @@ fn conv<'a>(f: &'a Field) -> Conv<'a> {
 /// Attributes the table key's templates read.
 fn primary_inputs(entity: &ModelEntity) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for k in crate::entity::table_keys(entity) {
+    for k in table_keys(entity) {
         for v in k.template.variables() {
             if !out.iter().any(|o| o == v) {
                 out.push(v.to_string());
@@ -59,7 +59,7 @@ pub fn generate(
         let field = &f.ident;
         quote!(&#field)
     };
-    let renders = crate::entity::table_keys(entity)
+    let renders = table_keys(entity)
         .into_iter()
         .map(|k| codegen::render_key(k, fields, loaded, quote!(item), &local));
     let args = key_fields.iter().map(|f| {

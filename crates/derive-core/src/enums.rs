@@ -132,3 +132,85 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::renamed;
+    use crate::testing::{errors, functions, items, trait_impls};
+
+    #[test]
+    fn variants_are_renamed_as_serde_does() {
+        let rename = |rule| renamed("InProgress", Some(rule)).unwrap();
+        assert_eq!(rename("SCREAMING_SNAKE_CASE"), "IN_PROGRESS");
+        assert_eq!(rename("snake_case"), "in_progress");
+        assert_eq!(rename("kebab-case"), "in-progress");
+        assert_eq!(rename("camelCase"), "inProgress");
+        assert_eq!(renamed("InProgress", None).unwrap(), "InProgress");
+        assert!(
+            renamed("A", Some("Title"))
+                .unwrap_err()
+                .starts_with("unknown rename_all rule `Title`")
+        );
+    }
+
+    #[test]
+    fn an_enum_gets_its_texts_and_value_conversions() {
+        let out = crate::derive_enum(quote! {
+            #[monotable(rename_all = "SCREAMING_SNAKE_CASE")]
+            enum Status { Open, #[monotable(rename = "SENT")] Shipped }
+        });
+        let file = items(&out);
+        let traits: Vec<String> = trait_impls(&file)
+            .into_iter()
+            .map(|(t, ty)| format!("{t} for {ty}"))
+            .collect();
+        assert_eq!(
+            traits,
+            [
+                "::monotable::EnumValue for Status",
+                "::monotable::Value for Status",
+                "::monotable::__private::KeyText for Status"
+            ]
+        );
+        let fns = functions(&file);
+        for f in ["as_str", "from_text", "to_value", "from_value", "write_key"] {
+            assert!(fns.iter().any(|n| n == f), "{f} in {fns:?}");
+        }
+        let text = out.to_string();
+        assert!(text.contains(r#"["OPEN" , "SENT"]"#), "{text}");
+    }
+
+    #[test]
+    fn what_is_not_an_enum_of_unit_variants_is_refused() {
+        let on_struct = crate::derive_enum(quote!(
+            struct Status {
+                a: u8,
+            }
+        ));
+        assert_eq!(
+            errors(&on_struct),
+            ["#[derive(Enum)] works on enums of unit variants"]
+        );
+        let bad_rule = crate::derive_enum(quote! {
+            #[monotable(rename_all = "Title")]
+            enum Status { Open }
+        });
+        let with_data = crate::derive_enum(quote!(
+            enum Status {
+                Open(u8),
+            }
+        ));
+        assert_eq!(
+            errors(&with_data),
+            ["a model enum's variants carry no data"]
+        );
+        let bad_rule = errors(&bad_rule);
+        assert_eq!(bad_rule.len(), 1);
+        assert!(
+            bad_rule[0].starts_with("unknown rename_all rule `Title`"),
+            "{bad_rule:?}"
+        );
+    }
+}

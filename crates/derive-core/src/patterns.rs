@@ -628,3 +628,55 @@ fn collection_types(ident: &Ident, members: &[Member]) -> (TokenStream, TokenStr
     };
     (quote!(#row), tokens)
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use crate::testing::{errors, functions, items, structs};
+
+    #[test]
+    fn each_read_pattern_of_a_mapped_entity_becomes_a_request() {
+        let out = crate::patterns(quote! {
+            model = "testdata/orders.toml";
+            entities { Order => crate::orders::Order }
+        });
+        let file = items(&out);
+        assert_eq!(structs(&file), ["GetOrder", "ListUserOrders"]);
+        let fns = functions(&file);
+        for f in ["key", "send", "all", "request", "limit"] {
+            assert!(fns.iter().any(|n| n == f), "{f} in {fns:?}");
+        }
+        let text = out.to_string();
+        assert!(
+            text.contains(r#"pub const TABLE_NAME : & str = "Orders""#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_pattern_whose_entity_is_not_mapped_is_left_out() {
+        let file = items(&crate::patterns(quote!(model = "testdata/orders.toml";)));
+        assert_eq!(structs(&file), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_unknown_entity_or_key_is_refused() {
+        let unknown = crate::patterns(quote! {
+            model = "testdata/orders.toml";
+            entities { Ordr => crate::Order, Parcel => crate::Parcel }
+        });
+        assert_eq!(
+            errors(&unknown),
+            [
+                "the model `testdata/orders.toml` has no entity `Ordr` (did you mean `Order`?); it has Order: map each of its entities you use by its model name, `Name => path::to::Type`",
+                "the model `testdata/orders.toml` has no entity `Parcel`; it has Order: map each of its entities you use by its model name, `Name => path::to::Type`",
+            ]
+        );
+        let key = crate::patterns(quote!(table = "Orders";));
+        assert_eq!(
+            errors(&key),
+            ["expected `model = \"...\";` or `entities { Model => path::to::Type, ... }`"]
+        );
+    }
+}

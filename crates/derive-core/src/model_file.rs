@@ -214,3 +214,63 @@ fn refuse_check_errors(model: &Model, source: &str, relative: &str) -> Result<()
         errors.join("\n")
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::Span;
+
+    use super::load;
+
+    fn error(path: &str) -> String {
+        match load(Some(path), Span::call_site()) {
+            Ok(_) => panic!("{path} loaded"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_model_loads_and_says_where_its_lines_are() {
+        let loaded = load(Some("testdata/orders.toml"), Span::call_site()).unwrap();
+        assert_eq!(loaded.shown, "testdata/orders.toml");
+        let order = loaded.model.entity("Order").unwrap();
+        assert_eq!(loaded.place(&order.span), "testdata/orders.toml:17");
+        let tracking = loaded.tracking().to_string();
+        assert!(tracking.contains("include_str !"), "{tracking}");
+        assert!(tracking.contains("orders.toml"), "{tracking}");
+    }
+
+    #[test]
+    fn a_missing_file_names_the_nearest_one_or_what_is_there() {
+        let near = error("testdata/order.toml");
+        assert!(
+            near.starts_with("cannot read the model file `testdata/order.toml`: "),
+            "{near}"
+        );
+        assert!(
+            near.ends_with("; did you mean `testdata/orders.toml`?"),
+            "{near}"
+        );
+        let far = error("testdata/zzzzzzzzzzzzzzzz.toml");
+        assert!(far.ends_with("; `testdata` holds orders.toml"), "{far}");
+        let nowhere = error("no/such/dir/model.toml");
+        assert!(
+            nowhere.ends_with("; there is no directory `no/such/dir`"),
+            "{nowhere}"
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_model_is_refused_with_its_first_problem() {
+        // The crate's manifest is TOML, but not a model.
+        let message = error("Cargo.toml");
+        assert!(
+            message.starts_with("the model file `Cargo.toml` is not a valid model: "),
+            "{message}"
+        );
+        assert!(
+            message
+                .contains("(`monotable check Cargo.toml`, run in this crate's directory, shows it"),
+            "{message}"
+        );
+    }
+}
