@@ -93,7 +93,7 @@ pub fn primary_key(
 /// What `render` makes of `entity`'s templates, each key typed as its attribute.
 fn rendered<R>(model: &Model, entity: &str, render: R) -> Result<Item, ItemError>
 where
-    R: FnOnce(&monotable_model::Entity) -> Result<Vec<(String, String)>, RenderError>,
+    R: FnOnce(&monotable_model::EntityDecl) -> Result<Vec<(String, String)>, RenderError>,
 {
     let e = model
         .entity(entity)

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_model::{Condition, KeyTemplate, Model, Operation, Pattern, RenderError};
+use monotable_model::{KeyTemplate, KeyTest, Model, Operation, Pattern, RenderError};
 
 use crate::error::ServiceError;
 use crate::get::{GetError, GetItem};
@@ -154,7 +154,7 @@ pub fn key(
             .ok_or_else(|| PatternError::NoPartitionKey(p.name.clone()))?;
     let mut key = Item::new();
     for cond in std::iter::once(pk).chain(p.sk.as_ref()) {
-        let Condition::Eq(template) = &cond.condition else {
+        let KeyTest::Eq(template) = &cond.condition else {
             return Err(PatternError::NoPartitionKey(p.name.clone()));
         };
         key.insert(
@@ -259,8 +259,8 @@ pub fn key_condition(
     let value = |attribute: &str, t: &KeyTemplate| -> Result<AttributeValue, PatternError> {
         Ok(key_value(model, attribute, render(p, t, values)?))
     };
-    let equality = |k: &monotable_model::KeyCondition| match &k.condition {
-        Condition::Eq(t) => Ok((Cow::Owned(k.attribute.clone()), value(&k.attribute, t)?)),
+    let equality = |k: &monotable_model::KeyClause| match &k.condition {
+        KeyTest::Eq(t) => Ok((Cow::Owned(k.attribute.clone()), value(&k.attribute, t)?)),
         _ => Err(no_partition()),
     };
     let pk = p.pk.as_ref().ok_or_else(no_partition)?;
@@ -277,13 +277,13 @@ pub fn key_condition(
         Some(sk) => {
             let v = |t: &KeyTemplate| value(&sk.attribute, t);
             let condition = match &sk.condition {
-                Condition::Eq(t) => SortCondition::Eq(v(t)?),
-                Condition::BeginsWith(t) => SortCondition::BeginsWith(v(t)?),
-                Condition::Between(a, b) => SortCondition::Between(v(a)?, v(b)?),
-                Condition::Lt(t) => SortCondition::Lt(v(t)?),
-                Condition::Le(t) => SortCondition::Le(v(t)?),
-                Condition::Gt(t) => SortCondition::Gt(v(t)?),
-                Condition::Ge(t) => SortCondition::Ge(v(t)?),
+                KeyTest::Eq(t) => SortCondition::Eq(v(t)?),
+                KeyTest::BeginsWith(t) => SortCondition::BeginsWith(v(t)?),
+                KeyTest::Between(a, b) => SortCondition::Between(v(a)?, v(b)?),
+                KeyTest::Lt(t) => SortCondition::Lt(v(t)?),
+                KeyTest::Le(t) => SortCondition::Le(v(t)?),
+                KeyTest::Gt(t) => SortCondition::Gt(v(t)?),
+                KeyTest::Ge(t) => SortCondition::Ge(v(t)?),
             };
             Some((Cow::Owned(sk.attribute.clone()), condition))
         }

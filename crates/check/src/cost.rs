@@ -169,7 +169,7 @@ pub struct CostReport {
 }
 
 /// Patterns that write `entity`, with the per-item units of that write.
-fn writers(model: &Model, entity: &monotable_model::Entity) -> Vec<(String, Units)> {
+fn writers(model: &Model, entity: &monotable_model::EntityDecl) -> Vec<(String, Units)> {
     let mut out = Vec::new();
     for p in &model.patterns {
         let units = match p.operation {

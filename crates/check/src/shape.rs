@@ -7,7 +7,7 @@
 //! a literal of another shape (`META`, `ROLLUP#`). A string, or a timestamp without a
 //! `format`, is any non-empty text.
 
-use monotable_model::{Attribute, AttributeType, Condition, KeyTemplate, Segment, TimestampFormat};
+use monotable_model::{Attribute, AttributeType, KeyTemplate, KeyTest, Segment, TimestampFormat};
 
 /// Character classes a variable can produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -284,23 +284,23 @@ fn common_prefix(a: &str, b: &str) -> String {
 /// Whether a key condition (`cond`, variables resolved by `cond_vars`) can select a
 /// key written as `written` (variables resolved by `written_vars`).
 pub fn condition_can_match(
-    cond: &Condition,
+    cond: &KeyTest,
     cond_vars: Resolver<'_>,
     written: &KeyTemplate,
     written_vars: Resolver<'_>,
 ) -> bool {
     let target = Shape::of(written, written_vars);
     match cond {
-        Condition::Eq(t) => Shape::of(t, cond_vars).overlaps(&target),
-        Condition::BeginsWith(t) => Shape::of(t, cond_vars).prefix().overlaps(&target),
-        Condition::Between(lo, hi) => {
+        KeyTest::Eq(t) => Shape::of(t, cond_vars).overlaps(&target),
+        KeyTest::BeginsWith(t) => Shape::of(t, cond_vars).prefix().overlaps(&target),
+        KeyTest::Between(lo, hi) => {
             let p = common_prefix(lo.literal_prefix(), hi.literal_prefix());
             Shape::literal_prefix(&p).overlaps(&target)
         }
-        Condition::Lt(t) | Condition::Le(t) => {
+        KeyTest::Lt(t) | KeyTest::Le(t) => {
             ordered_possible(written.literal_prefix(), t.literal_prefix(), true)
         }
-        Condition::Gt(t) | Condition::Ge(t) => {
+        KeyTest::Gt(t) | KeyTest::Ge(t) => {
             ordered_possible(written.literal_prefix(), t.literal_prefix(), false)
         }
     }

@@ -3,7 +3,7 @@
 //! know), then the item conversion both ways, the key templates compiled into string building,
 //! and a typed update builder.
 
-use monotable_model::{Attribute, AttributeType, Entity as ModelEntity, KeyField};
+use monotable_model::{Attribute, AttributeType, EntityDecl, KeyField};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -151,7 +151,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
 /// missing too).
 fn field<'a>(
     f: &syn::Field,
-    entity: &'a ModelEntity,
+    entity: &'a EntityDecl,
     loaded: &Loaded,
     before: &[Field],
     errors: &mut Vec<syn::Error>,
@@ -278,14 +278,14 @@ fn check_type(f: &Field, a: &Attribute, loaded: &Loaded) -> syn::Result<()> {
 }
 
 /// The first key template that reads `attribute` (as a variable or as its sparse condition).
-fn key_reading<'a>(entity: &'a ModelEntity, attribute: &str) -> Option<&'a KeyField> {
+fn key_reading<'a>(entity: &'a EntityDecl, attribute: &str) -> Option<&'a KeyField> {
     key_fields(entity).into_iter().map(|k| k.field).find(|k| {
         k.template.variables().any(|v| v == attribute) || k.condition.as_deref() == Some(attribute)
     })
 }
 
 fn check_required(
-    entity: &ModelEntity,
+    entity: &EntityDecl,
     fields: &[Field],
     loaded: &Loaded,
     ident: &Ident,
@@ -331,7 +331,7 @@ fn check_required(
 }
 
 fn check_keys(
-    entity: &ModelEntity,
+    entity: &EntityDecl,
     fields: &[Field],
     loaded: &Loaded,
     ident: &Ident,
@@ -390,7 +390,7 @@ fn check_keys(
 fn check_version(
     name: &str,
     span: Span,
-    entity: &ModelEntity,
+    entity: &EntityDecl,
     fields: &[Field],
     loaded: &Loaded,
     errors: &mut Vec<syn::Error>,
@@ -450,7 +450,7 @@ fn conv<'a>(f: &'a Field) -> Conv<'a> {
 
 fn generate(
     input: &DeriveInput,
-    entity: &ModelEntity,
+    entity: &EntityDecl,
     fields: &[Field],
     loaded: &Loaded,
     version: Option<String>,
@@ -560,7 +560,7 @@ fn generate(
 /// For an enum attribute: compile-time assertions that the Rust enum's texts are the model's
 /// values (the derive cannot see the enum itself, so a const evaluates it), one per model value
 /// the enum lacks, and one for texts the model does not have.
-fn enum_values_check(f: &Field, entity: &ModelEntity, loaded: &Loaded) -> TokenStream {
+fn enum_values_check(f: &Field, entity: &EntityDecl, loaded: &Loaded) -> TokenStream {
     let Some(a) = f.attribute.filter(|a| a.ty == AttributeType::Enum) else {
         return TokenStream::new();
     };

@@ -2,7 +2,7 @@
 //! field and the attribute it stores, and the key attributes the entity writes (with the
 //! attributes their templates read).
 
-use monotable_model::{Attribute, Entity as ModelEntity, KeyField, Segment};
+use monotable_model::{Attribute, EntityDecl, KeyField, Segment};
 use proc_macro2::Span;
 use syn::{Ident, Type};
 
@@ -30,7 +30,7 @@ pub struct KeyUse<'a> {
 
 /// Every key attribute the entity writes: the table's key, then each index's, then any written
 /// for no declared index (the model's check reports those; they are still kept in step).
-pub fn key_fields(entity: &ModelEntity) -> Vec<KeyUse<'_>> {
+pub fn key_fields(entity: &EntityDecl) -> Vec<KeyUse<'_>> {
     let mut out: Vec<KeyUse> = Vec::new();
     for t in &entity.index_keys {
         for field in std::iter::once(&t.pk).chain(t.sk.as_ref()) {
@@ -57,7 +57,7 @@ pub fn key_fields(entity: &ModelEntity) -> Vec<KeyUse<'_>> {
 }
 
 /// The table's key attributes of the entity.
-pub fn table_keys(entity: &ModelEntity) -> Vec<&KeyField> {
+pub fn table_keys(entity: &EntityDecl) -> Vec<&KeyField> {
     key_fields(entity)
         .into_iter()
         .filter(|k| k.primary)
@@ -66,7 +66,7 @@ pub fn table_keys(entity: &ModelEntity) -> Vec<&KeyField> {
 }
 
 /// Every attribute a key template or a sparse condition reads.
-pub fn key_inputs(entity: &ModelEntity) -> Vec<String> {
+pub fn key_inputs(entity: &EntityDecl) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for k in key_fields(entity).into_iter().map(|k| k.field) {
         for v in k

@@ -5,7 +5,7 @@
 //! typed: an entity attribute by its field's type, a pattern parameter by its model type.
 
 use monotable_model::{
-    AttributeType, Condition, KeyAttributeType, KeyTemplate, Model, Operation, Pattern, Segment,
+    AttributeType, KeyAttributeType, KeyTemplate, KeyTest, Model, Operation, Pattern, Segment,
     TimestampFormat,
 };
 use proc_macro2::{Span, TokenStream};
@@ -282,31 +282,31 @@ fn sort_condition(pattern: &Pattern, vars: &[Var], model: &Model) -> TokenStream
         }
     };
     let condition = match &sk.condition {
-        Condition::Eq(t) => {
+        KeyTest::Eq(t) => {
             let v = v(t);
             quote!(Eq(#v))
         }
-        Condition::BeginsWith(t) => {
+        KeyTest::BeginsWith(t) => {
             let v = v(t);
             quote!(BeginsWith(#v))
         }
-        Condition::Between(a, b) => {
+        KeyTest::Between(a, b) => {
             let (a, b) = (v(a), upper(b));
             quote!(Between(#a, #b))
         }
-        Condition::Lt(t) => {
+        KeyTest::Lt(t) => {
             let v = v(t);
             quote!(Lt(#v))
         }
-        Condition::Le(t) => {
+        KeyTest::Le(t) => {
             let v = upper(t);
             quote!(Le(#v))
         }
-        Condition::Gt(t) => {
+        KeyTest::Gt(t) => {
             let v = v(t);
             quote!(Gt(#v))
         }
-        Condition::Ge(t) => {
+        KeyTest::Ge(t) => {
             let v = v(t);
             quote!(Ge(#v))
         }
@@ -354,7 +354,7 @@ fn get_impl(
     let entity = paths[0].1;
     let consistent = pattern.consistent_read;
     let keys = pattern.key.iter().filter_map(|c| match &c.condition {
-        Condition::Eq(t) => {
+        KeyTest::Eq(t) => {
             let attr = &c.attribute;
             let value = key_value(model, attr, render(t, vars));
             Some(quote!(item.insert(#attr.to_string(), #value);))
@@ -405,7 +405,7 @@ fn equalities(pattern: &Pattern, vars: &[Var], model: &Model) -> Vec<TokenStream
         .iter()
         .skip(1)
         .filter_map(|c| match &c.condition {
-            Condition::Eq(t) if Some(c.attribute.as_str()) != last => {
+            KeyTest::Eq(t) if Some(c.attribute.as_str()) != last => {
                 let attr = &c.attribute;
                 let value = key_value(model, attr, render(t, vars));
                 Some(quote!((::std::borrow::Cow::Borrowed(#attr), #value)))
@@ -445,7 +445,7 @@ fn query_impl(
     };
     let pk_attr = &pk.attribute;
     let pk_value = match &pk.condition {
-        Condition::Eq(t) => key_value(model, pk_attr, render(t, vars)),
+        KeyTest::Eq(t) => key_value(model, pk_attr, render(t, vars)),
         _ => {
             return syn::Error::new(
                 Span::call_site(),
@@ -538,7 +538,7 @@ fn is_single(pattern: &Pattern, entity: &str, model: &Model) -> bool {
     };
     let same_partition = match (&pattern.pk, &keys.pk) {
         (Some(p), k) => {
-            matches!(&p.condition, Condition::Eq(t) if t.to_string() == k.template.to_string())
+            matches!(&p.condition, KeyTest::Eq(t) if t.to_string() == k.template.to_string())
         }
         (None, _) => false,
     };

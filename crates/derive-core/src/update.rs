@@ -2,7 +2,7 @@
 //! a typed update builder (`order.update().set_status(..)`, `Order::update_key(id)`) whose
 //! setters feed the index-key sync of `monotable::Update`.
 
-use monotable_model::{AttributeType, Entity as ModelEntity};
+use monotable_model::{AttributeType, EntityDecl};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::DeriveInput;
@@ -16,7 +16,7 @@ fn conv<'a>(f: &'a Field) -> Conv<'a> {
 }
 
 /// Attributes the table key's templates read.
-fn primary_inputs(entity: &ModelEntity) -> Vec<String> {
+fn primary_inputs(entity: &EntityDecl) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for k in table_keys(entity) {
         for v in k.template.variables() {
@@ -31,7 +31,7 @@ fn primary_inputs(entity: &ModelEntity) -> Vec<String> {
 /// `key_of`, `update`, `update_key` and the update builder.
 pub fn generate(
     input: &DeriveInput,
-    entity: &ModelEntity,
+    entity: &EntityDecl,
     fields: &[&Field],
     loaded: &Loaded,
     version: Option<&str>,

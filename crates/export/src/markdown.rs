@@ -6,8 +6,8 @@
 //! (the cost engine lives in the check crate) and the check results are passed in preformatted.
 
 use monotable_model::{
-    BillingMode, Condition, Index, IndexKind, KeyAttribute, KeyCondition, KeyTemplate, Model,
-    Pattern, ProjectionType,
+    BillingMode, Index, IndexKind, KeyAttribute, KeyClause, KeyTemplate, KeyTest, Model, Pattern,
+    ProjectionType,
 };
 
 use monotable_model::definition::{scalar_type, table_definition};
@@ -83,17 +83,17 @@ fn header(names: &[&str]) -> String {
 }
 
 /// One key condition, DynamoDB style: `PK = USER#{userId}`, `begins_with(SK, ORDER#)`.
-pub(crate) fn condition_text(key: &KeyCondition) -> String {
+pub(crate) fn condition_text(key: &KeyClause) -> String {
     let a = &key.attribute;
     let t = |t: &KeyTemplate| t.to_string();
     match &key.condition {
-        Condition::Eq(v) => format!("{a} = {}", t(v)),
-        Condition::BeginsWith(v) => format!("begins_with({a}, {})", t(v)),
-        Condition::Between(lo, hi) => format!("{a} BETWEEN {} AND {}", t(lo), t(hi)),
-        Condition::Lt(v) => format!("{a} < {}", t(v)),
-        Condition::Le(v) => format!("{a} <= {}", t(v)),
-        Condition::Gt(v) => format!("{a} > {}", t(v)),
-        Condition::Ge(v) => format!("{a} >= {}", t(v)),
+        KeyTest::Eq(v) => format!("{a} = {}", t(v)),
+        KeyTest::BeginsWith(v) => format!("begins_with({a}, {})", t(v)),
+        KeyTest::Between(lo, hi) => format!("{a} BETWEEN {} AND {}", t(lo), t(hi)),
+        KeyTest::Lt(v) => format!("{a} < {}", t(v)),
+        KeyTest::Le(v) => format!("{a} <= {}", t(v)),
+        KeyTest::Gt(v) => format!("{a} > {}", t(v)),
+        KeyTest::Ge(v) => format!("{a} >= {}", t(v)),
     }
 }
 
@@ -337,7 +337,7 @@ fn native_only(model: &Model, name: &str) -> bool {
 
 /// What puts an entity's items in a native index: every item, or those holding the optional key
 /// attributes; empty when the entity lacks one of them.
-fn membership_cell(index: &Index, entity: &monotable_model::Entity) -> String {
+fn membership_cell(index: &Index, entity: &monotable_model::EntityDecl) -> String {
     if index.native_always(entity) {
         return "every item".to_string();
     }

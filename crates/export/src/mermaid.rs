@@ -7,7 +7,7 @@
 //! ([`node_id`]) and every label is quoted with Mermaid's entity codes ([`label`]); the output
 //! follows the model's order, so it is deterministic.
 
-use monotable_model::{Entity, Index, IndexKind, KeyField, Model, RelationKind};
+use monotable_model::{EntityDecl, Index, IndexKind, KeyField, Model, RelationKind};
 
 /// Text safe inside a quoted Mermaid label (`"..."`): characters Mermaid or the HTML label would
 /// read (quotes, `#`, braces, angle brackets, `|`, `&`, `;`, backticks) become `#code;` entity
@@ -70,7 +70,7 @@ fn key_text(field: &KeyField) -> String {
 }
 
 /// The edges from `entity` to the table and the indexes it appears in, in the model's order.
-fn index_edges(model: &Model, entity: &Entity, out: &mut String) {
+fn index_edges(model: &Model, entity: &EntityDecl, out: &mut String) {
     let from = entity_id(&entity.name);
     for keys in &entity.index_keys {
         let to = match &keys.index {

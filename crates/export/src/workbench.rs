@@ -29,7 +29,7 @@
 
 use std::collections::BTreeMap;
 
-use monotable_model::{AttributeType, Entity, KeyTemplate, Model, TimestampFormat};
+use monotable_model::{AttributeType, EntityDecl, KeyTemplate, Model, TimestampFormat};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -132,7 +132,7 @@ fn literal_len(template: &KeyTemplate) -> usize {
 
 /// The entity an item belongs to: the one whose table key templates match its keys, the most
 /// specific (most literal text) first.
-fn entity_of<'m>(model: &'m Model, item: &Value) -> Option<&'m Entity> {
+fn entity_of<'m>(model: &'m Model, item: &Value) -> Option<&'m EntityDecl> {
     let pk = key_value(item, &model.table.partition_key.name)?;
     let sk = model
         .table

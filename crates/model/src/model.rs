@@ -14,11 +14,11 @@ use crate::template::KeyTemplate;
 #[derive(Debug, Clone)]
 pub struct Model {
     /// The table.
-    pub table: Table,
+    pub table: TableDecl,
     /// Secondary indexes, sorted by name.
     pub indexes: Vec<Index>,
     /// Entities, sorted by name.
-    pub entities: Vec<Entity>,
+    pub entities: Vec<EntityDecl>,
     /// Access patterns, sorted by name.
     pub patterns: Vec<Pattern>,
     /// Traffic estimates (defaults when the file has none).
@@ -37,7 +37,7 @@ fn by_name<'a, T>(items: &'a [T], name: &str, name_of: impl Fn(&T) -> &str) -> O
 
 impl Model {
     /// The entity called `name`.
-    pub fn entity(&self, name: &str) -> Option<&Entity> {
+    pub fn entity(&self, name: &str) -> Option<&EntityDecl> {
         by_name(&self.entities, name, |e| &e.name)
     }
 
@@ -100,9 +100,10 @@ impl Model {
     }
 }
 
-/// The table.
+/// The table as the model declares it (`[table]`); not a handle to send requests through
+/// (that is the access layer's `Table`).
 #[derive(Debug, Clone)]
-pub struct Table {
+pub struct TableDecl {
     /// Table name.
     pub name: String,
     /// Partition key.
@@ -174,7 +175,7 @@ impl Index {
 
     /// For a native index: whether `entity` declares every key attribute, and so writes items
     /// that can be in the index (each item is, when it holds them all).
-    pub fn native_member(&self, entity: &Entity) -> bool {
+    pub fn native_member(&self, entity: &EntityDecl) -> bool {
         self.native
             && self
                 .key_attributes()
@@ -183,7 +184,7 @@ impl Index {
 
     /// For a native index: whether every item of `entity` is in it (every key attribute is a
     /// required attribute of the entity).
-    pub fn native_always(&self, entity: &Entity) -> bool {
+    pub fn native_always(&self, entity: &EntityDecl) -> bool {
         self.native
             && self
                 .key_attributes()
@@ -320,9 +321,10 @@ pub struct Relation {
     pub span: Range<usize>,
 }
 
-/// An entity type.
+/// An entity type as the model declares it (`[entities.NAME]`); not the trait a typed struct
+/// implements (that is the access layer's `Entity`).
 #[derive(Debug, Clone)]
-pub struct Entity {
+pub struct EntityDecl {
     /// Name.
     pub name: String,
     /// Attributes, sorted by name.
@@ -343,7 +345,7 @@ pub struct Entity {
     pub span: Range<usize>,
 }
 
-impl Entity {
+impl EntityDecl {
     /// The attribute called `name`.
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attributes.iter().find(|a| a.name == name)
@@ -412,9 +414,10 @@ impl Entity {
     }
 }
 
-/// A sort-key (or partition-key) condition of an access pattern.
+/// The test a pattern puts on one key attribute (`= T`, `begins_with(T)`, ...), over key
+/// templates; not a write's condition expression (the access layer's `Condition`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Condition {
+pub enum KeyTest {
     /// `= T`.
     Eq(KeyTemplate),
     /// `begins_with(T)`.
@@ -431,28 +434,29 @@ pub enum Condition {
     Ge(KeyTemplate),
 }
 
-impl Condition {
+impl KeyTest {
     /// Every template in the condition.
     pub fn templates(&self) -> Vec<&KeyTemplate> {
         match self {
-            Condition::Between(a, b) => vec![a, b],
-            Condition::Eq(t)
-            | Condition::BeginsWith(t)
-            | Condition::Lt(t)
-            | Condition::Le(t)
-            | Condition::Gt(t)
-            | Condition::Ge(t) => vec![t],
+            KeyTest::Between(a, b) => vec![a, b],
+            KeyTest::Eq(t)
+            | KeyTest::BeginsWith(t)
+            | KeyTest::Lt(t)
+            | KeyTest::Le(t)
+            | KeyTest::Gt(t)
+            | KeyTest::Ge(t) => vec![t],
         }
     }
 }
 
-/// One part of a pattern's key condition.
+/// One clause of a pattern's key condition: a key attribute and the [`KeyTest`] it passes; not a
+/// Query's built key condition (the access layer's `KeyCondition`).
 #[derive(Debug, Clone)]
-pub struct KeyCondition {
+pub struct KeyClause {
     /// Key attribute.
     pub attribute: String,
-    /// Condition.
-    pub condition: Condition,
+    /// The test on the attribute.
+    pub condition: KeyTest,
     /// Span of the condition string.
     pub span: Range<usize>,
 }
@@ -492,12 +496,12 @@ pub struct Pattern {
     pub index: Option<Named>,
     /// Partition key equality, when resolvable (on a native index: the first partition
     /// attribute's; every one is in [`Pattern::key`]).
-    pub pk: Option<KeyCondition>,
+    pub pk: Option<KeyClause>,
     /// Sort key condition (on a native index: the last sort attribute given).
-    pub sk: Option<KeyCondition>,
+    pub sk: Option<KeyClause>,
     /// Every key condition, in the order of the key schema: partition attributes, then sort
     /// attributes.
-    pub key: Vec<KeyCondition>,
+    pub key: Vec<KeyClause>,
     /// Entities returned (or written).
     pub returns: Vec<Named>,
     /// Parameters.
@@ -553,7 +557,7 @@ impl Pattern {
     }
 
     /// Every key condition: [`Pattern::key`], or the partition and sort ones when it is empty.
-    pub fn key_conditions(&self) -> Vec<&KeyCondition> {
+    pub fn key_conditions(&self) -> Vec<&KeyClause> {
         if self.key.is_empty() {
             self.pk.iter().chain(self.sk.iter()).collect()
         } else {

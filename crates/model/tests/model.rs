@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use monotable_model::{
-    Condition, IssueKind, KeyTemplate, Operation, RenderError, line_col, parse, parse_condition,
+    IssueKind, KeyTemplate, KeyTest, Operation, RenderError, line_col, parse, parse_condition,
 };
 
 const SHOP: &str = include_str!("../../../examples/shop/shop.toml");
@@ -29,7 +29,7 @@ fn examples_parse() {
     assert_eq!(p.operation, Operation::Query);
     assert!(matches!(
         p.sk.as_ref().unwrap().condition,
-        Condition::Between(..)
+        KeyTest::Between(..)
     ));
 }
 
@@ -192,17 +192,17 @@ fn conditions_parse() {
     let t = |s: &str| KeyTemplate::parse(s).unwrap();
     assert_eq!(
         parse_condition("PROFILE").unwrap(),
-        Condition::Eq(t("PROFILE"))
+        KeyTest::Eq(t("PROFILE"))
     );
     assert_eq!(
         parse_condition("begins_with(ORDER#)").unwrap(),
-        Condition::BeginsWith(t("ORDER#"))
+        KeyTest::BeginsWith(t("ORDER#"))
     );
     assert_eq!(
         parse_condition("between(DATE#{a}, DATE#{b})").unwrap(),
-        Condition::Between(t("DATE#{a}"), t("DATE#{b}"))
+        KeyTest::Between(t("DATE#{a}"), t("DATE#{b}"))
     );
-    assert_eq!(parse_condition(">= {x}").unwrap(), Condition::Ge(t("{x}")));
+    assert_eq!(parse_condition(">= {x}").unwrap(), KeyTest::Ge(t("{x}")));
     assert!(parse_condition("between(a)").is_err());
     assert!(parse_condition("begins_with(").is_err());
 }

@@ -2,7 +2,7 @@
 //! allows one attribute, more than four, a type conflict, a template on a native attribute), and
 //! DynamoDB's query rules on patterns over them, each with the attribute it names.
 
-use monotable_model::{Condition, parse};
+use monotable_model::{KeyTest, parse};
 
 const BASE: &str = r#"
 [table]
@@ -71,7 +71,7 @@ fn a_native_index_lists_its_attributes_in_order() {
     assert_eq!(p.pk.as_ref().unwrap().attribute, "status");
     let sk = p.sk.as_ref().unwrap();
     assert_eq!(sk.attribute, "createdAt");
-    assert!(matches!(sk.condition, Condition::Between(..)));
+    assert!(matches!(sk.condition, KeyTest::Between(..)));
 }
 
 #[test]

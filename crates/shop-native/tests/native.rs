@@ -36,7 +36,7 @@ fn the_native_model_is_the_shops_with_ap5_and_ap8_native() {
     assert_eq!(monotable_shop::MODEL_SOURCE, NATIVE, "compiled against it");
     for entity in &shop.entities {
         let other = native.entity(&entity.name).expect("same entities");
-        let names = |e: &monotable_model::Entity| {
+        let names = |e: &monotable_model::EntityDecl| {
             e.attributes
                 .iter()
                 .map(|a| format!("{}:{:?}:{}", a.name, a.ty, a.required))

@@ -17,7 +17,7 @@ use monotable_access::Table;
 use monotable_access::pattern::{self, PageRequest};
 use monotable_connect::Engine;
 use monotable_connect::direct::Decoded;
-use monotable_model::{Condition, Model, Operation};
+use monotable_model::{KeyTest, Model, Operation};
 use monotable_shop::Shop;
 use monotable_shop::auth::Auth;
 use monotable_shop::sample::{self, SampleConfig};
@@ -41,7 +41,7 @@ fn direct_request(
     values: &dyn Fn(&str) -> Option<String>,
 ) -> (Operation, Value) {
     let p = model.pattern(name).expect("pattern");
-    let render = |c: &Condition| -> Vec<String> {
+    let render = |c: &KeyTest| -> Vec<String> {
         c.templates()
             .iter()
             .map(|t| t.render(values).expect("renders"))
@@ -71,13 +71,13 @@ fn direct_request(
             vals[format!(":sk{i}")] = json!({"S": v});
         }
         expr.push_str(match &sk.condition {
-            Condition::Eq(_) => " AND #sk = :sk0",
-            Condition::BeginsWith(_) => " AND begins_with(#sk, :sk0)",
-            Condition::Between(..) => " AND #sk BETWEEN :sk0 AND :sk1",
-            Condition::Lt(_) => " AND #sk < :sk0",
-            Condition::Le(_) => " AND #sk <= :sk0",
-            Condition::Gt(_) => " AND #sk > :sk0",
-            Condition::Ge(_) => " AND #sk >= :sk0",
+            KeyTest::Eq(_) => " AND #sk = :sk0",
+            KeyTest::BeginsWith(_) => " AND begins_with(#sk, :sk0)",
+            KeyTest::Between(..) => " AND #sk BETWEEN :sk0 AND :sk1",
+            KeyTest::Lt(_) => " AND #sk < :sk0",
+            KeyTest::Le(_) => " AND #sk <= :sk0",
+            KeyTest::Gt(_) => " AND #sk > :sk0",
+            KeyTest::Ge(_) => " AND #sk >= :sk0",
         });
     }
     let mut request = json!({

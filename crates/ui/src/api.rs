@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_check::Diagnostic;
 use monotable_model::diagnostic::SourceFile;
 use monotable_model::raw::ProjectionType;
-use monotable_model::{Condition, KeyCondition, KeyTemplate, Model, Operation, Pattern};
+use monotable_model::{KeyClause, KeyTemplate, KeyTest, Model, Operation, Pattern};
 use monotable_verify::Sample;
 use monotable_verify::oracle;
 use serde_json::{Map, Value, json};
@@ -32,21 +32,21 @@ pub fn colour(model: &Model, entity: &str) -> &'static str {
 }
 
 /// One key condition as text: `PK = "ORDER#{orderId}"`, `begins_with(SK, "ITEM#")`.
-fn condition_text(c: &KeyCondition) -> String {
+fn condition_text(c: &KeyClause) -> String {
     condition_with(c, &|t| t.to_string())
 }
 
 /// One key condition with each template shown by `show` (as written, or rendered).
-pub fn condition_with(c: &KeyCondition, show: &dyn Fn(&KeyTemplate) -> String) -> String {
+pub fn condition_with(c: &KeyClause, show: &dyn Fn(&KeyTemplate) -> String) -> String {
     let a = &c.attribute;
     match &c.condition {
-        Condition::Eq(t) => format!("{a} = \"{}\"", show(t)),
-        Condition::BeginsWith(t) => format!("begins_with({a}, \"{}\")", show(t)),
-        Condition::Between(x, y) => format!("{a} BETWEEN \"{}\" AND \"{}\"", show(x), show(y)),
-        Condition::Lt(t) => format!("{a} < \"{}\"", show(t)),
-        Condition::Le(t) => format!("{a} <= \"{}\"", show(t)),
-        Condition::Gt(t) => format!("{a} > \"{}\"", show(t)),
-        Condition::Ge(t) => format!("{a} >= \"{}\"", show(t)),
+        KeyTest::Eq(t) => format!("{a} = \"{}\"", show(t)),
+        KeyTest::BeginsWith(t) => format!("begins_with({a}, \"{}\")", show(t)),
+        KeyTest::Between(x, y) => format!("{a} BETWEEN \"{}\" AND \"{}\"", show(x), show(y)),
+        KeyTest::Lt(t) => format!("{a} < \"{}\"", show(t)),
+        KeyTest::Le(t) => format!("{a} <= \"{}\"", show(t)),
+        KeyTest::Gt(t) => format!("{a} > \"{}\"", show(t)),
+        KeyTest::Ge(t) => format!("{a} >= \"{}\"", show(t)),
     }
 }
 

@@ -7,7 +7,7 @@
 //! that value when the key goes on after it (`#{eventId}` sorts after the bare `{ts}`) or the
 //! comparison is strict, and a strict lower bound steps just before it, so the target is inside.
 
-use monotable_model::{Attribute, AttributeType, Condition, KeyTemplate, Model, Pattern, Segment};
+use monotable_model::{Attribute, AttributeType, KeyTemplate, KeyTest, Model, Pattern, Segment};
 
 use crate::generate::Sample;
 use crate::params::Values;
@@ -27,14 +27,14 @@ enum End {
 }
 
 /// The bound templates of a range condition, with their end.
-fn ends(condition: &Condition) -> Vec<(&KeyTemplate, End)> {
+fn ends(condition: &KeyTest) -> Vec<(&KeyTemplate, End)> {
     match condition {
-        Condition::Between(lo, hi) => vec![(lo, End::Lower), (hi, End::Upper)],
-        Condition::Ge(t) => vec![(t, End::Lower)],
-        Condition::Gt(t) => vec![(t, End::Above)],
-        Condition::Le(t) => vec![(t, End::Upper)],
-        Condition::Lt(t) => vec![(t, End::Below)],
-        Condition::Eq(_) | Condition::BeginsWith(_) => Vec::new(),
+        KeyTest::Between(lo, hi) => vec![(lo, End::Lower), (hi, End::Upper)],
+        KeyTest::Ge(t) => vec![(t, End::Lower)],
+        KeyTest::Gt(t) => vec![(t, End::Above)],
+        KeyTest::Le(t) => vec![(t, End::Upper)],
+        KeyTest::Lt(t) => vec![(t, End::Below)],
+        KeyTest::Eq(_) | KeyTest::BeginsWith(_) => Vec::new(),
     }
 }
 

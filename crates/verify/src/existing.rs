@@ -8,7 +8,7 @@ use monotable_access::Table;
 use monotable_access::items::{self, Item};
 use monotable_access::scan::{FULL_SCAN_PAGE, Scan};
 use monotable_access::value::{key_text, template_text};
-use monotable_model::{Entity, Model};
+use monotable_model::{EntityDecl, Model};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample, native_key_attributes};
@@ -51,7 +51,7 @@ impl Dataset {
 }
 
 /// The sample of `item`, an item of `entity`.
-pub fn sample(model: &Model, entity: &Entity, item: Item) -> Sample {
+pub fn sample(model: &Model, entity: &EntityDecl, item: Item) -> Sample {
     let values: BTreeMap<String, String> = entity
         .attributes
         .iter()

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use monotable_access::items::{self, Item};
-use monotable_model::{Attribute, AttributeType, Entity, Model, Segment};
+use monotable_model::{Attribute, AttributeType, EntityDecl, Model, Segment};
 
 use crate::report::Source;
 use crate::values::{self, Value};
@@ -73,19 +73,19 @@ enum Role {
 }
 
 struct Plan<'m> {
-    entity: &'m Entity,
+    entity: &'m EntityDecl,
     roles: BTreeMap<String, Role>,
     partition: Vec<String>,
 }
 
-fn vars_of(entity: &Entity, attribute: &str) -> Vec<String> {
+fn vars_of(entity: &EntityDecl, attribute: &str) -> Vec<String> {
     entity
         .key_field(attribute)
         .map(|k| k.template.variables().map(str::to_string).collect())
         .unwrap_or_default()
 }
 
-fn plan<'m>(model: &Model, entity: &'m Entity) -> Plan<'m> {
+fn plan<'m>(model: &Model, entity: &'m EntityDecl) -> Plan<'m> {
     let pk_vars = vars_of(entity, &model.table.partition_key.name);
     let sk_vars: Vec<String> = model
         .table
@@ -144,7 +144,7 @@ fn plan<'m>(model: &Model, entity: &'m Entity) -> Plan<'m> {
 
 /// The key attributes of the native indexes `entity` can be in (it declares every one of them),
 /// each once: ordinary attributes of its items, which the index reads as they are.
-pub(crate) fn native_key_attributes<'m>(model: &'m Model, entity: &Entity) -> Vec<&'m str> {
+pub(crate) fn native_key_attributes<'m>(model: &'m Model, entity: &EntityDecl) -> Vec<&'m str> {
     let mut out: Vec<&str> = Vec::new();
     for index in model.indexes.iter().filter(|i| i.native_member(entity)) {
         for key in index.key_attributes() {
@@ -241,7 +241,7 @@ pub fn generate(model: &Model, seed: u64) -> Dataset {
 }
 
 impl Generator<'_> {
-    fn pad(entity: &Entity, name: &str) -> Option<usize> {
+    fn pad(entity: &EntityDecl, name: &str) -> Option<usize> {
         entity
             .keys
             .iter()
@@ -254,7 +254,7 @@ impl Generator<'_> {
     }
 
     /// A partition value: the i-th of the minted pool (shuffled once), else a hot value.
-    fn partition_value(&mut self, entity: &Entity, attr: &Attribute, i: usize) -> Value {
+    fn partition_value(&mut self, entity: &EntityDecl, attr: &Attribute, i: usize) -> Value {
         if let Some(pool) = self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
             let len = pool.len();
             let start = self.rng.usize(0..len);
@@ -268,7 +268,7 @@ impl Generator<'_> {
             .unwrap_or_else(|| Value::s("x"))
     }
 
-    fn hot_values(&mut self, entity: &Entity, attr: &Attribute) -> Vec<Value> {
+    fn hot_values(&mut self, entity: &EntityDecl, attr: &Attribute) -> Vec<Value> {
         // Entities share hot values by attribute name (so their items meet in one partition),
         // but an enum only takes its own values: another entity's `status` may have others.
         let cache = match attr.ty {
@@ -321,7 +321,7 @@ impl Generator<'_> {
 
     /// A value for a key attribute: mostly one of the two first hot (or minted) values, so
     /// collections hold several items; sometimes another.
-    fn key_value(&mut self, entity: &Entity, attr: &Attribute) -> Value {
+    fn key_value(&mut self, entity: &EntityDecl, attr: &Attribute) -> Value {
         let pool = match self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
             Some(p) => p.clone(),
             None => self.hot_values(entity, attr),
@@ -338,7 +338,7 @@ impl Generator<'_> {
         pool[i].clone()
     }
 
-    fn typed(&mut self, entity: &Entity, attr: &Attribute, instant: i64, n: usize) -> Value {
+    fn typed(&mut self, entity: &EntityDecl, attr: &Attribute, instant: i64, n: usize) -> Value {
         if self.model.table.ttl_attribute.as_deref() == Some(attr.name.as_str()) {
             // Far in the future, so the engine's TTL never removes a sample mid-run.
             return Value::n((4_102_444_800u64 + n as u64).to_string());
@@ -372,7 +372,13 @@ impl Generator<'_> {
     }
 
     /// A key attribute's value: a timestamp of the item's instant, else a hot value.
-    fn hot_or_typed(&mut self, entity: &Entity, attr: &Attribute, instant: i64, n: usize) -> Value {
+    fn hot_or_typed(
+        &mut self,
+        entity: &EntityDecl,
+        attr: &Attribute,
+        instant: i64,
+        n: usize,
+    ) -> Value {
         if attr.ty == AttributeType::Timestamp {
             self.typed(entity, attr, instant, n)
         } else {
@@ -381,7 +387,7 @@ impl Generator<'_> {
     }
 
     /// A fresh value of `attr`, unique among `entity`'s items.
-    fn mint(&mut self, entity: &Entity, attr: &Attribute, instant: i64, n: usize) -> Value {
+    fn mint(&mut self, entity: &EntityDecl, attr: &Attribute, instant: i64, n: usize) -> Value {
         let slot = (entity.name.clone(), attr.name.clone());
         let used = self.used.get(&slot).cloned().unwrap_or_default();
         let mut value = None;

@@ -11,7 +11,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use monotable_model::{Condition, KeyAttributeType, Model, Pattern, RenderError};
+use monotable_model::{KeyAttributeType, KeyTest, Model, Pattern, RenderError};
 
 use crate::generate::Sample;
 use crate::order::compare;
@@ -38,17 +38,17 @@ pub enum Bound {
 impl Bound {
     /// Renders a model condition from parameter values.
     pub fn render(
-        condition: &Condition,
+        condition: &KeyTest,
         values: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Bound, RenderError> {
         Ok(match condition {
-            Condition::Eq(t) => Bound::Eq(t.render(values)?),
-            Condition::BeginsWith(t) => Bound::BeginsWith(t.render(values)?),
-            Condition::Between(a, b) => Bound::Between(a.render(values)?, b.render(values)?),
-            Condition::Lt(t) => Bound::Lt(t.render(values)?),
-            Condition::Le(t) => Bound::Le(t.render(values)?),
-            Condition::Gt(t) => Bound::Gt(t.render(values)?),
-            Condition::Ge(t) => Bound::Ge(t.render(values)?),
+            KeyTest::Eq(t) => Bound::Eq(t.render(values)?),
+            KeyTest::BeginsWith(t) => Bound::BeginsWith(t.render(values)?),
+            KeyTest::Between(a, b) => Bound::Between(a.render(values)?, b.render(values)?),
+            KeyTest::Lt(t) => Bound::Lt(t.render(values)?),
+            KeyTest::Le(t) => Bound::Le(t.render(values)?),
+            KeyTest::Gt(t) => Bound::Gt(t.render(values)?),
+            KeyTest::Ge(t) => Bound::Ge(t.render(values)?),
         })
     }
 
@@ -212,11 +212,11 @@ impl KeyQuery {
         pattern: &Pattern,
         values: &dyn Fn(&str) -> Option<String>,
     ) -> Result<KeyQuery, String> {
-        let Some(Condition::Eq(_)) = pattern.pk.as_ref().map(|k| &k.condition) else {
+        let Some(KeyTest::Eq(_)) = pattern.pk.as_ref().map(|k| &k.condition) else {
             return Err("the pattern has no partition key equality".to_string());
         };
         let sort_attribute = pattern.sk.as_ref().map(|k| k.attribute.as_str());
-        let all: Vec<&monotable_model::KeyCondition> = if pattern.key.is_empty() {
+        let all: Vec<&monotable_model::KeyClause> = if pattern.key.is_empty() {
             pattern.pk.iter().chain(pattern.sk.iter()).collect()
         } else {
             pattern.key.iter().collect()
@@ -226,7 +226,7 @@ impl KeyQuery {
             .into_iter()
             .filter(|k| Some(k.attribute.as_str()) != sort_attribute)
         {
-            let Condition::Eq(t) = &k.condition else {
+            let KeyTest::Eq(t) = &k.condition else {
                 return Err(format!(
                     "the condition on `{}` is not an equality",
                     k.attribute

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use monotable_model::{
-    Attribute, AttributeType, Condition, KeyCondition, KeyTemplate, Model, Pattern, TimestampFormat,
+    Attribute, AttributeType, KeyClause, KeyTemplate, KeyTest, Model, Pattern, TimestampFormat,
 };
 
 use crate::generate::Sample;
@@ -37,7 +37,7 @@ fn unique_vars<'a>(templates: impl Iterator<Item = &'a KeyTemplate>) -> Vec<Stri
 
 /// Every key condition of the pattern in key-schema order (`pk`, then `sk`, for a pattern
 /// assembled without [`Pattern::key`]).
-pub(crate) fn conditions(pattern: &Pattern) -> Vec<&KeyCondition> {
+pub(crate) fn conditions(pattern: &Pattern) -> Vec<&KeyClause> {
     if pattern.key.is_empty() {
         pattern.pk.iter().chain(pattern.sk.iter()).collect()
     } else {
@@ -54,8 +54,8 @@ fn extracted(pattern: &Pattern, target: &Sample) -> Values {
             continue;
         };
         let found = match &cond.condition {
-            Condition::Eq(t) => t.extract(key),
-            Condition::BeginsWith(t) => key
+            KeyTest::Eq(t) => t.extract(key),
+            KeyTest::BeginsWith(t) => key
                 .char_indices()
                 .map(|(i, c)| i + c.len_utf8())
                 .find_map(|end| key.get(..end).and_then(|p| t.extract(p))),

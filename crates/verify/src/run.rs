@@ -9,7 +9,7 @@ use monotable_access::Table;
 use monotable_access::error::ScanError;
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PageRequest};
-use monotable_model::{Condition, Model, Operation, Pattern};
+use monotable_model::{KeyTest, Model, Operation, Pattern};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample};
@@ -592,7 +592,7 @@ pub(crate) fn get_key(pattern: &Pattern, values: &Values) -> Result<Vec<(String,
     let lookup = |n: &str| values.get(n).cloned();
     let mut key = Vec::new();
     for cond in pattern.pk.iter().chain(pattern.sk.iter()) {
-        let Condition::Eq(t) = &cond.condition else {
+        let KeyTest::Eq(t) = &cond.condition else {
             return Err(format!("`{}` is not an equality", cond.attribute));
         };
         key.push((
@@ -618,7 +618,7 @@ fn holds_literals(model: &Model, pattern: &Pattern, sample: &Sample) -> bool {
         || params::conditions(pattern)
             .into_iter()
             .all(|c| match &c.condition {
-                Condition::Eq(t) if t.variables().next().is_none() => {
+                KeyTest::Eq(t) if t.variables().next().is_none() => {
                     let literal = t.render(&|_| None).ok();
                     sample
                         .key(&c.attribute)

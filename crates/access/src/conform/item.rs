@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Display;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_model::{AttributeType, Entity, Index, KeyField, Model};
+use monotable_model::{AttributeType, EntityDecl, Index, KeyField, Model};
 
 use super::attributes;
 use super::finding::{Code, Finding, ItemKey};
@@ -126,7 +126,7 @@ pub struct Subject<'a> {
     /// The item.
     pub item: &'a Item,
     /// Its entity.
-    pub entity: &'a Entity,
+    pub entity: &'a EntityDecl,
     /// Its table key as found on it.
     pub key: ItemKey,
     texts: BTreeMap<String, String>,
@@ -134,7 +134,7 @@ pub struct Subject<'a> {
 
 impl<'a> Subject<'a> {
     /// `item`, an item of `entity` of `model`.
-    pub fn new(model: &'a Model, item: &'a Item, entity: &'a Entity) -> Subject<'a> {
+    pub fn new(model: &'a Model, item: &'a Item, entity: &'a EntityDecl) -> Subject<'a> {
         Subject {
             model,
             item,
@@ -160,7 +160,7 @@ impl<'a> Subject<'a> {
 /// The item's attributes as its key templates render them: [`template_texts`], with decimals
 /// normalized as the library writes them into keys (`12.50` as `12.5`, as DynamoDB also
 /// returns them).
-fn key_texts(entity: &Entity, item: &Item) -> BTreeMap<String, String> {
+fn key_texts(entity: &EntityDecl, item: &Item) -> BTreeMap<String, String> {
     let mut texts = template_texts(item);
     for attribute in &entity.attributes {
         if attribute.ty == AttributeType::Decimal
@@ -195,7 +195,7 @@ pub fn shown(value: &AttributeValue) -> String {
 }
 
 /// The entities whose table key templates the key has the shape of.
-fn shaped_like<'m>(model: &'m Model, item: &Item) -> Vec<&'m Entity> {
+fn shaped_like<'m>(model: &'m Model, item: &Item) -> Vec<&'m EntityDecl> {
     let fits = |field: &KeyField| {
         item.get(&field.attribute)
             .and_then(template_text)

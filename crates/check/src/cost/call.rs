@@ -1,6 +1,6 @@
 //! Capacity units of one call of an access pattern, and of one item write, per table and index.
 
-use monotable_model::{Entity, IndexKind, Model, Operation, Pattern, ProjectionType};
+use monotable_model::{EntityDecl, IndexKind, Model, Operation, Pattern, ProjectionType};
 use serde::Serialize;
 
 use super::estimate::entry_bytes;
@@ -71,7 +71,7 @@ impl Units {
 /// for, and the native ones whose every key attribute it declares (its own attributes, no copy).
 pub(crate) fn entity_indexes<'m>(
     model: &'m Model,
-    entity: &Entity,
+    entity: &EntityDecl,
 ) -> Vec<&'m monotable_model::Index> {
     model
         .indexes
@@ -83,7 +83,7 @@ pub(crate) fn entity_indexes<'m>(
 /// Write units of putting a new item (or deleting one): the item on the table, doubled when
 /// transactional, plus one write of the projected entry in every index the item is in. A sparse
 /// (conditional) index key counts as written: an upper bound.
-pub fn put_units(model: &Model, entity: &Entity, transactional: bool) -> Units {
+pub fn put_units(model: &Model, entity: &EntityDecl, transactional: bool) -> Units {
     let mut units = Units::default();
     units.add_table(write_units(entry_bytes(model, entity, None), transactional));
     for index in entity_indexes(model, entity) {
@@ -101,7 +101,7 @@ pub fn put_units(model: &Model, entity: &Entity, transactional: bool) -> Units {
 /// none otherwise.
 pub fn update_units(
     model: &Model,
-    entity: &Entity,
+    entity: &EntityDecl,
     changed: &[&str],
     transactional: bool,
 ) -> Units {
@@ -141,7 +141,7 @@ pub fn update_units(
 
 /// Attributes an `UpdateItem` may change when the model does not say: every attribute not in
 /// the table's primary key templates (those cannot change).
-pub fn mutable_attributes(entity: &Entity) -> Vec<&str> {
+pub fn mutable_attributes(entity: &EntityDecl) -> Vec<&str> {
     let mut fixed: Vec<&str> = Vec::new();
     if let Some(keys) = entity.key(None) {
         fixed.extend(keys.pk.template.variables());
@@ -217,8 +217,8 @@ fn items_per_call(model: &Model, pattern: &Pattern, notes: &mut Vec<String>) -> 
 
 /// Splits `n` items over the returned entities: an entity related to another returned one (the
 /// collection's owner, e.g. an order with its items) counts once, the rest share the remainder.
-fn allocate<'m>(model: &'m Model, pattern: &Pattern, n: u64) -> Vec<(&'m Entity, u64)> {
-    let entities: Vec<&Entity> = pattern
+fn allocate<'m>(model: &'m Model, pattern: &Pattern, n: u64) -> Vec<(&'m EntityDecl, u64)> {
+    let entities: Vec<&EntityDecl> = pattern
         .returns
         .iter()
         .filter_map(|r| model.entity(&r.name))
@@ -227,7 +227,7 @@ fn allocate<'m>(model: &'m Model, pattern: &Pattern, n: u64) -> Vec<(&'m Entity,
         return Vec::new();
     }
     let names: Vec<&str> = entities.iter().map(|e| e.name.as_str()).collect();
-    let is_owner = |e: &Entity| {
+    let is_owner = |e: &EntityDecl| {
         e.relations
             .iter()
             .any(|r| names.contains(&r.entity.as_str()))
@@ -268,7 +268,7 @@ pub fn call_cost(model: &Model, pattern: &Pattern) -> CallCost {
         let items = items_per_call(model, pattern, &mut cost.notes);
         cost.items = items;
         let shares = allocate(model, pattern, items);
-        let entry = |e: &Entity| entry_bytes(model, e, index);
+        let entry = |e: &EntityDecl| entry_bytes(model, e, index);
         let units = match pattern.operation {
             Operation::GetItem | Operation::BatchGet => {
                 // Each item is rounded up on its own.

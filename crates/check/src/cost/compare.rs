@@ -7,7 +7,7 @@
 //! so its entries carry no key copies: the `key copies` column is what synthetic index keys
 //! (`GSI1PK = "USER#{userId}"`) add to each item.
 
-use monotable_model::{Entity, Model};
+use monotable_model::{EntityDecl, Model};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -58,7 +58,7 @@ pub struct Comparison {
 }
 
 /// Bytes of the index key attributes `entity` writes from templates (not the table's keys).
-fn key_copy_bytes(model: &Model, entity: &Entity) -> u64 {
+fn key_copy_bytes(model: &Model, entity: &EntityDecl) -> u64 {
     let table_keys = [
         Some(model.table.partition_key.name.as_str()),
         model.table.sort_key.as_ref().map(|k| k.name.as_str()),
@@ -74,7 +74,7 @@ fn key_copy_bytes(model: &Model, entity: &Entity) -> u64 {
     )
 }
 
-fn figures(model: &Model, entity: &Entity) -> EntityFigures {
+fn figures(model: &Model, entity: &EntityDecl) -> EntityFigures {
     let indexes = entity_indexes(model, entity);
     let storage_bytes = indexes
         .iter()

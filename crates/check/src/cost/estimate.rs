@@ -5,7 +5,7 @@
 //! (table in `docs/cost.md`), and never exceeds the item size.
 
 use monotable_model::{
-    Attribute, AttributeType, Entity, Index, KeyTemplate, Model, ProjectionType, Segment,
+    Attribute, AttributeType, EntityDecl, Index, KeyTemplate, Model, ProjectionType, Segment,
     TimestampFormat,
 };
 
@@ -93,7 +93,7 @@ fn rendered_var_bytes(attr: Option<&Attribute>, pad: Option<usize>) -> u64 {
 }
 
 /// Estimated length of a key rendered from `template` with the entity's attribute values.
-pub fn rendered_bytes(template: &KeyTemplate, entity: &Entity) -> u64 {
+pub fn rendered_bytes(template: &KeyTemplate, entity: &EntityDecl) -> u64 {
     num::total(template.segments().iter().map(|s| match s {
         Segment::Literal(text) => num::count(text.len()),
         Segment::Var { name, pad } => rendered_var_bytes(entity.attribute(name), *pad),
@@ -102,7 +102,7 @@ pub fn rendered_bytes(template: &KeyTemplate, entity: &Entity) -> u64 {
 
 /// Estimated size of one key attribute (name + value) the entity writes through a template; 0
 /// when it writes none. A key typed `N` is stored as a number.
-pub fn key_field_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
+pub fn key_field_bytes(model: &Model, entity: &EntityDecl, attribute: &str) -> u64 {
     let Some(field) = entity.key_field(attribute) else {
         return 0;
     };
@@ -114,7 +114,7 @@ pub fn key_field_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
 
 /// Estimated size of one key attribute (name + value) of the entity's item: written through a
 /// template, or, for a native key, the entity's own attribute; 0 when it has neither.
-fn key_attribute_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
+fn key_attribute_bytes(model: &Model, entity: &EntityDecl, attribute: &str) -> u64 {
     match (entity.key_field(attribute), entity.attribute(attribute)) {
         (None, Some(a)) => num::count(attribute.len()).saturating_add(value_bytes(a)),
         _ => key_field_bytes(model, entity, attribute),
@@ -123,7 +123,12 @@ fn key_attribute_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
 
 /// Estimated size of the entity's entry in `index`: the whole item for `ALL`, else the table
 /// and index keys plus projected attributes, capped at the item size.
-pub fn index_entry_bytes(model: &Model, entity: &Entity, index: &Index, item_bytes: u64) -> u64 {
+pub fn index_entry_bytes(
+    model: &Model,
+    entity: &EntityDecl,
+    index: &Index,
+    item_bytes: u64,
+) -> u64 {
     if index.projection == ProjectionType::All {
         return item_bytes;
     }
@@ -148,7 +153,7 @@ pub fn index_entry_bytes(model: &Model, entity: &Entity, index: &Index, item_byt
 }
 
 /// The entity's entry size in `index` (`None` = the table: the item size).
-pub fn entry_bytes(model: &Model, entity: &Entity, index: Option<&str>) -> u64 {
+pub fn entry_bytes(model: &Model, entity: &EntityDecl, index: Option<&str>) -> u64 {
     let item = model.traffic.item_size_bytes(&entity.name);
     match index.and_then(|i| model.index(i)) {
         Some(index) => index_entry_bytes(model, entity, index, item),

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use monotable_model::{
-    Attribute, AttributeType, Entity, Index, IndexKind, KeyAttribute, KeyAttributeType,
+    Attribute, AttributeType, EntityDecl, Index, IndexKind, KeyAttribute, KeyAttributeType,
     KeyTemplate, Model, ProjectionType, TimestampFormat,
 };
 
@@ -39,7 +39,7 @@ struct Candidate<'m, 'w> {
 }
 
 impl Candidate<'_, '_> {
-    fn entity(&self) -> &Entity {
+    fn entity(&self) -> &EntityDecl {
         self.shapes.entity
     }
 
@@ -62,7 +62,7 @@ pub(crate) fn check(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic
         .indexes
         .iter()
         .filter(|i| i.kind == IndexKind::Global && !i.native);
-    let mut declarers: Option<HashMap<&str, Vec<&Entity>>> = None;
+    let mut declarers: Option<HashMap<&str, Vec<&EntityDecl>>> = None;
     for index in synthetic {
         let Some(writers) = lookup.writers(Some(&index.name)) else {
             continue;
@@ -112,7 +112,7 @@ fn key_type(model: &Model, a: &Attribute) -> Option<KeyAttributeType> {
 /// key type, in order; `None` when one is not.
 fn typed(
     model: &Model,
-    e: &Entity,
+    e: &EntityDecl,
     template: &KeyTemplate,
     taken: &[KeyAttribute],
 ) -> Option<Vec<KeyAttribute>> {
@@ -156,7 +156,7 @@ fn candidate<'m, 'w>(
 
 /// The shape of the attributes' values run together, as a template without its literals:
 /// what the key could equal once its prefixes are gone.
-fn bare(e: &Entity, keys: &[KeyAttribute]) -> Option<Shape> {
+fn bare(e: &EntityDecl, keys: &[KeyAttribute]) -> Option<Shape> {
     let text: String = keys.iter().map(|k| format!("{{{}}}", k.name)).collect();
     KeyTemplate::parse(&text).ok().map(|t| entity_shape(e, &t))
 }
@@ -187,8 +187,8 @@ fn kept_apart(c: &Candidate<'_, '_>, writers: &Writers<'_>) -> bool {
 }
 
 /// The entities declaring each attribute name.
-fn by_attribute(model: &Model) -> HashMap<&str, Vec<&Entity>> {
-    let mut out: HashMap<&str, Vec<&Entity>> = HashMap::new();
+fn by_attribute(model: &Model) -> HashMap<&str, Vec<&EntityDecl>> {
+    let mut out: HashMap<&str, Vec<&EntityDecl>> = HashMap::new();
     for e in &model.entities {
         for a in &e.attributes {
             out.entry(a.name.as_str()).or_default().push(e);
@@ -199,7 +199,7 @@ fn by_attribute(model: &Model) -> HashMap<&str, Vec<&Entity>> {
 
 /// Whether another entity declares every attribute the native key would read: it would be in
 /// the native index too, with nothing to tell the two apart.
-fn joined_by_another(c: &Candidate<'_, '_>, declarers: &HashMap<&str, Vec<&Entity>>) -> bool {
+fn joined_by_another(c: &Candidate<'_, '_>, declarers: &HashMap<&str, Vec<&EntityDecl>>) -> bool {
     let fewest = c
         .attributes()
         .filter_map(|k| declarers.get(k.name.as_str()))

@@ -1,7 +1,7 @@
 //! Capacity rules: MT006 hot partitions, MT011 transaction, item and item-collection size limits.
 
 use monotable_model::{
-    Attribute, AttributeType, Condition, Entity, Index, IndexKind, KeyCondition, KeyTemplate,
+    Attribute, AttributeType, EntityDecl, Index, IndexKind, KeyClause, KeyTemplate, KeyTest,
     MAX_TRANSACTION_ACTIONS, Model, Operation, Pattern, Relation, RelationKind, TimestampFormat,
 };
 
@@ -216,7 +216,7 @@ fn hot_writes(model: &Model, out: &mut Vec<Diagnostic>) {
 }
 
 /// Writes of `e` into each native index it is in, spread over the partition attributes.
-fn native_writes<'m>(model: &'m Model, e: &'m Entity, out: &mut Vec<Diagnostic>) {
+fn native_writes<'m>(model: &'m Model, e: &'m EntityDecl, out: &mut Vec<Diagnostic>) {
     let (writes, stated) = model.traffic.writes_per_second(&e.name);
     for index in model.indexes.iter().filter(|i| i.native_member(e)) {
         let attr = |v: &str| -> Option<&'m Attribute> { entity_attr(e, v) };
@@ -321,7 +321,7 @@ fn native_reads(model: &Model, p: &Pattern, index: &Index, out: &mut Vec<Diagnos
         .iter()
         .filter(|k| !index.is_sort_attribute(&k.attribute))
         .filter_map(|k| match &k.condition {
-            Condition::Eq(t) => Some(t),
+            KeyTest::Eq(t) => Some(t),
             _ => None,
         })
         .collect();
@@ -353,7 +353,7 @@ fn hot_patterns(model: &Model, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let Some(pk) = &p.pk else { continue };
-        let Condition::Eq(t) = &pk.condition else {
+        let KeyTest::Eq(t) = &pk.condition else {
             continue;
         };
         let Some(spread) = spread(t, &|v| pattern_attr(model, p, v)) else {
@@ -373,7 +373,7 @@ fn hot_patterns(model: &Model, out: &mut Vec<Diagnostic>) {
 fn implied_writes(
     model: &Model,
     p: &Pattern,
-    pk: &KeyCondition,
+    pk: &KeyClause,
     t: &KeyTemplate,
     spread: &Spread,
     out: &mut Vec<Diagnostic>,
@@ -523,7 +523,7 @@ fn collections(model: &Model, out: &mut Vec<Diagnostic>) {
 }
 
 /// An item collection that can outgrow 10 GB: unbounded, or bounded too high for its items.
-fn collection_size(model: &Model, owner: &Entity, r: &Relation) -> Option<Diagnostic> {
+fn collection_size(model: &Model, owner: &EntityDecl, r: &Relation) -> Option<Diagnostic> {
     let size = model.traffic.item_size_bytes(&r.entity);
     let d = |note: String, help: String| {
         Diagnostic::error(

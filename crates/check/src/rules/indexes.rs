@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use monotable_model::{
-    AttributeType, Condition, Entity, Index, IndexKind, Model, Operation, Pattern, ProjectionType,
-    RelationKind, Segment,
+    AttributeType, EntityDecl, Index, IndexKind, KeyTest, Model, Operation, Pattern,
+    ProjectionType, RelationKind, Segment,
 };
 
 use super::lookup::Lookup;
@@ -77,7 +77,7 @@ fn scan_and_filter(model: &Model, p: &Pattern, out: &mut Vec<Diagnostic>) {
 /// The attributes of `e` an index entry gives back without a GetItem: the key attributes it
 /// projects, and the variables of the templates the entity writes to them (read back from the
 /// key, as `KeyTemplate::extract` does).
-fn recoverable<'m>(model: &'m Model, index: &Index, e: &'m Entity) -> BTreeSet<&'m str> {
+fn recoverable<'m>(model: &'m Model, index: &Index, e: &'m EntityDecl) -> BTreeSet<&'m str> {
     let mut keys: Vec<&str> = vec![model.table.partition_key.name.as_str()];
     keys.extend(model.table.sort_key.as_ref().map(|k| k.name.as_str()));
     keys.push(index.partition_key.as_str());
@@ -115,7 +115,7 @@ fn unprojected<'m>(
     if index.projection == ProjectionType::Include {
         projected.extend(index.include.iter().map(String::as_str));
     }
-    let returned: Vec<(&Entity, BTreeSet<&str>)> = p
+    let returned: Vec<(&EntityDecl, BTreeSet<&str>)> = p
         .returns
         .iter()
         .filter_map(|r| model.entity(&r.name))
@@ -216,7 +216,7 @@ const PAGE_BYTES: u64 = 1024 * 1024;
 
 /// How many values a sort-key variable can take, when the design bounds it: an enum's values,
 /// a boolean's two, a `cardinality`, the numbers a padding width holds.
-fn var_bound(e: &Entity, name: &str, pad: Option<usize>) -> Option<u64> {
+fn var_bound(e: &EntityDecl, name: &str, pad: Option<usize>) -> Option<u64> {
     let a = e.attribute(name)?;
     let from_pad = pad
         .and_then(|w| u32::try_from(w).ok())
@@ -235,7 +235,7 @@ fn var_bound(e: &Entity, name: &str, pad: Option<usize>) -> Option<u64> {
 /// At most how many `e` items one partition of `idx` holds, when the design says: one (its
 /// sort key only repeats partition-key variables), a relation `max`, or the product of the
 /// bounds of its other sort-key variables.
-fn partition_bound(lookup: &Lookup<'_>, e: &Entity, idx: Option<&str>) -> Option<u64> {
+fn partition_bound(lookup: &Lookup<'_>, e: &EntityDecl, idx: Option<&str>) -> Option<u64> {
     let keys = e.key(idx)?;
     let pk_vars: BTreeSet<&str> = keys.pk.template.variables().collect();
     let Some(sk) = &keys.sk else { return Some(1) };
@@ -271,11 +271,11 @@ fn partition_bound(lookup: &Lookup<'_>, e: &Entity, idx: Option<&str>) -> Option
 /// product of the bounds of the sort attributes `p` does not fix by an equality (an enum's
 /// values, a boolean's two, a `cardinality`), or a relation `max` on the index. A native index
 /// without sort attributes bounds nothing: any number of items can share its partition.
-fn native_bound(lookup: &Lookup<'_>, p: &Pattern, e: &Entity, index: &Index) -> Option<u64> {
+fn native_bound(lookup: &Lookup<'_>, p: &Pattern, e: &EntityDecl, index: &Index) -> Option<u64> {
     let fixed = |name: &str| {
         p.key
             .iter()
-            .any(|k| k.attribute == name && matches!(k.condition, Condition::Eq(_)))
+            .any(|k| k.attribute == name && matches!(k.condition, KeyTest::Eq(_)))
     };
     let design = (!index.sort_keys.is_empty())
         .then(|| {
@@ -309,7 +309,7 @@ fn bounded(model: &Model, lookup: &Lookup<'_>, p: &Pattern) -> Result<(), Option
     let native = native_index(model, p.index_name());
     if p.unique
         || p.limit.is_some()
-        || native.is_none() && matches!(p.sk.as_ref().map(|k| &k.condition), Some(Condition::Eq(_)))
+        || native.is_none() && matches!(p.sk.as_ref().map(|k| &k.condition), Some(KeyTest::Eq(_)))
     {
         return Ok(());
     }
@@ -383,7 +383,7 @@ fn free_note(model: &Model, p: &Pattern, index: &Index) -> Option<String> {
             index.name
         ));
     }
-    let returned: Vec<&Entity> = p
+    let returned: Vec<&EntityDecl> = p
         .returns
         .iter()
         .filter_map(|r| model.entity(&r.name))
@@ -396,7 +396,7 @@ fn free_note(model: &Model, p: &Pattern, index: &Index) -> Option<String> {
         .filter(|name| {
             !p.key
                 .iter()
-                .any(|k| k.attribute == *name && matches!(k.condition, Condition::Eq(_)))
+                .any(|k| k.attribute == *name && matches!(k.condition, KeyTest::Eq(_)))
         })
         .filter(|name| returned.iter().any(|e| var_bound(e, name, None).is_none()))
         .collect();

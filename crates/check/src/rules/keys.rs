@@ -2,7 +2,7 @@
 //! MT004 sort-condition mismatch, MT005 key collision. Patterns over a native index and its
 //! members are judged in `native` (no template, so no MT003: an item's key is its own values).
 
-use monotable_model::{Condition, Entity, KeyTemplate, KeyTemplates, Model, Operation, Pattern};
+use monotable_model::{EntityDecl, KeyTemplate, KeyTemplates, KeyTest, Model, Operation, Pattern};
 
 use super::lookup::{KeyShapes, Lookup, Writers};
 use super::{entity_attr, entity_shape, native, pattern_attr, pattern_shape, where_};
@@ -32,11 +32,11 @@ fn is_keyed(p: &Pattern) -> bool {
 pub(crate) fn key_match(
     model: &Model,
     p: &Pattern,
-    e: &Entity,
+    e: &EntityDecl,
     keys: &KeyTemplates,
 ) -> (bool, bool) {
     let Some(pk) = &p.pk else { return (true, true) };
-    let Condition::Eq(pk_t) = &pk.condition else {
+    let KeyTest::Eq(pk_t) = &pk.condition else {
         return (true, true);
     };
     let pk_ok = pattern_shape(model, p, pk_t).overlaps(&entity_shape(e, &keys.pk.template));
@@ -63,17 +63,17 @@ fn describe_keys(keys: &KeyTemplates) -> String {
 }
 
 /// The literal text every key a sort-key condition selects starts with.
-fn condition_prefix(c: &Condition) -> String {
+fn condition_prefix(c: &KeyTest) -> String {
     match c {
-        Condition::Eq(t) | Condition::BeginsWith(t) => t.literal_prefix().to_string(),
-        Condition::Between(lo, hi) => lo
+        KeyTest::Eq(t) | KeyTest::BeginsWith(t) => t.literal_prefix().to_string(),
+        KeyTest::Between(lo, hi) => lo
             .literal_prefix()
             .chars()
             .zip(hi.literal_prefix().chars())
             .take_while(|(a, b)| a == b)
             .map(|(a, _)| a)
             .collect(),
-        Condition::Lt(_) | Condition::Le(_) | Condition::Gt(_) | Condition::Ge(_) => String::new(),
+        KeyTest::Lt(_) | KeyTest::Le(_) | KeyTest::Gt(_) | KeyTest::Ge(_) => String::new(),
     }
 }
 
@@ -101,7 +101,7 @@ fn check_pattern(model: &Model, lookup: &Lookup<'_>, p: &Pattern, out: &mut Vec<
     };
     let Some(pk) = &p.pk else { return };
     let any_full = match &pk.condition {
-        Condition::Eq(t) => someone_writes(model, p, t, writers),
+        KeyTest::Eq(t) => someone_writes(model, p, t, writers),
         _ => true,
     };
     let mut unwritten_reported = false;
@@ -224,17 +224,17 @@ fn check_pattern(model: &Model, lookup: &Lookup<'_>, p: &Pattern, out: &mut Vec<
     }
 }
 
-fn condition_note(c: &Condition) -> String {
+fn condition_note(c: &KeyTest) -> String {
     match c {
-        Condition::Between(a, b) => {
+        KeyTest::Between(a, b) => {
             format!("`between({a}, {b})` only selects keys starting with their common prefix")
         }
-        Condition::BeginsWith(t) => {
+        KeyTest::BeginsWith(t) => {
             format!("`begins_with({t})` only selects keys starting with `{t}`")
         }
-        Condition::Eq(t) => format!("`{t}` must equal the written key"),
-        Condition::Lt(t) | Condition::Le(t) => format!("every written key sorts after `{t}`"),
-        Condition::Gt(t) | Condition::Ge(t) => format!("every written key sorts before `{t}`"),
+        KeyTest::Eq(t) => format!("`{t}` must equal the written key"),
+        KeyTest::Lt(t) | KeyTest::Le(t) => format!("every written key sorts after `{t}`"),
+        KeyTest::Gt(t) | KeyTest::Ge(t) => format!("every written key sorts before `{t}`"),
     }
 }
 
@@ -270,20 +270,20 @@ fn unwritten(model: &Model, p: &Pattern) -> Diagnostic {
     ))
 }
 
-fn condition_text(c: &Condition) -> String {
+fn condition_text(c: &KeyTest) -> String {
     match c {
-        Condition::Eq(t) => t.to_string(),
-        Condition::BeginsWith(t) => format!("begins_with({t})"),
-        Condition::Between(a, b) => format!("between({a}, {b})"),
-        Condition::Lt(t) => format!("< {t}"),
-        Condition::Le(t) => format!("<= {t}"),
-        Condition::Gt(t) => format!("> {t}"),
-        Condition::Ge(t) => format!(">= {t}"),
+        KeyTest::Eq(t) => t.to_string(),
+        KeyTest::BeginsWith(t) => format!("begins_with({t})"),
+        KeyTest::Between(a, b) => format!("between({a}, {b})"),
+        KeyTest::Lt(t) => format!("< {t}"),
+        KeyTest::Le(t) => format!("<= {t}"),
+        KeyTest::Gt(t) => format!("> {t}"),
+        KeyTest::Ge(t) => format!(">= {t}"),
     }
 }
 
 /// The two entities share a key namespace on purpose (`key_namespace`).
-fn same_namespace(a: &Entity, b: &Entity) -> bool {
+fn same_namespace(a: &EntityDecl, b: &EntityDecl) -> bool {
     a.key_namespace.is_some() && a.key_namespace == b.key_namespace
 }
 

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use monotable_model::{Entity, Index, KeyTemplates, Model, Operation, Pattern, Relation};
+use monotable_model::{EntityDecl, Index, KeyTemplates, Model, Operation, Pattern, Relation};
 
 use super::entity_shape;
 use crate::shape::Shape;
@@ -63,7 +63,7 @@ impl<T> PrefixIndex<T> {
 /// The shapes of one entity's keys on one index (or the table).
 #[derive(Debug)]
 pub(crate) struct KeyShapes<'m> {
-    pub(crate) entity: &'m Entity,
+    pub(crate) entity: &'m EntityDecl,
     pub(crate) keys: &'m KeyTemplates,
     pub(crate) pk: Shape,
     pub(crate) sk: Option<Shape>,
@@ -161,13 +161,13 @@ pub(crate) struct Lookup<'m> {
     /// The patterns returning each entity, in model order.
     pub(crate) returning: HashMap<&'m str, Vec<&'m Pattern>>,
     /// The relations naming each related entity, with their owner.
-    pub(crate) owners: HashMap<&'m str, Vec<(&'m Entity, &'m Relation)>>,
+    pub(crate) owners: HashMap<&'m str, Vec<(&'m EntityDecl, &'m Relation)>>,
     /// Pairs of entities some TransactWrite writes together (both orders, and each with itself).
     pub(crate) written_together: HashSet<(&'m str, &'m str)>,
     /// The TransactWrite patterns writing each entity, in model order.
     transacting: HashMap<&'m str, Vec<&'m Pattern>>,
     /// The entities in each native index (they declare every key attribute), by index name.
-    members: HashMap<&'m str, Vec<&'m Entity>>,
+    members: HashMap<&'m str, Vec<&'m EntityDecl>>,
     /// Writers of the table.
     table: Writers<'m>,
     /// Writers of each declared index, by name.
@@ -198,7 +198,7 @@ impl<'m> Lookup<'m> {
                 }
             }
         }
-        let mut owners: HashMap<&str, Vec<(&Entity, &Relation)>> = HashMap::new();
+        let mut owners: HashMap<&str, Vec<(&EntityDecl, &Relation)>> = HashMap::new();
         for e in &model.entities {
             for r in &e.relations {
                 owners.entry(r.entity.as_str()).or_default().push((e, r));
@@ -230,7 +230,7 @@ impl<'m> Lookup<'m> {
     }
 
     /// The entities in native index `index`, in model order; none for a synthetic index.
-    pub(crate) fn members(&self, index: &str) -> &[&'m Entity] {
+    pub(crate) fn members(&self, index: &str) -> &[&'m EntityDecl] {
         self.members.get(index).map_or(&[], Vec::as_slice)
     }
 
@@ -249,7 +249,7 @@ impl<'m> Lookup<'m> {
 }
 
 /// The entities each native index holds: those declaring every key attribute.
-fn native_members(model: &Model) -> HashMap<&str, Vec<&Entity>> {
+fn native_members(model: &Model) -> HashMap<&str, Vec<&EntityDecl>> {
     model
         .indexes
         .iter()

@@ -9,7 +9,7 @@ mod native;
 mod types;
 mod updates;
 
-use monotable_model::{Attribute, Entity, Model, Pattern};
+use monotable_model::{Attribute, EntityDecl, Model, Pattern};
 
 use crate::diagnostic::Diagnostic;
 use crate::shape::Shape;
@@ -28,7 +28,7 @@ pub fn run_all(model: &Model) -> Vec<Diagnostic> {
 }
 
 /// Looks a variable up among an entity's attributes.
-pub(crate) fn entity_attr<'m>(entity: &'m Entity, name: &str) -> Option<&'m Attribute> {
+pub(crate) fn entity_attr<'m>(entity: &'m EntityDecl, name: &str) -> Option<&'m Attribute> {
     entity.attribute(name)
 }
 
@@ -50,7 +50,7 @@ pub(crate) fn pattern_attr<'m>(
 }
 
 /// The shape of an entity-side template.
-pub(crate) fn entity_shape(entity: &Entity, template: &monotable_model::KeyTemplate) -> Shape {
+pub(crate) fn entity_shape(entity: &EntityDecl, template: &monotable_model::KeyTemplate) -> Shape {
     Shape::of(template, &|n| entity_attr(entity, n))
 }
 

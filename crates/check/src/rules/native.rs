@@ -7,7 +7,7 @@
 //! same attributes have nothing, no prefix, to keep them apart.
 
 use monotable_model::{
-    AttributeType, Condition, Entity, Index, KeyAttributeType, KeyCondition, KeyTemplate, Model,
+    AttributeType, EntityDecl, Index, KeyAttributeType, KeyClause, KeyTemplate, KeyTest, Model,
     Pattern,
 };
 
@@ -28,7 +28,7 @@ pub(crate) fn key_listing(index: &Index) -> String {
 }
 
 /// What `e`'s attribute `name` holds, for notes: `one of `NEW`, `PAID``, `a `timestamp``.
-fn holds(e: &Entity, name: &str) -> String {
+fn holds(e: &EntityDecl, name: &str) -> String {
     match e.attribute(name) {
         Some(a) if a.ty == AttributeType::Enum && a.values.len() == 1 => {
             format!("`{}` only", a.values[0])
@@ -49,14 +49,14 @@ fn holds(e: &Entity, name: &str) -> String {
 fn condition_holds(
     model: &Model,
     p: &Pattern,
-    e: &Entity,
+    e: &EntityDecl,
     index: &Index,
-    kc: &KeyCondition,
+    kc: &KeyClause,
 ) -> bool {
     let string_key = index
         .key_attributes()
         .any(|k| k.name == kc.attribute && k.ty == KeyAttributeType::S);
-    if !string_key || !matches!(kc.condition, Condition::Eq(_) | Condition::BeginsWith(_)) {
+    if !string_key || !matches!(kc.condition, KeyTest::Eq(_) | KeyTest::BeginsWith(_)) {
         return true;
     }
     let Ok(written) = KeyTemplate::parse(&format!("{{{}}}", kc.attribute)) else {
@@ -75,9 +75,9 @@ fn condition_holds(
 pub(crate) fn mismatches<'p>(
     model: &Model,
     p: &'p Pattern,
-    e: &Entity,
+    e: &EntityDecl,
     index: &Index,
-) -> (Option<&'p KeyCondition>, Option<&'p KeyCondition>) {
+) -> (Option<&'p KeyClause>, Option<&'p KeyClause>) {
     let failing = |sort: bool| {
         p.key
             .iter()
@@ -88,20 +88,20 @@ pub(crate) fn mismatches<'p>(
 }
 
 /// Whether every condition of `p` can select an item of `e`.
-pub(crate) fn matches_all(model: &Model, p: &Pattern, e: &Entity, index: &Index) -> bool {
+pub(crate) fn matches_all(model: &Model, p: &Pattern, e: &EntityDecl, index: &Index) -> bool {
     matches!(mismatches(model, p, e, index), (None, None))
 }
 
 /// The condition as the model writes it: `` `status = "PAID"` ``.
-fn condition_text(kc: &KeyCondition) -> String {
+fn condition_text(kc: &KeyClause) -> String {
     let text = match &kc.condition {
-        Condition::Eq(t) => t.to_string(),
-        Condition::BeginsWith(t) => format!("begins_with({t})"),
-        Condition::Between(a, b) => format!("between({a}, {b})"),
-        Condition::Lt(t) => format!("< {t}"),
-        Condition::Le(t) => format!("<= {t}"),
-        Condition::Gt(t) => format!("> {t}"),
-        Condition::Ge(t) => format!(">= {t}"),
+        KeyTest::Eq(t) => t.to_string(),
+        KeyTest::BeginsWith(t) => format!("begins_with({t})"),
+        KeyTest::Between(a, b) => format!("between({a}, {b})"),
+        KeyTest::Lt(t) => format!("< {t}"),
+        KeyTest::Le(t) => format!("<= {t}"),
+        KeyTest::Gt(t) => format!("> {t}"),
+        KeyTest::Ge(t) => format!(">= {t}"),
     };
     format!("`{} = \"{text}\"`", kc.attribute)
 }
@@ -147,7 +147,7 @@ pub(crate) fn check_pattern(
 /// MT002: the entity lacks some key attribute, so none of its items is in the index.
 fn not_a_member(
     p: &Pattern,
-    e: &Entity,
+    e: &EntityDecl,
     index: &Index,
     span: std::ops::Range<usize>,
 ) -> Diagnostic {
@@ -194,7 +194,7 @@ fn declaration(index: &Index, name: &str) -> String {
 }
 
 /// MT002: the entity is in the index, but never with a partition value the pattern selects.
-fn unreachable_value(p: &Pattern, e: &Entity, kc: &KeyCondition) -> Diagnostic {
+fn unreachable_value(p: &Pattern, e: &EntityDecl, kc: &KeyClause) -> Diagnostic {
     Diagnostic::error(
         Rule::UnreachableEntity,
         format!("access pattern `{}` can never return `{}`", p.name, e.name),
@@ -214,7 +214,7 @@ fn unreachable_value(p: &Pattern, e: &Entity, kc: &KeyCondition) -> Diagnostic {
 }
 
 /// MT004: the partition can hold the entity, but a sort condition never matches it.
-fn sort_mismatch(p: &Pattern, e: &Entity, kc: &KeyCondition) -> Diagnostic {
+fn sort_mismatch(p: &Pattern, e: &EntityDecl, kc: &KeyClause) -> Diagnostic {
     Diagnostic::error(
         Rule::SortConditionMismatch,
         format!(
@@ -285,7 +285,7 @@ pub(crate) fn collisions(
         .iter()
         .filter(|p| p.is_read() && p.index_name() == Some(index.name.as_str()));
     for p in readers {
-        let expected = |e: &Entity| p.returns.iter().any(|r| r.name == e.name);
+        let expected = |e: &EntityDecl| p.returns.iter().any(|r| r.name == e.name);
         let Some(a) = members
             .iter()
             .find(|e| expected(e) && matches_all(model, p, e, index))
@@ -307,7 +307,7 @@ pub(crate) fn collisions(
     }
 }
 
-fn collision(index: &Index, a: &Entity, b: &Entity, p: &Pattern) -> Diagnostic {
+fn collision(index: &Index, a: &EntityDecl, b: &EntityDecl, p: &Pattern) -> Diagnostic {
     let first = index
         .key_attributes()
         .next()

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use monotable_model::{
-    Attribute, AttributeType, Condition, Entity, IndexKind, KeyAttributeType, Model, Pattern,
+    Attribute, AttributeType, EntityDecl, IndexKind, KeyAttributeType, KeyTest, Model, Pattern,
     Segment, TimestampFormat, Unique,
 };
 
@@ -107,7 +107,7 @@ fn timestamp_problem(a: &Attribute) -> Option<&'static str> {
 }
 
 fn sort_problem(
-    e: &Entity,
+    e: &EntityDecl,
     a: &Attribute,
     pad: Option<usize>,
     key: &str,
@@ -192,8 +192,8 @@ fn between_bounds(model: &Model, out: &mut Vec<Diagnostic>) {
     for p in &model.patterns {
         let Some(sk) = &p.sk else { continue };
         let (hi, op) = match &sk.condition {
-            Condition::Between(_, hi) => (hi, "between"),
-            Condition::Le(hi) => (hi, "<="),
+            KeyTest::Between(_, hi) => (hi, "between"),
+            KeyTest::Le(hi) => (hi, "<="),
             _ => continue,
         };
         let Some(Segment::Var { name, .. }) = hi.segments().last() else {
@@ -207,7 +207,7 @@ fn between_bounds(model: &Model, out: &mut Vec<Diagnostic>) {
         }
         // Fine when what is written there is a day as well.
         let idx = p.index_name();
-        let is_day = |e: &Entity, v: &str| {
+        let is_day = |e: &EntityDecl, v: &str| {
             e.attribute(v)
                 .is_some_and(|x| x.format == Some(TimestampFormat::Date))
         };
@@ -278,7 +278,7 @@ fn money(model: &Model, out: &mut Vec<Diagnostic>) {
 fn gsi_lookup<'m>(
     model: &'m Model,
     lookup: &Lookup<'m>,
-    e: &Entity,
+    e: &EntityDecl,
     attrs: &[String],
 ) -> Option<&'m Pattern> {
     lookup.returning(&e.name).iter().copied().find(|p| {
@@ -297,7 +297,7 @@ fn gsi_lookup<'m>(
 /// Whether the entity's primary key is built from the unique attributes only: two items with
 /// the same values then have the same key, and the key itself is the guard (a create with
 /// `attribute_not_exists(PK)` fails for the second).
-fn key_guards(e: &Entity, attrs: &[String]) -> bool {
+fn key_guards(e: &EntityDecl, attrs: &[String]) -> bool {
     e.key(None).is_some_and(|k| {
         std::iter::once(&k.pk)
             .chain(k.sk.as_ref())
@@ -307,7 +307,7 @@ fn key_guards(e: &Entity, attrs: &[String]) -> bool {
 }
 
 /// The variables of the entity's primary key that are not among `attrs`.
-fn other_key_vars<'e>(e: &'e Entity, attrs: &[String]) -> Vec<&'e str> {
+fn other_key_vars<'e>(e: &'e EntityDecl, attrs: &[String]) -> Vec<&'e str> {
     let mut vars: Vec<&str> = e
         .key(None)
         .into_iter()
@@ -329,7 +329,7 @@ fn guard_key(attrs: &[String]) -> String {
 }
 
 /// `unique` with no guard, and the key is not built from the attributes: nothing enforces it.
-fn unguarded(e: &Entity, u: &Unique, attrs: &str, lookup: Option<&Pattern>) -> Diagnostic {
+fn unguarded(e: &EntityDecl, u: &Unique, attrs: &str, lookup: Option<&Pattern>) -> Diagnostic {
     let (span, note) = match lookup {
         Some(p) => (
             p.key_span(),
@@ -364,7 +364,7 @@ fn unguarded(e: &Entity, u: &Unique, attrs: &str, lookup: Option<&Pattern>) -> D
 /// What is wrong with one `unique` constraint, if anything.
 fn constraint(
     lookup: &Lookup<'_>,
-    e: &Entity,
+    e: &EntityDecl,
     u: &Unique,
     found: Option<&Pattern>,
 ) -> Option<Diagnostic> {

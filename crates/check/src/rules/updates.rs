@@ -1,7 +1,7 @@
 //! Update rules: MT015 stale index keys, an UpdateItem whose `sets` changes some inputs of an
 //! index key template without the others, so the key cannot be rendered again.
 
-use monotable_model::{Entity, KeyField, Model, Operation, Pattern, Sets};
+use monotable_model::{EntityDecl, KeyField, Model, Operation, Pattern, Sets};
 
 use super::listing;
 use crate::diagnostic::{Diagnostic, Rule};
@@ -28,7 +28,7 @@ pub(crate) fn check(model: &Model, out: &mut Vec<Diagnostic>) {
 /// Every secondary-index key attribute `e` writes, once, with the indexes it is a key of. The
 /// table's own key attributes are left out (an LSI's partition key is the table's): an update
 /// cannot change them, and the model refuses `sets` that would.
-fn index_key_fields<'m>(model: &Model, e: &'m Entity) -> Vec<(&'m KeyField, Vec<&'m str>)> {
+fn index_key_fields<'m>(model: &Model, e: &'m EntityDecl) -> Vec<(&'m KeyField, Vec<&'m str>)> {
     let table_keys = model.key_schema(None);
     let is_table_key = |attribute: &str| {
         table_keys.is_some_and(|(pk, sk)| pk == attribute || sk == Some(attribute))
@@ -63,7 +63,7 @@ fn indexes_text(indexes: &[&str]) -> String {
 /// primary key it addresses.
 fn split_inputs<'m>(
     sets: &Sets,
-    e: &'m Entity,
+    e: &'m EntityDecl,
     field: &'m KeyField,
 ) -> (Vec<&'m str>, Vec<&'m str>) {
     let known = e.primary_key_inputs();
@@ -86,7 +86,7 @@ fn split_inputs<'m>(
 fn stale_key(
     p: &Pattern,
     sets: &Sets,
-    e: &Entity,
+    e: &EntityDecl,
     field: &KeyField,
     indexes: &[&str],
 ) -> Option<Diagnostic> {
@@ -123,7 +123,7 @@ fn stale_key(
 }
 
 /// `Order` writes `GSI2SK = "{status}#{createdAt}"` for index `GSI2`: ...
-fn what_it_needs(e: &Entity, field: &KeyField, indexes: &[&str], set: &[&str]) -> String {
+fn what_it_needs(e: &EntityDecl, field: &KeyField, indexes: &[&str], set: &[&str]) -> String {
     let known: Vec<&str> = e
         .primary_key_inputs()
         .into_iter()

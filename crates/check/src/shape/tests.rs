@@ -1,6 +1,6 @@
 //! Shapes of templates and typed variables, and when two of them can produce the same key.
 
-use monotable_model::{Attribute, AttributeType, Condition, KeyTemplate, TimestampFormat};
+use monotable_model::{Attribute, AttributeType, KeyTemplate, KeyTest, TimestampFormat};
 
 use super::{Resolver, Shape, condition_can_match};
 
@@ -120,13 +120,13 @@ fn many_enum_values_do_not_blur_the_shape() {
 #[test]
 fn conditions() {
     let none: Resolver<'_> = &|_| None;
-    let c = Condition::Between(t("DATE#{a}"), t("DATE#{b}"));
+    let c = KeyTest::Between(t("DATE#{a}"), t("DATE#{b}"));
     assert!(!condition_can_match(&c, none, &t("ORDER#{id}"), none));
     assert!(condition_can_match(&c, none, &t("DATE#{id}"), none));
-    let c = Condition::BeginsWith(t("ORDER#"));
+    let c = KeyTest::BeginsWith(t("ORDER#"));
     assert!(condition_can_match(&c, none, &t("ORDER#{id}"), none));
     assert!(!condition_can_match(&c, none, &t("PROFILE"), none));
-    let c = Condition::Gt(t("B"));
+    let c = KeyTest::Gt(t("B"));
     assert!(!condition_can_match(&c, none, &t("A#{x}"), none));
     assert!(condition_can_match(&c, none, &t("C#{x}"), none));
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use monotable_check::cost::{PriceTable, READ_UNIT_BYTES, entry_bytes, write_units};
-use monotable_model::{Entity, Model};
+use monotable_model::{EntityDecl, Model};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -21,7 +21,7 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Parses `--items` values: `N` (every entity) or `Entity=N`.
+    /// Parses `--items` values: `N` (every entity) or `EntityDecl=N`.
     pub fn parse(values: &[String]) -> Result<Counts, String> {
         let mut out = Counts::default();
         for v in values {
@@ -33,7 +33,7 @@ impl Counts {
                 .trim()
                 .replace('_', "")
                 .parse()
-                .map_err(|_| format!("`{v}`: expected N or Entity=N"))?;
+                .map_err(|_| format!("`{v}`: expected N or EntityDecl=N"))?;
             match entity {
                 Some(e) => {
                     out.per_entity.insert(e.to_string(), n);
@@ -112,13 +112,13 @@ fn step(step: String, items: Option<u64>, read: f64, write: f64, prices: &PriceT
 
 /// Index writes of one item rewritten from `o` to `n`: per index, a delete where it leaves (or
 /// its entry moves), a put where it arrives (or its entry moves, or changes in place).
-fn index_writes(old: &Model, new: &Model, o: &Entity, n: &Entity, moved: bool) -> f64 {
+fn index_writes(old: &Model, new: &Model, o: &EntityDecl, n: &EntityDecl, moved: bool) -> f64 {
     let mut units = 0.0;
     for index in &new.indexes {
         let was = old.index(&index.name).is_some()
             && (o.key(Some(&index.name)).is_some() || index.native_member(o));
         let is = n.key(Some(&index.name)).is_some() || index.native_member(n);
-        let key = |e: &Entity| {
+        let key = |e: &EntityDecl| {
             e.key(Some(&index.name)).map(|k| {
                 format!(
                     "{:?}",

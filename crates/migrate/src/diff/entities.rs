@@ -3,14 +3,14 @@
 
 use std::collections::BTreeSet;
 
-use monotable_model::{Entity, KeyField, Model};
+use monotable_model::{EntityDecl, KeyField, Model};
 
 use super::Change;
 
 /// OLD name to NEW name for every entity NEW keeps, and each entity change.
 pub(super) fn entity_changes(old: &Model, new: &Model) -> (Vec<(String, String)>, Vec<Change>) {
     let mut changes = Vec::new();
-    let mut pairs: Vec<(&Entity, &Entity)> = Vec::new();
+    let mut pairs: Vec<(&EntityDecl, &EntityDecl)> = Vec::new();
     let mut renames = Vec::new();
     for e in &new.entities {
         let stated = e.renamed_from.as_ref().and_then(|r| old.entity(&r.name));
@@ -27,12 +27,12 @@ pub(super) fn entity_changes(old: &Model, new: &Model) -> (Vec<(String, String)>
     }
     let kept: BTreeSet<&str> = pairs.iter().map(|(o, _)| o.name.as_str()).collect();
     let paired: BTreeSet<&str> = pairs.iter().map(|(_, n)| n.name.as_str()).collect();
-    let removed: Vec<&Entity> = old
+    let removed: Vec<&EntityDecl> = old
         .entities
         .iter()
         .filter(|o| !kept.contains(o.name.as_str()))
         .collect();
-    let added: Vec<&Entity> = new
+    let added: Vec<&EntityDecl> = new
         .entities
         .iter()
         .filter(|n| !paired.contains(n.name.as_str()))
@@ -67,8 +67,8 @@ pub(super) fn entity_changes(old: &Model, new: &Model) -> (Vec<(String, String)>
 }
 
 /// The same attribute names and types.
-fn same_attributes(a: &Entity, b: &Entity) -> bool {
-    let shape = |e: &Entity| -> BTreeSet<(String, String)> {
+fn same_attributes(a: &EntityDecl, b: &EntityDecl) -> bool {
+    let shape = |e: &EntityDecl| -> BTreeSet<(String, String)> {
         e.attributes
             .iter()
             .map(|a| (a.name.clone(), format!("{:?}", a.ty)))
@@ -90,16 +90,16 @@ fn key_text(fields: &[Option<&KeyField>]) -> String {
 }
 
 /// The entity's table key and every index key it writes.
-fn key_changes(old: &Model, new: &Model, o: &Entity, n: &Entity) -> Vec<Change> {
+fn key_changes(old: &Model, new: &Model, o: &EntityDecl, n: &EntityDecl) -> Vec<Change> {
     let mut out = Vec::new();
-    let table_keys = |m: &Model, e: &Entity| -> Vec<Option<String>> {
+    let table_keys = |m: &Model, e: &EntityDecl| -> Vec<Option<String>> {
         std::iter::once(&m.table.partition_key.name)
             .chain(m.table.sort_key.as_ref().map(|k| &k.name))
             .map(|a| field_text(e.key_field(a)))
             .collect()
     };
     if table_keys(old, o) != table_keys(new, n) {
-        let fields = |m: &Model, e: &Entity| {
+        let fields = |m: &Model, e: &EntityDecl| {
             let a = e.key_field(&m.table.partition_key.name);
             let b = m.table.sort_key.as_ref().and_then(|k| e.key_field(&k.name));
             key_text(&[a, b])
@@ -118,7 +118,7 @@ fn key_changes(old: &Model, new: &Model, o: &Entity, n: &Entity) -> Vec<Change> 
         .map(|i| i.name.as_str())
         .collect();
     for index in indexes {
-        let keys = |e: &Entity| {
+        let keys = |e: &EntityDecl| {
             e.key(Some(index))
                 .map(|k| key_text(&[Some(&k.pk), k.sk.as_ref()]))
         };
@@ -144,7 +144,7 @@ fn key_changes(old: &Model, new: &Model, o: &Entity, n: &Entity) -> Vec<Change> 
 }
 
 /// Required attributes NEW adds or makes required: written with their default, or blocked.
-fn attribute_changes(o: &Entity, n: &Entity) -> Vec<Change> {
+fn attribute_changes(o: &EntityDecl, n: &EntityDecl) -> Vec<Change> {
     let mut out = Vec::new();
     for a in &n.attributes {
         let before = o.attribute(&a.name);

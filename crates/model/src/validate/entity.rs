@@ -253,7 +253,12 @@ impl Validator {
         out
     }
 
-    pub(super) fn entity(&mut self, name: &str, raw: &Sp<raw::RawEntity>, model: &Model) -> Entity {
+    pub(super) fn entity(
+        &mut self,
+        name: &str,
+        raw: &Sp<raw::RawEntity>,
+        model: &Model,
+    ) -> EntityDecl {
         let e = &raw.value;
         let attributes: Vec<Attribute> = e
             .attributes
@@ -263,7 +268,7 @@ impl Validator {
         let keys = self.key_fields(name, e, &attributes, model);
         self.key_conditions(name, e, &attributes);
         self.table_keys_written(name, raw, model);
-        Entity {
+        EntityDecl {
             name: name.to_string(),
             index_keys: index_keys(model, &keys),
             unique: self.unique(name, e, &attributes),

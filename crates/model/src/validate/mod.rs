@@ -58,26 +58,26 @@ pub fn validate(raw: RawModel) -> Result<Model, ModelError> {
 }
 
 /// Parses a key condition: `T`, `begins_with(T)`, `between(A, B)`, `< T`, `<= T`, `> T`, `>= T`.
-pub fn parse_condition(text: &str) -> Result<Condition, String> {
+pub fn parse_condition(text: &str) -> Result<KeyTest, String> {
     let t = text.trim();
     let tpl = |s: &str| KeyTemplate::parse(s.trim()).map_err(|e| e.to_string());
     if let Some(inner) = t
         .strip_prefix("begins_with(")
         .and_then(|r| r.strip_suffix(')'))
     {
-        return Ok(Condition::BeginsWith(tpl(inner)?));
+        return Ok(KeyTest::BeginsWith(tpl(inner)?));
     }
     if let Some(inner) = t.strip_prefix("between(").and_then(|r| r.strip_suffix(')')) {
         let (a, b) = split_top_level_comma(inner)
             .ok_or_else(|| "`between` needs two templates: `between(A, B)`".to_string())?;
-        return Ok(Condition::Between(tpl(a)?, tpl(b)?));
+        return Ok(KeyTest::Between(tpl(a)?, tpl(b)?));
     }
     for (op, make) in [
-        ("<=", Condition::Le as fn(KeyTemplate) -> Condition),
-        (">=", Condition::Ge),
-        ("<", Condition::Lt),
-        (">", Condition::Gt),
-        ("=", Condition::Eq),
+        ("<=", KeyTest::Le as fn(KeyTemplate) -> KeyTest),
+        (">=", KeyTest::Ge),
+        ("<", KeyTest::Lt),
+        (">", KeyTest::Gt),
+        ("=", KeyTest::Eq),
     ] {
         if let Some(rest) = t.strip_prefix(op) {
             return Ok(make(tpl(rest)?));
@@ -86,7 +86,7 @@ pub fn parse_condition(text: &str) -> Result<Condition, String> {
     if t.starts_with("begins_with") || t.starts_with("between") {
         return Err(format!("malformed condition `{t}`"));
     }
-    Ok(Condition::Eq(tpl(t)?))
+    Ok(KeyTest::Eq(tpl(t)?))
 }
 
 fn split_top_level_comma(s: &str) -> Option<(&str, &str)> {

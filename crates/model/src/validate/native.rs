@@ -64,15 +64,15 @@ impl Validator {
         span: &Range<usize>,
     ) -> Keys {
         let mut keys = Keys::default();
-        let mut partition: Vec<Option<KeyCondition>> = vec![None; index.partition_keys.len()];
-        let mut sort: Vec<Option<KeyCondition>> = vec![None; index.sort_keys.len()];
+        let mut partition: Vec<Option<KeyClause>> = vec![None; index.partition_keys.len()];
+        let mut sort: Vec<Option<KeyClause>> = vec![None; index.sort_keys.len()];
         for (attr, text) in &p.key {
             let Some(condition) = self.key_condition(name, attr, text, &mut keys) else {
                 continue;
             };
             self.condition_variables(name, p, params, model, text, &condition);
             self.native_value(name, attr, &condition, &text.span);
-            let kc = KeyCondition {
+            let kc = KeyClause {
                 attribute: attr.clone(),
                 condition,
                 span: text.span.clone(),
@@ -104,7 +104,7 @@ impl Validator {
 
     /// A native key attribute holds the item's own value: its condition compares with one
     /// variable or a literal, never a template with a prefix.
-    fn native_value(&mut self, name: &str, attr: &str, condition: &Condition, span: &Range<usize>) {
+    fn native_value(&mut self, name: &str, attr: &str, condition: &KeyTest, span: &Range<usize>) {
         let mixed = condition
             .templates()
             .into_iter()
@@ -124,7 +124,7 @@ impl Validator {
         &mut self,
         name: &str,
         index: &Index,
-        partition: &[Option<KeyCondition>],
+        partition: &[Option<KeyClause>],
         broken: &[String],
         span: &Range<usize>,
     ) -> bool {
@@ -142,7 +142,7 @@ impl Validator {
                         format!("write `key = {{ {form}, ... }}`"),
                     );
                 }
-                Some(kc) if !matches!(kc.condition, Condition::Eq(_)) => {
+                Some(kc) if !matches!(kc.condition, KeyTest::Eq(_)) => {
                     ok = false;
                     self.err_help(
                         IssueKind::Invalid,
@@ -159,7 +159,7 @@ impl Validator {
 
     /// Sort attributes left to right with no gaps, equalities before the last one given. False
     /// when a rule was broken.
-    fn native_sort(&mut self, name: &str, index: &Index, sort: &[Option<KeyCondition>]) -> bool {
+    fn native_sort(&mut self, name: &str, index: &Index, sort: &[Option<KeyClause>]) -> bool {
         let Some(last) = sort.iter().rposition(Option::is_some) else {
             return true;
         };
@@ -180,7 +180,7 @@ impl Validator {
                         format!("give `{}` too (`{}`), or stop before `{later}`", key.name, equalities(&index.sort_keys[..=i])),
                     );
                 }
-                Some(kc) if i < last && !matches!(kc.condition, Condition::Eq(_)) => {
+                Some(kc) if i < last && !matches!(kc.condition, KeyTest::Eq(_)) => {
                     ok = false;
                     self.err_help(
                         IssueKind::Invalid,
@@ -212,7 +212,7 @@ impl Validator {
         }
     }
 
-    fn native_attribute(&mut self, index: &Index, entity: &Entity, key: &KeyAttribute) {
+    fn native_attribute(&mut self, index: &Index, entity: &EntityDecl, key: &KeyAttribute) {
         if let Some(field) = entity.key_field(&key.name) {
             let help = match entity.attribute(&key.name) {
                 Some(_) => format!(
@@ -249,7 +249,7 @@ impl Validator {
     fn native_type_mismatch(
         &mut self,
         index: &Index,
-        entity: &Entity,
+        entity: &EntityDecl,
         key: &KeyAttribute,
         attribute: &Attribute,
     ) {

@@ -15,10 +15,10 @@ use crate::raw::{self, RawCount, Sp};
 /// The key conditions of one pattern, sorted into partition and sort key.
 #[derive(Default)]
 pub(super) struct Keys {
-    pub(super) pk: Option<KeyCondition>,
-    pub(super) sk: Option<KeyCondition>,
+    pub(super) pk: Option<KeyClause>,
+    pub(super) sk: Option<KeyClause>,
     /// Every condition, in key schema order.
-    pub(super) all: Vec<KeyCondition>,
+    pub(super) all: Vec<KeyClause>,
     /// Key attributes whose condition did not parse, or that broke a rule (already reported).
     pub(super) broken: Vec<String>,
 }
@@ -89,7 +89,7 @@ impl Validator {
         attr: &str,
         text: &Sp<String>,
         keys: &mut Keys,
-    ) -> Option<Condition> {
+    ) -> Option<KeyTest> {
         match parse_condition(&text.value) {
             Ok(c) => Some(c),
             Err(e) => {
@@ -114,9 +114,9 @@ impl Validator {
         params: &[Attribute],
         model: &Model,
         text: &Sp<String>,
-        condition: &Condition,
+        condition: &KeyTest,
     ) {
-        let entities: Option<Vec<&Entity>> = p
+        let entities: Option<Vec<&EntityDecl>> = p
             .returns
             .iter()
             .chain(p.writes.iter().map(|w| &w.value.entity))
@@ -178,13 +178,13 @@ impl Validator {
                 self.key_length(&what, attr, t, &text.span, model);
                 self.numeric_key(&what, attr, t, &text.span, model, &numeric);
             }
-            let kc = KeyCondition {
+            let kc = KeyClause {
                 attribute: attr.clone(),
                 condition,
                 span: text.span.clone(),
             };
             if is_partition_key(attr, schema, only) {
-                if !matches!(kc.condition, Condition::Eq(_)) {
+                if !matches!(kc.condition, KeyTest::Eq(_)) {
                     self.err(
                         IssueKind::Invalid,
                         format!("the partition key condition of `{name}` must be an equality"),
@@ -268,7 +268,7 @@ impl Validator {
                 );
             }
             if let (Some((_, Some(_))), Some(k)) = (schema, &keys.sk)
-                && !matches!(k.condition, Condition::Eq(_))
+                && !matches!(k.condition, KeyTest::Eq(_))
             {
                 self.err(
                     IssueKind::Invalid,

@@ -144,10 +144,10 @@ impl Validator {
         }
     }
 
-    pub(super) fn table(&mut self, raw: &Sp<raw::RawTable>) -> Table {
+    pub(super) fn table(&mut self, raw: &Sp<raw::RawTable>) -> TableDecl {
         let t = &raw.value;
         self.check_name("table", &t.name.value, &t.name.span);
-        Table {
+        TableDecl {
             name: t.name.value.clone(),
             partition_key: self.single_key("the table's partition key", &t.partition_key),
             sort_key: t
@@ -170,7 +170,7 @@ impl Validator {
         name: &str,
         raw: &Sp<raw::RawIndex>,
         kind: IndexKind,
-        table: &Table,
+        table: &TableDecl,
     ) -> (Vec<KeyAttribute>, bool) {
         match (&raw.value.partition_key, kind) {
             (Some(pk), IndexKind::Local) => {
@@ -229,7 +229,12 @@ impl Validator {
         }
     }
 
-    pub(super) fn index(&mut self, name: &str, raw: &Sp<raw::RawIndex>, table: &Table) -> Index {
+    pub(super) fn index(
+        &mut self,
+        name: &str,
+        raw: &Sp<raw::RawIndex>,
+        table: &TableDecl,
+    ) -> Index {
         let i = &raw.value;
         self.check_name("index", name, &raw.span);
         let kind = i.kind.as_ref().map_or(IndexKind::Global, |k| k.value);
@@ -281,7 +286,7 @@ impl Validator {
     }
 
     /// One attribute, one type: CreateTable defines each key attribute once.
-    pub(super) fn key_types(&mut self, table: &Table, indexes: &[Index]) {
+    pub(super) fn key_types(&mut self, table: &TableDecl, indexes: &[Index]) {
         let mut types: Vec<(&str, KeyAttributeType, String)> =
             std::iter::once(&table.partition_key)
                 .chain(table.sort_key.as_ref())

@@ -128,7 +128,7 @@ impl Validator {
         p: &raw::RawPattern,
         span: &Range<usize>,
         model: &'m Model,
-    ) -> Option<&'m Entity> {
+    ) -> Option<&'m EntityDecl> {
         match p.returns.as_slice() {
             [one] => model.entity(&one.value),
             others => {
@@ -148,7 +148,7 @@ impl Validator {
     }
 
     /// Whether `a` is an attribute the update may change; if not, says why.
-    fn settable(&mut self, name: &str, a: &Sp<String>, e: &Entity, model: &Model) -> bool {
+    fn settable(&mut self, name: &str, a: &Sp<String>, e: &EntityDecl, model: &Model) -> bool {
         let attr = a.value.as_str();
         if let Some(field) = e.key_field(attr).filter(|f| !is_identity(f)) {
             self.rendered_key(name, a, e, field, model);
@@ -186,7 +186,7 @@ impl Validator {
         &mut self,
         name: &str,
         a: &Sp<String>,
-        e: &Entity,
+        e: &EntityDecl,
         f: &KeyField,
         model: &Model,
     ) {
@@ -224,7 +224,7 @@ impl Validator {
     }
 
     /// `a` is no attribute of `e`: a key attribute `e` does not write, or an unknown name.
-    fn not_an_attribute(&mut self, name: &str, a: &Sp<String>, e: &Entity, model: &Model) {
+    fn not_an_attribute(&mut self, name: &str, a: &Sp<String>, e: &EntityDecl, model: &Model) {
         let attr = a.value.as_str();
         match key_role(model, attr) {
             Some(role) => self.err_help(

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use monotable_access::Table;
-use monotable_model::{Condition, KeyTemplate, Model, Operation};
+use monotable_model::{KeyTemplate, KeyTest, Model, Operation};
 use tokio::time::Instant;
 
 use crate::VerifyError;
@@ -155,7 +155,7 @@ pub fn plan(model: &Model, scale: f64) -> Result<Plan, LoadError> {
             .pk
             .iter()
             .filter_map(|k| match &k.condition {
-                Condition::Eq(t) => Some(Partitions {
+                KeyTest::Eq(t) => Some(Partitions {
                     index: pattern.index_name().map(str::to_string),
                     template: t.clone(),
                 }),
