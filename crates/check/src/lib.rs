@@ -13,7 +13,7 @@ mod rules;
 mod shape;
 
 pub use diagnostic::{Diagnostic, Rule, Severity};
-pub use monotable_model::diagnostic::Format;
+pub use monotable_model::diagnostic::ReportFormat;
 pub use report::Report;
 
 use monotable_model::Model;

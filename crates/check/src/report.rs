@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use monotable_model::diagnostic::{Format, Placed, SourceFile, unreadable};
+use monotable_model::diagnostic::{Placed, ReportFormat, SourceFile, unreadable};
 use monotable_model::text::{escape, escape_json};
 use serde::Serialize;
 
@@ -89,10 +89,10 @@ impl Report {
     /// suggestions only, it ends `<path>: no problems found (N suggestions above)`.
     /// Hidden characters (controls, bidirectional and invisible format characters) of the path
     /// or of the model's text are escaped ([`monotable_model::text`]): none reaches a terminal.
-    pub fn render(&self, format: Format) -> String {
+    pub fn render(&self, format: ReportFormat) -> String {
         match format {
-            Format::Human => escape(&self.render_human()).into_owned(),
-            Format::Json => escape_json(&self.render_json()).into_owned(),
+            ReportFormat::Human => escape(&self.render_human()).into_owned(),
+            ReportFormat::Json => escape_json(&self.render_json()).into_owned(),
         }
     }
 

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use monotable_check::{Format, Report, Rule, Severity, check_source};
+use monotable_check::{Report, ReportFormat, Rule, Severity, check_source};
 
 fn fixtures(code: &str, prefix: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -54,7 +54,7 @@ fn failing_fixtures_report_their_rule() {
             let source = std::fs::read_to_string(&path).expect("read fixture");
             let shown = display(code, &path);
             let report = judged(rule, &shown, &source);
-            let output = report.render(Format::Human);
+            let output = report.render(ReportFormat::Human);
             assert!(
                 report.codes().contains(&code),
                 "{shown} should report {code}, got:\n{output}"
@@ -82,7 +82,7 @@ fn passing_fixtures_are_clean() {
             assert!(
                 report.diagnostics().is_empty(),
                 "{shown} should be clean, got:\n{}",
-                report.render(Format::Human)
+                report.render(ReportFormat::Human)
             );
             assert!(!report.has_errors() && !report.has_warnings());
         }

@@ -1,6 +1,6 @@
 //! Golden-file tests: the full human and JSON output for the seed's original design.
 
-use monotable_check::{Diagnostic, Format, Severity, check_source};
+use monotable_check::{Diagnostic, ReportFormat, Severity, check_source};
 
 const SEED_PATH: &str = "examples/seed-original/model.toml";
 
@@ -15,13 +15,13 @@ fn seed() -> String {
 #[test]
 fn seed_original_human() {
     let report = check_source(SEED_PATH, &seed());
-    insta::assert_snapshot!("seed_original_human", report.render(Format::Human));
+    insta::assert_snapshot!("seed_original_human", report.render(ReportFormat::Human));
 }
 
 #[test]
 fn seed_original_json() {
     let report = check_source(SEED_PATH, &seed());
-    insta::assert_snapshot!("seed_original_json", report.render(Format::Json));
+    insta::assert_snapshot!("seed_original_json", report.render(ReportFormat::Json));
 }
 
 #[test]
@@ -48,7 +48,7 @@ fn example(name: &str) -> String {
 #[test]
 fn shop_has_no_problems_and_two_suggestions() {
     let report = check_source("examples/shop/shop.toml", &example("shop.toml"));
-    let human = report.render(Format::Human);
+    let human = report.render(ReportFormat::Human);
     assert!(!report.has_errors() && !report.has_warnings(), "{human}");
     // Its orders' status and day keys are made of the order's own attributes: native keys
     // would do (shop-native.toml), and say so as suggestions, which fail nothing.
@@ -76,9 +76,9 @@ fn shop_native_is_clean() {
     assert!(
         report.diagnostics().is_empty(),
         "{}",
-        report.render(Format::Human)
+        report.render(ReportFormat::Human)
     );
-    assert_eq!(report.render(Format::Human), "");
+    assert_eq!(report.render(ReportFormat::Human), "");
 }
 
 #[test]
@@ -86,10 +86,10 @@ fn parse_errors_become_mt000() {
     let report = check_source("bad.toml", "[table\n");
     assert!(report.has_errors());
     assert_eq!(report.codes(), vec!["MT000"]);
-    let human = report.render(Format::Human);
+    let human = report.render(ReportFormat::Human);
     assert!(human.starts_with("error[MT000]: "), "{human}");
     assert!(human.contains("--> bad.toml:1:"), "{human}");
-    let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&report.render(ReportFormat::Json)).unwrap();
     assert_eq!(json["diagnostics"][0]["code"], "MT000");
     assert_eq!(json["diagnostics"][0]["line"], 1);
     assert_eq!(json["summary"]["errors"], 1);
@@ -97,16 +97,16 @@ fn parse_errors_become_mt000() {
 
 #[test]
 fn formats_parse() {
-    assert_eq!("json".parse::<Format>(), Ok(Format::Json));
-    assert_eq!("Human".parse::<Format>(), Ok(Format::Human));
-    assert!("xml".parse::<Format>().is_err());
+    assert_eq!("json".parse::<ReportFormat>(), Ok(ReportFormat::Json));
+    assert_eq!("Human".parse::<ReportFormat>(), Ok(ReportFormat::Human));
+    assert!("xml".parse::<ReportFormat>().is_err());
 }
 
 #[test]
 fn clean_json_has_no_diagnostics() {
     let report = check_source("shop-native.toml", &example("shop-native.toml"));
     assert!(!report.has_errors() && !report.has_warnings());
-    let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&report.render(ReportFormat::Json)).unwrap();
     assert_eq!(json["diagnostics"].as_array().map(Vec::len), Some(0));
     assert_eq!(json["summary"]["infos"], 0);
 }
@@ -114,7 +114,7 @@ fn clean_json_has_no_diagnostics() {
 #[test]
 fn suggestions_are_counted_apart_in_json() {
     let report = check_source("shop.toml", &example("shop.toml"));
-    let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&report.render(ReportFormat::Json)).unwrap();
     assert_eq!(json["summary"]["errors"], 0);
     assert_eq!(json["summary"]["warnings"], 0);
     assert_eq!(json["summary"]["infos"], 2);
@@ -142,7 +142,7 @@ fn the_shops_status_update_is_judged_by_what_it_sets() {
         problems.iter().map(|d| d.code).collect::<Vec<_>>(),
         ["MT015"],
         "{}",
-        report.render(Format::Human)
+        report.render(ReportFormat::Human)
     );
     let d = problems[0];
     assert_eq!(

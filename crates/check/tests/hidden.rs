@@ -4,7 +4,7 @@
 //! rest is escaped; the JSON stays JSON.
 
 use monotable_check::cost::{PriceTable, estimate};
-use monotable_check::{Format, check_source};
+use monotable_check::{ReportFormat, check_source};
 use monotable_model::text::is_hidden;
 use proptest::prelude::*;
 
@@ -106,8 +106,8 @@ fn check_all(place: &str, text: &str, path: &str) {
         assert!(monotable_model::parse(&source).is_ok(), "{source}");
     }
     let report = check_source(path, &source);
-    assert_shown_as_text(place, &report.render(Format::Human), false);
-    assert_shown_as_text(place, &report.render(Format::Json), true);
+    assert_shown_as_text(place, &report.render(ReportFormat::Human), false);
+    assert_shown_as_text(place, &report.render(ReportFormat::Json), true);
     if let Ok(m) = monotable_model::parse(&source) {
         let cost = estimate(&m, &PriceTable::default());
         assert_shown_as_text(place, &cost.render_human(), false);
@@ -139,13 +139,17 @@ fn a_name_with_a_hidden_character_is_refused_as_mt000() {
         assert_eq!(report.codes(), vec!["MT000"; report.codes().len()]);
         assert!(report.has_errors(), "{place}");
         assert!(
-            report.render(Format::Human).contains("\\u{1b}[31m"),
+            report.render(ReportFormat::Human).contains("\\u{1b}[31m"),
             "{place}"
         );
     }
     // A description is free text: no error, and nothing of it is printed raw either.
     let report = check_source("m.toml", &model("description", "\u{1b}[31m"));
-    assert!(!report.has_errors(), "{}", report.render(Format::Human));
+    assert!(
+        !report.has_errors(),
+        "{}",
+        report.render(ReportFormat::Human)
+    );
 }
 
 fn arbitrary_text() -> impl Strategy<Value = String> {

@@ -1,6 +1,6 @@
 //! Diagnostics stay readable whatever the model holds: a 5 MB string is not echoed whole.
 
-use monotable_check::{Format, check_source};
+use monotable_check::{ReportFormat, check_source};
 
 const FIVE_MB: usize = 5 * 1024 * 1024;
 
@@ -34,9 +34,9 @@ fn a_five_megabyte_name_is_not_echoed_whole() {
     let giant = "G".repeat(FIVE_MB);
     let report = check_source("giant.toml", &colliding(&giant, "B", "K#{id}"));
     assert_eq!(report.codes(), ["MT005"]);
-    let human = report.render(Format::Human);
+    let human = report.render(ReportFormat::Human);
     small(&human);
-    small(&report.render(Format::Json));
+    small(&report.render(ReportFormat::Json));
     assert!(
         human.contains(&format!("`{}…` ({FIVE_MB} characters)", "G".repeat(40))),
         "{human}"
@@ -48,9 +48,9 @@ fn a_five_megabyte_key_is_one_short_error() {
     let pk = format!("{}{{id}}", "K".repeat(FIVE_MB));
     let report = check_source("giant.toml", &colliding("A", "B", &pk));
     assert_eq!(report.codes(), ["MT000", "MT000"]);
-    let human = report.render(Format::Human);
+    let human = report.render(ReportFormat::Human);
     small(&human);
-    small(&report.render(Format::Json));
+    small(&report.render(ReportFormat::Json));
     // The snippet is a window on the line, marked where it was cut.
     assert!(human.contains("keys.PK = \"KKK"), "{human}");
     assert!(human.contains("KKK…\n"), "{human}");

@@ -1,6 +1,6 @@
 //! Property test: checking never panics, whatever the input.
 
-use monotable_check::{Format, check_source};
+use monotable_check::{ReportFormat, check_source};
 use proptest::prelude::*;
 
 const SEED: &str = include_str!("../../../examples/seed-original/model.toml");
@@ -12,8 +12,8 @@ proptest! {
     #[test]
     fn check_never_panics(s in any::<String>()) {
         let r = check_source("x.toml", &s);
-        let _ = r.render(Format::Human);
-        let _ = r.render(Format::Json);
+        let _ = r.render(ReportFormat::Human);
+        let _ = r.render(ReportFormat::Json);
     }
 
     #[test]
@@ -21,7 +21,7 @@ proptest! {
         let base = if shop { SHOP } else { SEED };
         let edited: Vec<&str> = base.lines().enumerate().filter(|(i, _)| *i != drop_line).map(|(_, l)| l).collect();
         let r = check_source("x.toml", &edited.join("\n"));
-        let _ = r.render(Format::Human);
-        let _ = r.render(Format::Json);
+        let _ = r.render(ReportFormat::Human);
+        let _ = r.render(ReportFormat::Json);
     }
 }

@@ -1,7 +1,7 @@
 //! MT015's exact scope on shapes the fixtures do not hold: a local index, a key attribute two
 //! indexes share, an index the entity only half writes, and an update without `sets`.
 
-use monotable_check::{Diagnostic, Format, check_source};
+use monotable_check::{Diagnostic, ReportFormat, check_source};
 
 /// A table with a local index `LSI1` (sort key `LSI1SK`) and global indexes `GSI1` and `GSI2`
 /// that sort on the same attribute, `BYDATE`; `Order` writes `entity_keys` on top of its table
@@ -50,7 +50,7 @@ fn stale(source: &str) -> Vec<Diagnostic> {
     assert!(
         !report.codes().contains(&"MT000"),
         "{}",
-        report.render(Format::Human)
+        report.render(ReportFormat::Human)
     );
     report
         .diagnostics()

@@ -126,7 +126,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         }
         ExportFormat::Markdown => {
             let report = monotable_check::check_source(&path, &source);
-            let rendered = report.render(monotable_check::Format::Human);
+            let rendered = report.render(monotable_check::ReportFormat::Human);
             check_text = if rendered.is_empty() {
                 format!("{path}: no problems found\n")
             } else {

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use clap::ValueEnum;
 use monotable_model::Model;
-use monotable_model::diagnostic::{Format, model_errors};
+use monotable_model::diagnostic::{ReportFormat, model_errors};
 
 /// `--format` of every command that prints a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -24,11 +24,11 @@ impl OutputFormat {
     }
 }
 
-impl From<OutputFormat> for Format {
-    fn from(format: OutputFormat) -> Format {
+impl From<OutputFormat> for ReportFormat {
+    fn from(format: OutputFormat) -> ReportFormat {
         match format {
-            OutputFormat::Human => Format::Human,
-            OutputFormat::Json => Format::Json,
+            OutputFormat::Human => ReportFormat::Human,
+            OutputFormat::Json => ReportFormat::Json,
         }
     }
 }
@@ -62,7 +62,7 @@ pub fn read_model(file: &Path, refused: &str) -> anyhow::Result<ModelFile> {
         }),
         Err(e) => {
             let report = monotable_check::Report::new(&path, &source, model_errors(&e));
-            eprint!("{}", report.render(Format::Human));
+            eprint!("{}", report.render(ReportFormat::Human));
             bail!("{path} is not a valid model; {refused}");
         }
     }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use monotable_connect::capacity::{ResourceMetrics, Settings, Snapshot};
+use monotable_connect::capacity::{MetricsSnapshot, ResourceMetrics, Settings};
 use monotable_connect::{Backend, Dynamo, Engine};
 use monotable_model::text::{escape, escape_json};
 use monotable_verify::load::report::{LoadReport, Meta};
@@ -200,7 +200,7 @@ async fn load(args: &LoadArgs, path: &str) -> anyhow::Result<LoadReport> {
 }
 
 /// Every throttled attempt the emulator counted, reads and writes, on every table and index.
-fn throttled_attempts(snapshot: &Snapshot) -> u64 {
+fn throttled_attempts(snapshot: &MetricsSnapshot) -> u64 {
     snapshot
         .resources
         .iter()
@@ -209,7 +209,7 @@ fn throttled_attempts(snapshot: &Snapshot) -> u64 {
 }
 
 /// `table`'s and its indexes' consumption, as the report takes it.
-fn resources(snapshot: &Snapshot, table: &str) -> Vec<ResourceMetrics> {
+fn resources(snapshot: &MetricsSnapshot, table: &str) -> Vec<ResourceMetrics> {
     snapshot
         .resources
         .iter()

@@ -592,7 +592,7 @@ mod tests {
         };
         let model = project.fill(FILES[0].1);
         let report = monotable_check::check_source("model.toml", &model);
-        let text = report.render(monotable_check::Format::Human);
+        let text = report.render(monotable_check::ReportFormat::Human);
         // Suggestions (its GSI1 key could be native) are no problems.
         assert!(!report.has_errors() && !report.has_warnings(), "{text}");
         assert!(

@@ -28,7 +28,7 @@ pub enum Fault {
 
 /// When a fault strikes.
 #[derive(Debug, Clone)]
-pub struct Rule {
+pub struct FaultRule {
     /// The operation (`"TransactWriteItems"`), or every operation when `None`.
     pub operation: Option<String>,
     /// What happens.
@@ -39,10 +39,10 @@ pub struct Rule {
     pub limit: Option<u32>,
 }
 
-impl Rule {
+impl FaultRule {
     /// `fault` on every `operation` request.
-    pub fn always(operation: &str, fault: Fault) -> Rule {
-        Rule {
+    pub fn always(operation: &str, fault: Fault) -> FaultRule {
+        FaultRule {
             operation: Some(operation.to_string()),
             fault,
             rate: 1.0,
@@ -51,10 +51,10 @@ impl Rule {
     }
 
     /// `fault` on the first `times` `operation` requests, then never.
-    pub fn times(operation: &str, fault: Fault, times: u32) -> Rule {
-        Rule {
+    pub fn times(operation: &str, fault: Fault, times: u32) -> FaultRule {
+        FaultRule {
             limit: Some(times),
-            ..Rule::always(operation, fault)
+            ..FaultRule::always(operation, fault)
         }
     }
 }
@@ -67,14 +67,14 @@ pub struct Faults {
 
 #[derive(Debug)]
 struct State {
-    rules: Vec<(Rule, u32)>,
+    rules: Vec<(FaultRule, u32)>,
     rng: fastrand::Rng,
     injected: u64,
 }
 
 impl Faults {
     /// `rules`, decided by a generator seeded with `seed`.
-    pub fn new(seed: u64, rules: Vec<Rule>) -> Faults {
+    pub fn new(seed: u64, rules: Vec<FaultRule>) -> Faults {
         Faults {
             state: Mutex::new(State {
                 rules: rules.into_iter().map(|r| (r, 0)).collect(),
@@ -85,7 +85,7 @@ impl Faults {
     }
 
     /// Replace the rules (a test sets its data up first, then arms the faults).
-    pub fn set(&self, rules: Vec<Rule>) {
+    pub fn set(&self, rules: Vec<FaultRule>) {
         self.lock().rules = rules.into_iter().map(|r| (r, 0)).collect();
     }
 

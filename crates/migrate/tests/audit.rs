@@ -5,7 +5,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, TimeToLiveSpecification};
 use monotable_access::items::Item;
 use monotable_connect::Dynamo;
-use monotable_migrate::audit::{AuditOptions, AuditReport, Format, MIGRATION_ENTITY, audit};
+use monotable_migrate::audit::{AuditOptions, AuditReport, MIGRATION_ENTITY, ReportFormat, audit};
 use monotable_model::{BillingMode, Model, ProjectionType};
 
 const SEED: u64 = 7;
@@ -84,7 +84,7 @@ async fn report(dynamo: &Dynamo, model: &Model, options: &AuditOptions) -> Audit
 async fn human(dynamo: &Dynamo, model: &Model) -> String {
     report(dynamo, model, &AuditOptions::default())
         .await
-        .render(Format::Human)
+        .render(ReportFormat::Human)
 }
 
 fn s(text: &str) -> AttributeValue {
@@ -100,12 +100,16 @@ async fn a_clean_table_reports_nothing() {
     let model = model();
     let dynamo = loaded(&model).await;
     let report = report(&dynamo, &model, &AuditOptions::default()).await;
-    assert!(!report.has_drift(), "{}", report.render(Format::Human));
+    assert!(
+        !report.has_drift(),
+        "{}",
+        report.render(ReportFormat::Human)
+    );
     let loaded = monotable_verify::generate(&model, SEED).samples.len() as u64;
     assert_eq!(report.items_scanned(), loaded);
     assert_eq!(report.entity_counts().values().sum::<u64>(), loaded);
     assert!(report.sample().is_none());
-    insta::assert_snapshot!(report.render(Format::Human));
+    insta::assert_snapshot!(report.render(ReportFormat::Human));
 }
 
 #[tokio::test]
@@ -124,10 +128,10 @@ async fn a_sample_reads_about_as_many_items_as_asked_and_says_so() {
     assert!(sample.segments_read > 0 && sample.segments_read <= 1000);
     assert!(
         report
-            .render(Format::Human)
+            .render(ReportFormat::Human)
             .contains("audited a sample of "),
         "{}",
-        report.render(Format::Human)
+        report.render(ReportFormat::Human)
     );
 }
 
@@ -168,7 +172,7 @@ async fn migration_records_are_counted_not_audited() {
     assert_eq!(report.migration_records(), 1);
     assert!(
         report
-            .render(Format::Human)
+            .render(ReportFormat::Human)
             .contains("; 1 migration record not audited\n")
     );
 }
@@ -211,7 +215,7 @@ async fn stale_index_key_as_json() {
     })
     .await;
     let report = report(&dynamo, &model, &AuditOptions::default()).await;
-    let json = report.render(Format::Json);
+    let json = report.render(ReportFormat::Json);
     let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(doc["summary"]["drift"], true);
     assert_eq!(doc["counts"]["MA013"], 1);
@@ -344,13 +348,13 @@ async fn many_findings_of_one_kind_are_shown_up_to_a_cap_and_counted() {
     let report = report(&dynamo, &model, &AuditOptions::default()).await;
     assert_eq!(report.problems(), 25);
     assert_eq!(report.untyped_items(), 25);
-    let text = report.render(Format::Human);
+    let text = report.render(ReportFormat::Human);
     assert_eq!(text.matches("error[MA010]").count(), 20);
     assert!(
         text.contains("... and 5 more MA010 (missing-entity-type)"),
         "{text}"
     );
-    let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&report.render(ReportFormat::Json)).unwrap();
     assert_eq!(json["counts"]["MA010"], 25);
     assert_eq!(json["findings"].as_array().unwrap().len(), 25);
 }
@@ -392,7 +396,7 @@ async fn table_described_otherwise_than_the_model() {
         report.codes(),
         ["MA003", "MA005", "MA006", "MA007", "MA008"]
     );
-    insta::assert_snapshot!(report.render(Format::Human));
+    insta::assert_snapshot!(report.render(ReportFormat::Human));
 }
 
 #[tokio::test]
@@ -417,5 +421,5 @@ async fn table_with_another_key_or_none() {
     };
     let missing = self::report(&dynamo, &model, &options).await;
     assert_eq!(missing.codes(), ["MA001"]);
-    insta::assert_snapshot!(missing.render(Format::Human));
+    insta::assert_snapshot!(missing.render(ReportFormat::Human));
 }

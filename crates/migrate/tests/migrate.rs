@@ -32,7 +32,7 @@ async fn oracle_agrees(client: &aws_sdk_dynamodb::Client, new: &Model) {
     assert!(
         !audit.has_drift(),
         "{}",
-        audit.render(monotable_migrate::audit::Format::Human)
+        audit.render(monotable_migrate::audit::ReportFormat::Human)
     );
     let report = monotable_verify::verify_table(new, client, 3)
         .await

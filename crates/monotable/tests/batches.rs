@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use monotable::connect::faults::{Fault, Faults, Rule};
+use monotable::connect::faults::{Fault, FaultRule, Faults};
 use monotable::{BatchError, Entity, Retries, ServiceError};
 
 fn tasks(n: i64) -> Vec<Task> {
@@ -35,7 +35,7 @@ async fn sixty_items_are_put_and_150_keys_read_in_chunks() {
 async fn unprocessed_items_are_written_again_until_done() {
     let faults = Arc::new(Faults::new(
         11,
-        vec![Rule::always("BatchWriteItem", Fault::UnprocessedItems)],
+        vec![FaultRule::always("BatchWriteItem", Fault::UnprocessedItems)],
     ));
     let t = TestTable::with_faults(faults.clone()).await;
     // Each call writes half its items and returns the rest: 25 → 13, 6, 3, 2, 1 left over.
@@ -58,7 +58,7 @@ async fn unprocessed_items_are_written_again_until_done() {
 async fn items_left_unprocessed_after_every_attempt_are_reported() {
     let faults = Arc::new(Faults::new(
         11,
-        vec![Rule::always("BatchWriteItem", Fault::UnprocessedItems)],
+        vec![FaultRule::always("BatchWriteItem", Fault::UnprocessedItems)],
     ));
     let t = TestTable::with_faults(faults).await;
     let t = t.retries(Retries {
@@ -79,7 +79,7 @@ async fn items_left_unprocessed_after_every_attempt_are_reported() {
 async fn a_throttled_batch_is_a_throttled_service_error() {
     let faults = Arc::new(Faults::new(
         5,
-        vec![Rule::always("BatchGetItem", Fault::Throttle)],
+        vec![FaultRule::always("BatchGetItem", Fault::Throttle)],
     ));
     let t = TestTable::with_faults(faults).await;
     let e = t
@@ -96,7 +96,7 @@ async fn a_throttled_batch_is_a_throttled_service_error() {
 async fn an_empty_batch_sends_nothing() {
     let faults = Arc::new(Faults::new(
         5,
-        vec![Rule::always("BatchWriteItem", Fault::Throttle)],
+        vec![FaultRule::always("BatchWriteItem", Fault::Throttle)],
     ));
     let t = TestTable::with_faults(faults.clone()).await;
     t.batch_put::<Task>(&[]).await.unwrap();

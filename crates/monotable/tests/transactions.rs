@@ -7,7 +7,7 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use monotable::connect::faults::{Fault, Faults, Rule};
+use monotable::connect::faults::{Fault, FaultRule, Faults};
 use monotable::{
     CancelReason, Condition, Entity, MAX_ACTIONS, Retries, ServiceError, TransactError,
     Transaction, WriteError,
@@ -84,7 +84,7 @@ async fn more_than_100_actions_are_refused_before_sending() {
     // Every TransactWriteItems that reached the connector would be throttled and counted.
     let faults = Arc::new(Faults::new(
         1,
-        vec![Rule::always("TransactWriteItems", Fault::Throttle)],
+        vec![FaultRule::always("TransactWriteItems", Fault::Throttle)],
     ));
     let t = TestTable::with_faults(faults.clone()).await;
     let mut tx = Transaction::new();
@@ -122,7 +122,10 @@ async fn a_100_action_transaction_is_accepted() {
 async fn an_invalid_update_fails_the_transaction_before_sending() {
     let faults = Arc::new(Faults::new(1, vec![]));
     let t = TestTable::with_faults(faults.clone()).await;
-    faults.set(vec![Rule::always("TransactWriteItems", Fault::Throttle)]);
+    faults.set(vec![FaultRule::always(
+        "TransactWriteItems",
+        Fault::Throttle,
+    )]);
     let e = Transaction::new()
         .create(&task("p1", 1))
         .update(Task::update_key("p1", 2).set_team("web").into_update())
@@ -146,7 +149,7 @@ async fn an_invalid_update_fails_the_transaction_before_sending() {
 async fn a_transaction_conflict_is_retried() {
     let faults = Arc::new(Faults::new(
         7,
-        vec![Rule::times(
+        vec![FaultRule::times(
             "TransactWriteItems",
             Fault::TransactionConflict,
             2,
@@ -168,7 +171,7 @@ async fn a_transaction_conflict_is_retried() {
 async fn a_lasting_conflict_gives_up_after_the_attempts() {
     let faults = Arc::new(Faults::new(
         7,
-        vec![Rule::always(
+        vec![FaultRule::always(
             "TransactWriteItems",
             Fault::TransactionConflict,
         )],
@@ -197,7 +200,7 @@ async fn a_lasting_conflict_gives_up_after_the_attempts() {
 async fn throttling_is_a_throttled_service_error() {
     let faults = Arc::new(Faults::new(
         3,
-        vec![Rule::always("TransactWriteItems", Fault::Throttle)],
+        vec![FaultRule::always("TransactWriteItems", Fault::Throttle)],
     ));
     let t = TestTable::with_faults(faults.clone()).await;
     let e = Transaction::new()
@@ -215,13 +218,13 @@ async fn throttling_is_a_throttled_service_error() {
     assert!(faults.injected() >= 1);
 
     // The same for single writes and reads.
-    faults.set(vec![Rule::always("PutItem", Fault::Throttle)]);
+    faults.set(vec![FaultRule::always("PutItem", Fault::Throttle)]);
     let e = t.create(&task("p1", 2)).await.unwrap_err();
     assert!(
         matches!(e, WriteError::Service(ServiceError::Throttled { .. })),
         "{e:?}"
     );
-    faults.set(vec![Rule::always("GetItem", Fault::Throttle)]);
+    faults.set(vec![FaultRule::always("GetItem", Fault::Throttle)]);
     let e = t.get(Task::key_of("p1", 2), false).await.unwrap_err();
     assert!(
         matches!(

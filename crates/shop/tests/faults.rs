@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use common::TestShop;
-use monotable_connect::faults::{Fault, Faults, Rule};
+use monotable_connect::faults::{Fault, FaultRule, Faults};
 use serde_json::json;
 
 async fn shop() -> (TestShop, Arc<Faults>) {
@@ -26,7 +26,7 @@ async fn an_order_that_loses_to_conflicts_is_retried_and_placed_once() {
     let (t, faults) = shop().await;
     let alice = t.user("alice", "alice@example.com").await;
     let p = t.product("P", "c", "2", true, Some(5)).await;
-    faults.set(vec![Rule::times(
+    faults.set(vec![FaultRule::times(
         "TransactWriteItems",
         Fault::TransactionConflict,
         2,
@@ -46,7 +46,7 @@ async fn an_order_that_keeps_losing_is_a_503_with_retry_after_and_writes_nothing
     let (t, faults) = shop().await;
     let alice = t.user("alice", "alice@example.com").await;
     let p = t.product("P", "c", "2", true, Some(5)).await;
-    faults.set(vec![Rule::always(
+    faults.set(vec![FaultRule::always(
         "TransactWriteItems",
         Fault::TransactionConflict,
     )]);
@@ -68,7 +68,7 @@ async fn status_changes_and_profiles_retry_conflicts_then_answer_503() {
     let p = t.product("P", "c", "2", true, Some(5)).await;
     let order = t.order("alice", &alice, &[(&p, 2)]).await;
     let id = order.body["orderId"].as_str().unwrap().to_string();
-    faults.set(vec![Rule::times(
+    faults.set(vec![FaultRule::times(
         "TransactWriteItems",
         Fault::TransactionConflict,
         1,
@@ -85,7 +85,7 @@ async fn status_changes_and_profiles_retry_conflicts_then_answer_503() {
     faults.set(Vec::new());
     let product = t.call("GET", &format!("/products/{p}"), None, None).await;
     assert_eq!(product.body["stock"], 5, "stock returned once");
-    faults.set(vec![Rule::always(
+    faults.set(vec![FaultRule::always(
         "TransactWriteItems",
         Fault::TransactionConflict,
     )]);
@@ -113,7 +113,7 @@ async fn throttled_and_failing_reads_are_503s_once_the_sdk_gives_up() {
     let alice = t.user("alice", "alice@example.com").await;
     let p = t.product("P", "c", "2", true, None).await;
     // The SDK retries a throttled call; a few throttles are invisible to the client.
-    faults.set(vec![Rule::times("GetItem", Fault::Throttle, 2)]);
+    faults.set(vec![FaultRule::times("GetItem", Fault::Throttle, 2)]);
     let r = t.call("GET", &format!("/products/{p}"), None, None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     for (operation, fault, path, code) in [
@@ -136,7 +136,7 @@ async fn throttled_and_failing_reads_are_503s_once_the_sdk_gives_up() {
             "unavailable",
         ),
     ] {
-        faults.set(vec![Rule::always(operation, fault)]);
+        faults.set(vec![FaultRule::always(operation, fault)]);
         let r = t.call("GET", &path, Some(&alice), None).await;
         assert_eq!(
             r.status,
@@ -148,7 +148,7 @@ async fn throttled_and_failing_reads_are_503s_once_the_sdk_gives_up() {
         assert_eq!(retry_after(&r), Some("1"));
     }
     // An order whose price reads are throttled is a 503, not an invented 409 or 400.
-    faults.set(vec![Rule::always("GetItem", Fault::Throttle)]);
+    faults.set(vec![FaultRule::always("GetItem", Fault::Throttle)]);
     let r = t.order("alice", &alice, &[(&p, 1)]).await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.body);
 }
@@ -158,7 +158,7 @@ async fn slow_engine_calls_still_complete() {
     let (t, faults) = shop().await;
     let alice = t.user("alice", "alice@example.com").await;
     let p = t.product("P", "c", "2", true, Some(3)).await;
-    faults.set(vec![Rule::always(
+    faults.set(vec![FaultRule::always(
         "GetItem",
         Fault::Latency(Duration::from_millis(30)),
     )]);
@@ -170,7 +170,7 @@ async fn slow_engine_calls_still_complete() {
 #[tokio::test]
 async fn sample_loading_writes_every_item_despite_unprocessed_batches() {
     let (t, faults) = shop().await;
-    faults.set(vec![Rule {
+    faults.set(vec![FaultRule {
         operation: Some("BatchWriteItem".into()),
         fault: Fault::UnprocessedItems,
         rate: 0.5,

@@ -95,7 +95,7 @@ impl UiState {
                 let report = monotable_check::check_source(path, source);
                 return Err(UiError::Model {
                     path: path.to_string(),
-                    rendered: report.render(monotable_check::Format::Human),
+                    rendered: report.render(monotable_check::ReportFormat::Human),
                 });
             }
         };

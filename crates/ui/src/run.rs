@@ -12,7 +12,7 @@ use monotable_access::pattern::{self as store_pattern, PageRequest};
 use monotable_access::{PutSpec, Table};
 use monotable_connect::Dynamo;
 use monotable_model::{Model, Operation, Pattern};
-use monotable_verify::oracle::{self, KeyQuery, Shape};
+use monotable_verify::oracle::{self, KeyLayout, KeyQuery};
 use monotable_verify::{Dataset, Sample};
 
 use crate::UiError;
@@ -175,7 +175,7 @@ impl Runner<'_> {
 
     /// The sample whose values select the most entity types, then the most items.
     async fn query(&self, pattern: &Pattern) -> PatternRun {
-        let shape = Shape::of(self.model, pattern);
+        let shape = KeyLayout::of(self.model, pattern);
         let samples = &self.data.samples;
         let mut best: Option<((usize, usize), &Sample)> = None;
         for s in self.candidates(pattern) {

@@ -7,7 +7,7 @@ use monotable_access::items::{self, Item};
 use monotable_model::{Attribute, AttributeType, EntityDecl, Model, Segment};
 
 use crate::report::Source;
-use crate::values::{self, Value};
+use crate::values::{self, SampleValue};
 
 /// Items generated for an entity without a partition of its own (its id is its partition key).
 const ROOT_ITEMS: usize = 8;
@@ -190,9 +190,9 @@ struct Generator<'m> {
     model: &'m Model,
     rng: fastrand::Rng,
     /// Identity values minted so far, by attribute name: what other entities refer to.
-    minted: BTreeMap<String, Vec<Value>>,
+    minted: BTreeMap<String, Vec<SampleValue>>,
     /// A few shared values per attribute name for key attributes nobody mints.
-    hot: BTreeMap<String, Vec<Value>>,
+    hot: BTreeMap<String, Vec<SampleValue>>,
     used: BTreeMap<(String, String), BTreeSet<String>>,
 }
 
@@ -209,7 +209,7 @@ pub fn generate(model: &Model, seed: u64) -> Dataset {
     let mut data = Dataset::default();
     let mut primary: BTreeSet<(String, String)> = BTreeSet::new();
     for p in &plans {
-        let mut partitions: Vec<BTreeMap<String, Value>> = Vec::new();
+        let mut partitions: Vec<BTreeMap<String, SampleValue>> = Vec::new();
         if p.partition.is_empty() {
             partitions.push(BTreeMap::new());
         } else {
@@ -254,7 +254,7 @@ impl Generator<'_> {
     }
 
     /// A partition value: the i-th of the minted pool (shuffled once), else a hot value.
-    fn partition_value(&mut self, entity: &EntityDecl, attr: &Attribute, i: usize) -> Value {
+    fn partition_value(&mut self, entity: &EntityDecl, attr: &Attribute, i: usize) -> SampleValue {
         if let Some(pool) = self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
             let len = pool.len();
             let start = self.rng.usize(0..len);
@@ -265,10 +265,10 @@ impl Generator<'_> {
         let hot = self.hot_values(entity, attr);
         hot.get(i % hot.len().max(1))
             .cloned()
-            .unwrap_or_else(|| Value::s("x"))
+            .unwrap_or_else(|| SampleValue::s("x"))
     }
 
-    fn hot_values(&mut self, entity: &EntityDecl, attr: &Attribute) -> Vec<Value> {
+    fn hot_values(&mut self, entity: &EntityDecl, attr: &Attribute) -> Vec<SampleValue> {
         // Entities share hot values by attribute name (so their items meet in one partition),
         // but an enum only takes its own values: another entity's `status` may have others.
         let cache = match attr.ty {
@@ -279,26 +279,26 @@ impl Generator<'_> {
             return v.clone();
         }
         let pad = Self::pad(entity, &attr.name);
-        let values: Vec<Value> = match attr.ty {
+        let values: Vec<SampleValue> = match attr.ty {
             AttributeType::Enum if !attr.values.is_empty() => {
-                attr.values.iter().take(3).map(Value::s).collect()
+                attr.values.iter().take(3).map(SampleValue::s).collect()
             }
             AttributeType::Integer => values::integer_candidates(attr, pad)
                 .into_iter()
                 .take(3)
-                .map(|n| Value::n(n.to_string()))
+                .map(|n| SampleValue::n(n.to_string()))
                 .collect(),
             AttributeType::Decimal => values::DECIMALS
                 .iter()
                 .take(3)
-                .map(|d| Value::n(*d))
+                .map(|d| SampleValue::n(*d))
                 .collect(),
             AttributeType::Number | AttributeType::Float => values::FLOATS
                 .iter()
                 .take(3)
-                .map(|f| Value::n(*f))
+                .map(|f| SampleValue::n(*f))
                 .collect(),
-            AttributeType::Boolean => vec![Value::b(true), Value::b(false)],
+            AttributeType::Boolean => vec![SampleValue::b(true), SampleValue::b(false)],
             AttributeType::Timestamp => (0..3)
                 .map(|_| {
                     let instant = values::sample_instant(&mut self.rng);
@@ -307,7 +307,7 @@ impl Generator<'_> {
                 .collect(),
             _ => (0..3)
                 .map(|_| {
-                    Value::s(values::random_string(
+                    SampleValue::s(values::random_string(
                         &mut self.rng,
                         &attr.name,
                         attr.max_length,
@@ -321,13 +321,13 @@ impl Generator<'_> {
 
     /// A value for a key attribute: mostly one of the two first hot (or minted) values, so
     /// collections hold several items; sometimes another.
-    fn key_value(&mut self, entity: &EntityDecl, attr: &Attribute) -> Value {
+    fn key_value(&mut self, entity: &EntityDecl, attr: &Attribute) -> SampleValue {
         let pool = match self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
             Some(p) => p.clone(),
             None => self.hot_values(entity, attr),
         };
         if pool.is_empty() {
-            return Value::s("x");
+            return SampleValue::s("x");
         }
         let hot = pool.len().min(2);
         let i = if self.rng.u8(0..4) == 0 {
@@ -338,32 +338,38 @@ impl Generator<'_> {
         pool[i].clone()
     }
 
-    fn typed(&mut self, entity: &EntityDecl, attr: &Attribute, instant: i64, n: usize) -> Value {
+    fn typed(
+        &mut self,
+        entity: &EntityDecl,
+        attr: &Attribute,
+        instant: i64,
+        n: usize,
+    ) -> SampleValue {
         if self.model.table.ttl_attribute.as_deref() == Some(attr.name.as_str()) {
             // Far in the future, so the engine's TTL never removes a sample mid-run.
-            return Value::n((4_102_444_800u64 + n as u64).to_string());
+            return SampleValue::n((4_102_444_800u64 + n as u64).to_string());
         }
         match attr.ty {
-            AttributeType::String => Value::s(values::random_string(
+            AttributeType::String => SampleValue::s(values::random_string(
                 &mut self.rng,
                 &attr.name,
                 attr.max_length,
             )),
             AttributeType::Enum => match attr.values.len() {
-                0 => Value::s("x"),
-                len => Value::s(attr.values[self.rng.usize(0..len)].clone()),
+                0 => SampleValue::s("x"),
+                len => SampleValue::s(attr.values[self.rng.usize(0..len)].clone()),
             },
             AttributeType::Integer => {
                 let c = values::integer_candidates(attr, Self::pad(entity, &attr.name));
-                Value::n(c[self.rng.usize(0..c.len())].to_string())
+                SampleValue::n(c[self.rng.usize(0..c.len())].to_string())
             }
             AttributeType::Decimal => {
-                Value::n(values::DECIMALS[self.rng.usize(0..values::DECIMALS.len())])
+                SampleValue::n(values::DECIMALS[self.rng.usize(0..values::DECIMALS.len())])
             }
             AttributeType::Number | AttributeType::Float => {
-                Value::n(values::FLOATS[self.rng.usize(0..values::FLOATS.len())])
+                SampleValue::n(values::FLOATS[self.rng.usize(0..values::FLOATS.len())])
             }
-            AttributeType::Boolean => Value::b(self.rng.bool()),
+            AttributeType::Boolean => SampleValue::b(self.rng.bool()),
             AttributeType::Timestamp => values::format_instant(instant, attr.timestamp_format()),
             AttributeType::List | AttributeType::Map | AttributeType::Set => {
                 values::collection(attr, &mut self.rng)
@@ -378,7 +384,7 @@ impl Generator<'_> {
         attr: &Attribute,
         instant: i64,
         n: usize,
-    ) -> Value {
+    ) -> SampleValue {
         if attr.ty == AttributeType::Timestamp {
             self.typed(entity, attr, instant, n)
         } else {
@@ -387,7 +393,13 @@ impl Generator<'_> {
     }
 
     /// A fresh value of `attr`, unique among `entity`'s items.
-    fn mint(&mut self, entity: &EntityDecl, attr: &Attribute, instant: i64, n: usize) -> Value {
+    fn mint(
+        &mut self,
+        entity: &EntityDecl,
+        attr: &Attribute,
+        instant: i64,
+        n: usize,
+    ) -> SampleValue {
         let slot = (entity.name.clone(), attr.name.clone());
         let used = self.used.get(&slot).cloned().unwrap_or_default();
         let mut value = None;
@@ -399,7 +411,7 @@ impl Generator<'_> {
             order.sort_by_key(|x| !matches!(x, 9 | 10));
             value = order
                 .into_iter()
-                .map(|x| Value::n(x.to_string()))
+                .map(|x| SampleValue::n(x.to_string()))
                 .find(|v| !used.contains(&v.text));
         }
         for attempt in 0..64 {
@@ -415,7 +427,7 @@ impl Generator<'_> {
                 value = Some(candidate);
             }
         }
-        let value = value.unwrap_or_else(|| Value::s(format!("{}{n}", attr.name)));
+        let value = value.unwrap_or_else(|| SampleValue::s(format!("{}{n}", attr.name)));
         self.used
             .entry(slot)
             .or_default()
@@ -426,15 +438,15 @@ impl Generator<'_> {
     fn item(
         &mut self,
         p: &Plan<'_>,
-        tuple: &BTreeMap<String, Value>,
+        tuple: &BTreeMap<String, SampleValue>,
         n: usize,
         data: &mut Dataset,
         primary: &mut BTreeSet<(String, String)>,
     ) {
         let instant = values::sample_instant(&mut self.rng);
         let flip = self.rng.bool();
-        let mut vals: BTreeMap<String, Value> = BTreeMap::new();
-        let mut minted_here: Vec<(String, Value)> = Vec::new();
+        let mut vals: BTreeMap<String, SampleValue> = BTreeMap::new();
+        let mut minted_here: Vec<(String, SampleValue)> = Vec::new();
         for attr in &p.entity.attributes {
             let role = p.roles.get(&attr.name).copied().unwrap_or(Role::Plain);
             let value = match role {
@@ -445,9 +457,9 @@ impl Generator<'_> {
                     Some(v)
                 }
                 Role::Condition => match (n + usize::from(flip)) % 3 {
-                    0 => Some(Value::b(true)),
-                    1 => Some(Value::b(false)),
-                    _ if attr.required => Some(Value::b(n.is_multiple_of(2))),
+                    0 => Some(SampleValue::b(true)),
+                    1 => Some(SampleValue::b(false)),
+                    _ if attr.required => Some(SampleValue::b(n.is_multiple_of(2))),
                     _ => None,
                 },
                 Role::Key => Some(self.hot_or_typed(p.entity, attr, instant, n)),

@@ -100,7 +100,7 @@ impl Bound {
 /// The key schema a pattern reads: the table's or an index's (the pattern's own key attributes
 /// when the index is not declared).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shape {
+pub struct KeyLayout {
     /// Index name; `None` for the table.
     pub index: Option<String>,
     /// Partition key attribute (of a native key: the first).
@@ -115,9 +115,9 @@ pub struct Shape {
     pub sort: Vec<(String, KeyAttributeType)>,
 }
 
-impl Shape {
+impl KeyLayout {
     /// The shape `pattern` reads.
-    pub fn of(model: &Model, pattern: &Pattern) -> Shape {
+    pub fn of(model: &Model, pattern: &Pattern) -> KeyLayout {
         let index = pattern.index_name().map(str::to_string);
         let typed = |name: &str| {
             let ty = model
@@ -153,7 +153,7 @@ impl Shape {
             Some((n, ty)) => (Some(n.clone()), *ty),
             None => (None, KeyAttributeType::S),
         };
-        Shape {
+        KeyLayout {
             index,
             pk,
             sk,
@@ -248,7 +248,7 @@ impl KeyQuery {
     }
 
     /// Whether DynamoDB takes the sort condition (`BETWEEN` bounds in order).
-    pub fn is_valid(&self, shape: &Shape) -> bool {
+    pub fn is_valid(&self, shape: &KeyLayout) -> bool {
         self.sort
             .as_ref()
             .is_none_or(|(a, b)| b.is_valid(shape.type_of(a)))
@@ -271,7 +271,7 @@ impl KeyQuery {
     }
 
     /// Whether every equality holds of the sample, each compared as its attribute's type.
-    fn equal(&self, shape: &Shape, sample: &Sample) -> bool {
+    fn equal(&self, shape: &KeyLayout, sample: &Sample) -> bool {
         self.equalities.iter().all(|(name, want)| {
             sample
                 .key(name)
@@ -323,7 +323,7 @@ pub fn ident(model: &Model, sample: &Sample) -> Ident {
 /// attribute given satisfying its condition; in index order, reversed when `descending`.
 pub fn query<'a>(
     samples: &'a [Sample],
-    shape: &Shape,
+    shape: &KeyLayout,
     key: &KeyQuery,
     descending: bool,
 ) -> Vec<&'a Sample> {
@@ -346,7 +346,7 @@ pub fn query<'a>(
 
 /// The number of samples in `shape` that every equality of `key` selects (the sort condition
 /// left out): what a range narrows.
-pub fn partition_size(samples: &[Sample], shape: &Shape, key: &KeyQuery) -> usize {
+pub fn partition_size(samples: &[Sample], shape: &KeyLayout, key: &KeyQuery) -> usize {
     samples
         .iter()
         .filter(|s| shape.contains(s) && key.equal(shape, s))
@@ -361,7 +361,7 @@ pub fn get<'a>(samples: &'a [Sample], key: &[(String, String)]) -> Option<&'a Sa
 }
 
 /// The samples a Scan returns: everything in `shape` (order unspecified).
-pub fn scan<'a>(samples: &'a [Sample], shape: &Shape) -> Vec<&'a Sample> {
+pub fn scan<'a>(samples: &'a [Sample], shape: &KeyLayout) -> Vec<&'a Sample> {
     samples.iter().filter(|s| shape.contains(s)).collect()
 }
 
@@ -451,11 +451,11 @@ mod tests {
         index: Option<&str>,
         partition: &[(&str, KeyAttributeType)],
         sort: &[(&str, KeyAttributeType)],
-    ) -> Shape {
+    ) -> KeyLayout {
         let own = |keys: &[(&str, KeyAttributeType)]| -> Vec<(String, KeyAttributeType)> {
             keys.iter().map(|(n, t)| (b(n), *t)).collect()
         };
-        Shape {
+        KeyLayout {
             index: index.map(b),
             pk: b(partition[0].0),
             sk: sort.first().map(|(n, _)| b(n)),

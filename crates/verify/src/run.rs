@@ -13,7 +13,7 @@ use monotable_model::{KeyTest, Model, Operation, Pattern};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample};
-use crate::oracle::{self, Bound, Ident, KeyQuery, Shape};
+use crate::oracle::{self, Bound, Ident, KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Score, Values};
 use crate::report::{PatternResult, Report};
 use crate::verdict;
@@ -150,7 +150,7 @@ impl Ctx<'_> {
     fn targets<'s>(
         &'s self,
         pattern: &Pattern,
-        shape: &Shape,
+        shape: &KeyLayout,
         rng: &mut fastrand::Rng,
     ) -> Vec<&'s Sample> {
         let mut entities: Vec<&str> = Vec::new();
@@ -190,7 +190,7 @@ impl Ctx<'_> {
 
     async fn pattern(&self, pattern: &Pattern, rng: &mut fastrand::Rng) -> PatternResult {
         let operation = format!("{:?}", pattern.operation);
-        let shape = Shape::of(self.model, pattern);
+        let shape = KeyLayout::of(self.model, pattern);
         let targets = self.targets(pattern, &shape, rng);
         let mut runs = Vec::new();
         match pattern.operation {
@@ -338,7 +338,7 @@ impl Ctx<'_> {
         }
     }
 
-    async fn query(&self, pattern: &Pattern, shape: &Shape, target: Option<&Sample>) -> Run {
+    async fn query(&self, pattern: &Pattern, shape: &KeyLayout, target: Option<&Sample>) -> Run {
         let samples = &self.data.samples;
         let eval = |values: &Values| -> Option<Score> {
             let key = KeyQuery::render(pattern, &|n| values.get(n).cloned()).ok()?;
@@ -546,7 +546,7 @@ impl Ctx<'_> {
         run
     }
 
-    async fn scan(&self, pattern: &Pattern, shape: &Shape) -> Run {
+    async fn scan(&self, pattern: &Pattern, shape: &KeyLayout) -> Run {
         let mut run = Run {
             request: format!(
                 "Scan {}, pages of {PAGE_SIZE}",

@@ -7,35 +7,35 @@ use monotable_model::{Attribute, AttributeType, TimestampFormat};
 
 /// One attribute value of a sample item: the text key templates see, and the typed DynamoDB value.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Value {
+pub struct SampleValue {
     /// What a key template renders (numbers as digits, booleans as `true`/`false`).
     pub text: String,
     /// What the item stores.
     pub av: AttributeValue,
 }
 
-impl Value {
+impl SampleValue {
     /// A string value.
-    pub fn s(text: impl Into<String>) -> Value {
+    pub fn s(text: impl Into<String>) -> SampleValue {
         let text = text.into();
-        Value {
+        SampleValue {
             av: AttributeValue::S(text.clone()),
             text,
         }
     }
 
     /// A number value.
-    pub fn n(text: impl Into<String>) -> Value {
+    pub fn n(text: impl Into<String>) -> SampleValue {
         let text = text.into();
-        Value {
+        SampleValue {
             av: AttributeValue::N(text.clone()),
             text,
         }
     }
 
     /// A boolean value.
-    pub fn b(value: bool) -> Value {
-        Value {
+    pub fn b(value: bool) -> SampleValue {
+        SampleValue {
             text: value.to_string(),
             av: AttributeValue::Bool(value),
         }
@@ -89,7 +89,7 @@ const OFFSETS: [i16; 3] = [0, 120, -300];
 
 /// An instant written in a timestamp format, as the access layer writes it; epoch formats are
 /// numbers. `rfc3339-offset` writes it at one of [`OFFSETS`], chosen by the instant.
-pub fn format_instant(ms: i64, format: TimestampFormat) -> Value {
+pub fn format_instant(ms: i64, format: TimestampFormat) -> SampleValue {
     let pick = usize::try_from(ms.div_euclid(1000).rem_euclid(3)).unwrap_or(0);
     let offset = match format {
         TimestampFormat::Rfc3339Offset => OFFSETS[pick],
@@ -99,9 +99,9 @@ pub fn format_instant(ms: i64, format: TimestampFormat) -> Value {
         .map(|t| format_time(t, format))
         .unwrap_or_default();
     if format.is_number() {
-        Value::n(text)
+        SampleValue::n(text)
     } else {
-        Value::s(text)
+        SampleValue::s(text)
     }
 }
 
@@ -185,7 +185,7 @@ pub fn random_string(rng: &mut fastrand::Rng, name: &str, max_length: Option<u64
 }
 
 /// A non-key value of a collection type (list, map, set).
-pub fn collection(attribute: &Attribute, rng: &mut fastrand::Rng) -> Value {
+pub fn collection(attribute: &Attribute, rng: &mut fastrand::Rng) -> SampleValue {
     let a = format!("a{}", rng.u16(..));
     let b = format!("b{}", rng.u16(..));
     let text = format!("{a},{b}");
@@ -211,7 +211,7 @@ pub fn collection(attribute: &Attribute, rng: &mut fastrand::Rng) -> Value {
         _ if numeric => AttributeValue::Ns(vec!["1".to_string(), "10".to_string()]),
         _ => AttributeValue::Ss(vec![a, b]),
     };
-    Value { text, av }
+    SampleValue { text, av }
 }
 
 #[cfg(test)]

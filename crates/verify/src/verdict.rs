@@ -4,7 +4,7 @@
 use monotable_access::items::Item;
 
 use crate::generate::Sample;
-use crate::oracle::{Ident, Shape};
+use crate::oracle::{Ident, KeyLayout};
 use crate::run::key_text;
 
 /// A problem when `got` does not hold exactly the items of `expected`, each once (in any order):
@@ -35,7 +35,7 @@ pub fn members(expected: &[Ident], got: &[Ident]) -> Option<String> {
 /// attribute of the index, each as its type orders (`12.5` is `12.50`).
 pub fn order(
     descending: bool,
-    shape: &Shape,
+    shape: &KeyLayout,
     expected: &[&Sample],
     got: &[Item],
 ) -> Option<String> {

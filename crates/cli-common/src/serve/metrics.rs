@@ -16,7 +16,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use monotable_connect::capacity::{Emulator, Snapshot};
+use monotable_connect::capacity::{Emulator, MetricsSnapshot};
 use monotable_connect::serve::DataGate;
 use monotable_connect::serve::guard::Refuse;
 
@@ -103,7 +103,7 @@ fn invalid(metrics: &Metrics, message: String) -> Response {
 
 /// Prometheus text: the emulator's families and its scale as a gauge, or one comment line when
 /// emulation is off (an empty scrape, not an error).
-fn text(snapshot: Option<(Snapshot, f64)>) -> Response {
+fn text(snapshot: Option<(MetricsSnapshot, f64)>) -> Response {
     let body = match snapshot {
         Some((snapshot, scale)) => {
             let mut body = snapshot.prometheus();
@@ -120,7 +120,7 @@ fn text(snapshot: Option<(Snapshot, f64)>) -> Response {
 }
 
 /// The snapshot as JSON with `"capacity": "on"` and the scale added, or `{"capacity": "off"}`.
-fn json(snapshot: Option<(Snapshot, f64)>) -> Response {
+fn json(snapshot: Option<(MetricsSnapshot, f64)>) -> Response {
     let body = match snapshot {
         Some((snapshot, scale)) => {
             let mut body = serde_json::to_value(snapshot).unwrap_or_default();

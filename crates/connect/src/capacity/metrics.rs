@@ -158,7 +158,7 @@ impl ResourceMeter {
 
 /// Everything counted since the emulator started.
 #[derive(Debug, Clone, Serialize)]
-pub struct Snapshot {
+pub struct MetricsSnapshot {
     /// Seconds on the emulator's clock since it started.
     pub elapsed_seconds: f64,
     /// Each table and index that saw a request, table first, by name.
@@ -211,10 +211,10 @@ pub struct KeyMetrics {
     pub throttled_writes: u64,
 }
 
-impl Snapshot {
+impl MetricsSnapshot {
     /// The same figures with every partition key named by its pseudonym only: what may be shown
     /// to whoever may not read the table.
-    pub fn without_key_values(mut self) -> Snapshot {
+    pub fn without_key_values(mut self) -> MetricsSnapshot {
         for r in &mut self.resources {
             for k in r.hot_keys.iter_mut().chain(r.throttled_keys.iter_mut()) {
                 k.key = None;
@@ -385,7 +385,7 @@ mod tests {
         let mut meter = ResourceMeter::default();
         meter.total.served(Op::Write, 2.0);
         meter.key("a\"b").served(Op::Write, 2.0);
-        let snapshot = Snapshot {
+        let snapshot = MetricsSnapshot {
             elapsed_seconds: 1.0,
             resources: vec![meter.metrics("T", Some("GSI1"), 10, &id)],
         };
@@ -402,7 +402,7 @@ mod tests {
         let mut meter = ResourceMeter::default();
         meter.key("alice@example.com").served(Op::Write, 2.0);
         meter.key("alice@example.com").throttled(Op::Write);
-        let snapshot = Snapshot {
+        let snapshot = MetricsSnapshot {
             elapsed_seconds: 1.0,
             resources: vec![meter.metrics("T", None, 10, &id)],
         }

@@ -24,7 +24,7 @@ use dynoxide::Database;
 pub use bucket::Bucket;
 pub use catalog::{Billing, TableInfo};
 pub use clock::{Clock, SystemClock, VirtualClock};
-pub use metrics::{KeyMetrics, Op, ResourceMetrics, Snapshot};
+pub use metrics::{KeyMetrics, MetricsSnapshot, Op, ResourceMetrics};
 pub use throttle::{Limit, Throttle};
 
 use crate::answer::{Answer, Origin};
@@ -269,7 +269,7 @@ impl Emulator {
     }
 
     /// Everything counted so far.
-    pub fn snapshot(&self) -> Snapshot {
+    pub fn snapshot(&self) -> MetricsSnapshot {
         let state = self.lock();
         let mut resources: Vec<ResourceMetrics> = state
             .tables
@@ -286,7 +286,7 @@ impl Emulator {
             })
             .collect();
         resources.sort_by(|a, b| (&a.table, &a.index).cmp(&(&b.table, &b.index)));
-        Snapshot {
+        MetricsSnapshot {
             elapsed_seconds: self.now().as_secs_f64(),
             resources,
         }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use monotable_model::diagnostic::{Coded, Diagnostic, Format, Placed, Severity, SourceFile};
+use monotable_model::diagnostic::{Coded, Diagnostic, Placed, ReportFormat, Severity, SourceFile};
 use serde::Serialize;
 
 use super::severity;
@@ -165,9 +165,9 @@ impl AuditReport {
     }
 
     /// Renders the report: rustc-style findings then a summary, or one JSON document.
-    pub fn render(&self, format: Format) -> String {
+    pub fn render(&self, format: ReportFormat) -> String {
         match format {
-            Format::Json => self.render_json(),
+            ReportFormat::Json => self.render_json(),
             _ => self.render_human(),
         }
     }
@@ -412,7 +412,7 @@ mod tests {
         let r = report(0);
         assert!(!r.has_drift());
         assert_eq!(
-            r.render(Format::Human),
+            r.render(ReportFormat::Human),
             "audited 0 items of table Shop: no problems\n"
         );
     }
@@ -420,7 +420,7 @@ mod tests {
     #[test]
     fn human_output_shows_some_of_each_code_and_counts_the_rest() {
         let r = report(SHOWN_PER_CODE + 5);
-        let text = r.render(Format::Human);
+        let text = r.render(ReportFormat::Human);
         assert_eq!(text.matches("error[MA010]").count(), SHOWN_PER_CODE);
         assert!(
             text.contains("... and 5 more MA010 (missing-entity-type)"),
@@ -430,7 +430,7 @@ mod tests {
             text.ends_with("audited 25 items of table Shop: 25 problems\n"),
             "{text}"
         );
-        let json: serde_json::Value = serde_json::from_str(&r.render(Format::Json)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&r.render(ReportFormat::Json)).unwrap();
         assert_eq!(json["counts"]["MA010"], 25);
         assert_eq!(json["findings"].as_array().unwrap().len(), 25);
         assert_eq!(json["omitted"], 0);
@@ -442,7 +442,7 @@ mod tests {
         a.merge(report(3));
         assert_eq!(a.findings().len(), KEPT_PER_CODE);
         assert_eq!(a.problems(), KEPT_PER_CODE + 3);
-        let json: serde_json::Value = serde_json::from_str(&a.render(Format::Json)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&a.render(ReportFormat::Json)).unwrap();
         assert_eq!(json["omitted"], 3);
         assert_eq!(json["summary"]["problems"], KEPT_PER_CODE + 3);
     }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use monotable_check::{Format, Report};
+use monotable_check::{Report, ReportFormat};
 use serde_json::json;
 
 use super::{Change, Diff, Effect, StepCost};
@@ -182,7 +182,7 @@ pub fn render_human(diff: &Diff, costs: &[StepCost], files: Files<'_>) -> String
     } else {
         let _ = writeln!(out, "\ncheck on NEW: {} new finding(s)\n", findings.len());
         let report = Report::new(files.new, files.new_source, findings.clone());
-        out.push_str(&report.render(Format::Human));
+        out.push_str(&report.render(ReportFormat::Human));
     }
     let verdict = if diff.new_errors() > 0 {
         "NEW has errors `check` did not find in OLD (above): fix them before migrating"
@@ -216,7 +216,7 @@ pub fn render_json(diff: &Diff, costs: &[StepCost], files: Files<'_>) -> String 
         .collect();
     let report = Report::new(files.new, files.new_source, diff.new_findings.clone());
     let findings: serde_json::Value =
-        serde_json::from_str(&report.render(Format::Json)).unwrap_or_default();
+        serde_json::from_str(&report.render(ReportFormat::Json)).unwrap_or_default();
     let doc = json!({
         "old": files.old,
         "new": files.new,

@@ -47,7 +47,7 @@ impl Severity {
 
 /// The output format of a report of diagnostics (`check`'s, `audit`'s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
+pub enum ReportFormat {
     /// rustc-style text, no ANSI colours.
     #[default]
     Human,
@@ -55,13 +55,13 @@ pub enum Format {
     Json,
 }
 
-impl std::str::FromStr for Format {
+impl std::str::FromStr for ReportFormat {
     type Err = String;
     /// `human` or `json` (case-insensitive).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
-            "human" => Ok(Format::Human),
-            "json" => Ok(Format::Json),
+            "human" => Ok(ReportFormat::Human),
+            "json" => Ok(ReportFormat::Json),
             other => Err(format!(
                 "unknown format `{other}` (expected `human` or `json`)"
             )),

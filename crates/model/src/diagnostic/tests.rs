@@ -114,9 +114,9 @@ fn model_errors_are_mt000_at_their_issue() {
 
 #[test]
 fn formats_parse_by_name() {
-    assert_eq!("JSON".parse::<Format>(), Ok(Format::Json));
-    assert_eq!("human".parse::<Format>(), Ok(Format::Human));
-    assert!("yaml".parse::<Format>().is_err());
+    assert_eq!("JSON".parse::<ReportFormat>(), Ok(ReportFormat::Json));
+    assert_eq!("human".parse::<ReportFormat>(), Ok(ReportFormat::Human));
+    assert!("yaml".parse::<ReportFormat>().is_err());
 }
 
 #[test]

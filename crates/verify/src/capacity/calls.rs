@@ -18,7 +18,7 @@ use super::report::{Measured, units};
 use super::{Ctx, MAX_PAGES, TARGETS_PER_ENTITY, TRANSACTION_ITEMS_PER_ENTITY, primary};
 use crate::VerifyError;
 use crate::generate::Sample;
-use crate::oracle::{self, KeyQuery, Shape};
+use crate::oracle::{self, KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Values};
 use crate::run::get_key;
 use crate::run::typed_keys;
@@ -48,7 +48,7 @@ impl Ctx<'_> {
 
     /// Up to two samples of each entity the pattern returns, preferring those in the index read.
     fn targets<'s>(&'s self, pattern: &Pattern, rng: &mut fastrand::Rng) -> Vec<&'s Sample> {
-        let shape = Shape::of(self.model, pattern);
+        let shape = KeyLayout::of(self.model, pattern);
         let mut entities: Vec<&str> = Vec::new();
         for r in &pattern.returns {
             if !entities.contains(&r.name.as_str()) {
@@ -145,7 +145,7 @@ impl Ctx<'_> {
         } else {
             ReadConsistency::Eventual
         };
-        let shape = Shape::of(self.model, pattern);
+        let shape = KeyLayout::of(self.model, pattern);
         let samples = &self.data.samples;
         let mut out = Vec::new();
         for target in self.targets(pattern, rng) {

@@ -77,7 +77,7 @@ pub struct EmulatorCheck {
 pub fn emulator_checks(
     model: &monotable_model::Model,
     checks: &[CapacityCheck],
-    snapshot: &monotable_connect::capacity::Snapshot,
+    snapshot: &monotable_connect::capacity::MetricsSnapshot,
 ) -> Vec<EmulatorCheck> {
     let metered = |index: Option<&str>| {
         snapshot

@@ -13,7 +13,7 @@ use monotable_model::{Model, Operation, Pattern};
 
 use crate::generate::{Dataset, Sample};
 use crate::load::stats::Outcome;
-use crate::oracle::{self, KeyQuery, Shape};
+use crate::oracle::{self, KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Score, Values};
 
 /// Most distinct parameter sets kept per read pattern.
@@ -35,7 +35,7 @@ pub(crate) fn read_parameters(
     seed: u64,
 ) -> Vec<Values> {
     let samples = &data.samples;
-    let shape = Shape::of(model, pattern);
+    let shape = KeyLayout::of(model, pattern);
     let returns: BTreeSet<&str> = pattern.returns.iter().map(|r| r.name.as_str()).collect();
     let mut targets: Vec<&Sample> = samples
         .iter()

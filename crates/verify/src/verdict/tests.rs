@@ -8,14 +8,14 @@ use monotable_model::KeyAttributeType::{self, N, S};
 
 use super::{members, order};
 use crate::generate::Sample;
-use crate::oracle::{self, Ident, KeyQuery, Shape, query};
+use crate::oracle::{self, Ident, KeyLayout, KeyQuery, query};
 
 /// `ByBoard`: (game S, season N) HASH, (points N, player S) RANGE.
-fn by_board() -> Shape {
+fn by_board() -> KeyLayout {
     let own = |keys: &[(&str, KeyAttributeType)]| -> Vec<(String, KeyAttributeType)> {
         keys.iter().map(|(n, t)| (n.to_string(), *t)).collect()
     };
-    Shape {
+    KeyLayout {
         index: Some("ByBoard".into()),
         pk: "game".into(),
         sk: Some("points".into()),
