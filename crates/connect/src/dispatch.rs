@@ -66,6 +66,7 @@ impl Answer {
     }
 
     /// An answer whose body is `json`, with `status`.
+    #[cfg(any(feature = "capacity", feature = "faults"))]
     pub(crate) fn error_json(status: u16, json: serde_json::Value) -> Answer {
         Answer::new(status, json.to_string().into_bytes())
     }
@@ -97,6 +98,7 @@ pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -
     if let Err(why) = engine.check_files() {
         return Answer::unavailable(&why);
     }
+    #[cfg(feature = "capacity")]
     if let Some(emulator) = engine.capacity()
         && let Some(mut answer) = emulator.call(engine.database(), origin, operation, body)
     {
@@ -106,6 +108,7 @@ pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -
     let Some(result) = call(engine, origin, operation, body) else {
         return Answer::unknown_operation();
     };
+    #[cfg(feature = "capacity")]
     if let Some(emulator) = engine.capacity() {
         emulator.after(operation, body);
     }
