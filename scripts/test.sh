@@ -13,6 +13,9 @@ if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $sudo_if_needed apt-get install -y -qq chromium >/dev/null
 fi
 cargo fmt --all -- --check
+# Each crate's top-level modules depend one way (the cycles it lists are to be removed).
+python3 scripts/module-cycles.py --self-test
+python3 scripts/module-cycles.py
 # The plots in docs/benchmarks.md are drawn from its tables: a stale plot fails here.
 python3 scripts/bench-plots.py --check
 cargo clippy --workspace --all-targets --locked -- -D warnings

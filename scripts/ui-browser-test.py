@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Browser tests of `monotable ui` and of `serve`'s /ui, in Debian's Chromium through Playwright.
+"""Browser tests of `monotable ui` and of `monotable-shop serve`'s /ui, in Debian's Chromium
+through Playwright.
 
 Run by crates/cli/tests/ui_browser.rs (so by the README's test command), which passes the
-`monotable` binary:
+`monotable` binary (the tool) and the `monotable-shop` binary (the shop's program):
 
-    python3 scripts/ui-browser-test.py --bin target/debug/monotable [--screenshots DIR]
+    python3 scripts/ui-browser-test.py --bin target/debug/monotable \
+        --shop-bin target/debug/monotable-shop [--screenshots DIR]
 
 It starts the programs itself on free loopback ports and checks, in a real headless browser:
   1. the shop's model opens;
@@ -13,7 +15,7 @@ It starts the programs itself on free loopback ports and checks, in a real headl
   3. choosing getOrderWithItems outlines exactly the order and its items;
   4. saving a model whose pattern breaks shows the diagnostic without a page reload, and fixing
      it brings the model back;
-  5. listUserOrders runs against a `serve` loaded with `load-sample`, and pages twice;
+  5. listUserOrders runs against a shop's `serve` loaded with `load-sample`, and pages twice;
   6. errors get a clear message on the page: an unknown route, a malformed parameter, a backend
      that is down;
   7. the page's own SHA-256/HMAC give the published digests; a page of another origin cannot
@@ -245,14 +247,14 @@ def signing(page, base):
     }, f"the page's SHA-256 and HMAC-SHA-256 give the published digests: {vectors}")
 
 
-def signed_table_view(page, bin, work):
+def signed_table_view(page, shop_bin, work):
     """serve --auth: the table view asks for the endpoint's key and secret; unsigned and wrongly
     signed requests get nothing; signed ones page through the table."""
-    serve = Proc([bin, "serve", "--in-memory", "--dynamodb-port", "0", "--api-port", "0",
+    serve = Proc([shop_bin, "serve", "--in-memory", "--dynamodb-port", "0", "--api-port", "0",
                   "--auth", "local:s3cr3t-s3cr3t"], work, "ready in")
     try:
         dynamodb, api = serve.url("dynamodb"), serve.url("shop")
-        subprocess.run([bin, "load-sample", "--endpoint", dynamodb, "--users", "3", "--products", "5",
+        subprocess.run([shop_bin, "load-sample", "--endpoint", dynamodb, "--users", "3", "--products", "5",
                         "--orders", "20", "--quiet"], cwd=work, check=True, env={**os.environ,
                         "AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "s3cr3t-s3cr3t",
                         "AWS_REGION": "us-east-1"})
@@ -308,10 +310,12 @@ def backend_down(page, bin, work):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
+    ap.add_argument("--bin", required=True, help="the monotable binary (the tool)")
+    ap.add_argument("--shop-bin", required=True, help="the monotable-shop binary (the shop)")
     ap.add_argument("--screenshots")
     args = ap.parse_args()
     bin = str(Path(args.bin).resolve())
+    shop_bin = str(Path(args.shop_bin).resolve())
     shots = Path(args.screenshots).resolve() if args.screenshots else None
     if shots:
         shots.mkdir(parents=True, exist_ok=True)
@@ -323,10 +327,11 @@ def main():
         ui = Proc([bin, "ui", "shop.toml", "--port", "0", "--in-memory"], work, "monotable ui:")
         procs.append(ui)
         base = re.search(r"at (http://[0-9.:]+)/", ui.lines[-1]).group(1)
-        serve = Proc([bin, "serve", "--in-memory", "--dynamodb-port", "0", "--api-port", "0"], work, "ready in")
+        serve = Proc([shop_bin, "serve", "--in-memory", "--dynamodb-port", "0", "--api-port", "0"], work,
+                     "ready in")
         procs.append(serve)
         dynamodb, api = serve.url("dynamodb"), serve.url("shop")
-        subprocess.run([bin, "load-sample", "--endpoint", dynamodb, "--users", "20", "--products", "30",
+        subprocess.run([shop_bin, "load-sample", "--endpoint", dynamodb, "--users", "20", "--products", "30",
                         "--orders", "300", "--quiet"], cwd=work, check=True, env={**os.environ,
                         "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x", "AWS_REGION": "us-east-1"})
         with sync_playwright() as p:
@@ -338,7 +343,7 @@ def main():
             backend_down(page, bin, work)
             signing(page, base)
             framing(page, base, work)
-            signed_table_view(page, bin, work)
+            signed_table_view(page, shop_bin, work)
             browser.close()
     finally:
         for proc in procs:

@@ -1,31 +1,8 @@
-//! Diagnostics: rule codes, severities, and the diagnostic record every rule emits.
+//! The rules and their stable codes; each finding is a [`monotable_model::diagnostic::Diagnostic`].
 
-use std::ops::Range;
+use monotable_model::diagnostic::{Coded, INVALID_MODEL, INVALID_MODEL_NAME};
 
-use serde::Serialize;
-
-/// How bad a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// The design is broken; `check` exits 1.
-    Error,
-    /// The design is risky; `check --deny-warnings` exits 1.
-    Warning,
-    /// A suggestion: the design is sound, and could be cheaper or simpler. Never fails `check`.
-    Info,
-}
-
-impl Severity {
-    /// `error`, `warning` or `info`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
-    }
-}
+pub use monotable_model::diagnostic::{Diagnostic, Severity};
 
 /// The rules, with their stable codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -92,7 +69,7 @@ impl Rule {
     /// The stable code, `MT000`..`MT016`.
     pub fn code(self) -> &'static str {
         match self {
-            Rule::Model => "MT000",
+            Rule::Model => INVALID_MODEL,
             Rule::UnwrittenKey => "MT001",
             Rule::UnreachableEntity => "MT002",
             Rule::KeySlotConflict => "MT003",
@@ -115,7 +92,7 @@ impl Rule {
     /// A short kebab-case name.
     pub fn name(self) -> &'static str {
         match self {
-            Rule::Model => "invalid-model",
+            Rule::Model => INVALID_MODEL_NAME,
             Rule::UnwrittenKey => "unwritten-key",
             Rule::UnreachableEntity => "unreachable-entity",
             Rule::KeySlotConflict => "key-slot-conflict",
@@ -176,74 +153,12 @@ impl Rule {
     }
 }
 
-/// One finding.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// The rule.
-    pub rule: Rule,
-    /// Severity.
-    pub severity: Severity,
-    /// One-line summary.
-    pub message: String,
-    /// Byte range in the model source.
-    pub span: Option<Range<usize>>,
-    /// Short text printed under the carets.
-    pub label: Option<String>,
-    /// Explanations (`= note:`).
-    pub notes: Vec<String>,
-    /// The fix (`= help:`).
-    pub help: Option<String>,
-}
-
-impl Diagnostic {
-    /// An error for `rule`.
-    pub fn error(rule: Rule, message: impl Into<String>, span: Range<usize>) -> Self {
-        Self::new(rule, Severity::Error, message, span)
+impl Coded for Rule {
+    fn code(&self) -> &'static str {
+        Rule::code(*self)
     }
-
-    /// A warning for `rule`.
-    pub fn warning(rule: Rule, message: impl Into<String>, span: Range<usize>) -> Self {
-        Self::new(rule, Severity::Warning, message, span)
-    }
-
-    /// A suggestion (info) for `rule`.
-    pub fn info(rule: Rule, message: impl Into<String>, span: Range<usize>) -> Self {
-        Self::new(rule, Severity::Info, message, span)
-    }
-
-    fn new(rule: Rule, severity: Severity, message: impl Into<String>, span: Range<usize>) -> Self {
-        Self {
-            rule,
-            severity,
-            message: message.into(),
-            span: Some(span),
-            label: None,
-            notes: Vec::new(),
-            help: None,
-        }
-    }
-
-    /// The stable code (`MT001`).
-    pub fn code(&self) -> &'static str {
-        self.rule.code()
-    }
-
-    /// Adds a `= note:` line.
-    pub fn note(mut self, note: impl Into<String>) -> Self {
-        self.notes.push(note.into());
-        self
-    }
-
-    /// Sets the `= help:` line.
-    pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
-        self
-    }
-
-    /// Sets the label under the carets.
-    pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
-        self
+    fn name(&self) -> &'static str {
+        Rule::name(*self)
     }
 }
 

@@ -1,4 +1,5 @@
-//! monotable-check: lints a single-table design and renders rustc-style or JSON diagnostics.
+//! monotable-check: lints a single-table design; its report renders the diagnostics rustc-style
+//! or as JSON with the model's renderer ([`monotable_model::diagnostic`]).
 //!
 //! [`check_source`] parses, validates and lints a model; [`check_model`] lints an
 //! already validated one. Rules have stable codes `MT001`..`MT016` (`MT000` is a
@@ -6,37 +7,20 @@
 
 pub mod cost;
 mod diagnostic;
-mod excerpt;
 mod num;
 mod report;
 mod rules;
 mod shape;
-mod source;
 
 pub use diagnostic::{Diagnostic, Rule, Severity};
-pub use excerpt::elide;
-pub use report::{Format, Report};
-pub use source::{Annotation, SourceFile};
+pub use monotable_model::diagnostic::Format;
+pub use report::Report;
 
-use monotable_model::{Model, ModelError};
+use monotable_model::Model;
 
 /// Lints a validated model.
 pub fn check_model(model: &Model) -> Vec<Diagnostic> {
     rules::run_all(model)
-}
-
-/// Turns model parse/validation issues into `MT000` error diagnostics.
-pub fn model_error_diagnostics(error: &ModelError) -> Vec<Diagnostic> {
-    error
-        .issues
-        .iter()
-        .map(|issue| {
-            let mut d = Diagnostic::error(Rule::Model, issue.message.clone(), 0..0);
-            d.span = issue.span.clone();
-            d.help = issue.help.clone();
-            d
-        })
-        .collect()
 }
 
 /// Parse + validate + lint. `path` is only used for display (file:line:col).
@@ -44,7 +28,7 @@ pub fn model_error_diagnostics(error: &ModelError) -> Vec<Diagnostic> {
 pub fn check_source(path: &str, source: &str) -> Report {
     let diagnostics = match monotable_model::parse(source) {
         Ok(model) => check_model(&model),
-        Err(error) => model_error_diagnostics(&error),
+        Err(error) => monotable_model::diagnostic::model_errors(&error),
     };
     Report::new(path, source, diagnostics)
 }

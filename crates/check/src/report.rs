@@ -2,36 +2,11 @@
 
 use std::fmt::Write as _;
 
+use monotable_model::diagnostic::{Format, Placed, SourceFile, unreadable};
 use monotable_model::text::{escape, escape_json};
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::excerpt::shorten;
-use crate::source::{Annotation, SourceFile};
-
-/// Output format of [`Report::render`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    /// rustc-style text, no ANSI colours.
-    #[default]
-    Human,
-    /// One pretty-printed JSON document.
-    Json,
-}
-
-impl std::str::FromStr for Format {
-    type Err = String;
-    /// `human` or `json` (case-insensitive).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "human" => Ok(Format::Human),
-            "json" => Ok(Format::Json),
-            other => Err(format!(
-                "unknown format `{other}` (expected `human` or `json`)"
-            )),
-        }
-    }
-}
 
 /// The diagnostics for one model file.
 #[derive(Debug, Clone)]
@@ -44,9 +19,10 @@ impl Report {
     /// A report for `path` with `source`; diagnostics are sorted by position, then code, and
     /// any text quoted from the model that is too long to read is shortened.
     pub fn new(path: &str, source: &str, diagnostics: Vec<Diagnostic>) -> Self {
-        let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().map(shorten).collect();
+        let mut diagnostics: Vec<Diagnostic> =
+            diagnostics.into_iter().map(Diagnostic::shortened).collect();
         diagnostics.sort_by(|a, b| {
-            let key = |d: &Diagnostic| (d.span.as_ref().map_or(0, |s| s.start), d.rule);
+            let key = |d: &Diagnostic| (d.span.as_ref().map_or(0, |s| s.start), d.code);
             key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
         });
         diagnostics.dedup();
@@ -59,17 +35,7 @@ impl Report {
     /// The report for a model file that could not be read: one `MT000` error, with no
     /// position, saying why.
     pub fn unreadable(path: &str, reason: &str) -> Self {
-        let mut d = Diagnostic::error(
-            crate::Rule::Model,
-            format!("cannot read the model: {reason}"),
-            0..0,
-        );
-        d.span = None;
-        Self::new(
-            path,
-            "",
-            vec![d.help("check the path, and that it is a UTF-8 text file")],
-        )
+        Self::new(path, "", vec![unreadable(reason)])
     }
 
     /// The display path.
@@ -84,7 +50,7 @@ impl Report {
 
     /// The codes of all diagnostics, in order (handy in tests).
     pub fn codes(&self) -> Vec<&'static str> {
-        self.diagnostics.iter().map(Diagnostic::code).collect()
+        self.diagnostics.iter().map(|d| d.code).collect()
     }
 
     /// Number of errors.
@@ -133,7 +99,7 @@ impl Report {
     fn render_human(&self) -> String {
         let mut out = String::new();
         for d in &self.diagnostics {
-            self.human_one(&mut out, d);
+            self.source.write(&mut out, d);
             out.push('\n');
         }
         let (e, w, i) = (self.error_count(), self.warning_count(), self.info_count());
@@ -164,27 +130,7 @@ impl Report {
         out
     }
 
-    fn human_one(&self, out: &mut String, d: &Diagnostic) {
-        self.source.write(
-            out,
-            &Annotation {
-                severity: d.severity.as_str(),
-                code: d.code(),
-                message: &d.message,
-                span: d.span.as_ref(),
-                label: d.label.as_deref(),
-                notes: &d.notes,
-                help: d.help.as_deref(),
-            },
-        );
-    }
-
     fn render_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Span {
-            start: usize,
-            end: usize,
-        }
         #[derive(Serialize)]
         struct JsonDiagnostic<'a> {
             code: &'static str,
@@ -192,14 +138,8 @@ impl Report {
             severity: Severity,
             message: &'a str,
             file: &'a str,
-            line: Option<usize>,
-            column: Option<usize>,
-            end_line: Option<usize>,
-            end_column: Option<usize>,
-            span: Option<Span>,
-            label: Option<&'a str>,
-            notes: &'a [String],
-            help: Option<&'a str>,
+            #[serde(flatten)]
+            placed: Placed<'a>,
         }
         #[derive(Serialize)]
         struct Summary {
@@ -216,27 +156,13 @@ impl Report {
         let diagnostics = self
             .diagnostics
             .iter()
-            .map(|d| {
-                let start = d.span.as_ref().map(|s| self.source.line_col(s.start));
-                let end = d.span.as_ref().map(|s| self.source.line_col(s.end));
-                JsonDiagnostic {
-                    code: d.code(),
-                    rule: d.rule.name(),
-                    severity: d.severity,
-                    message: &d.message,
-                    file: self.source.path(),
-                    line: start.map(|s| s.0),
-                    column: start.map(|s| s.1),
-                    end_line: end.map(|s| s.0),
-                    end_column: end.map(|s| s.1),
-                    span: d.span.as_ref().map(|s| Span {
-                        start: s.start,
-                        end: s.end,
-                    }),
-                    label: d.label.as_deref(),
-                    notes: &d.notes,
-                    help: d.help.as_deref(),
-                }
+            .map(|d| JsonDiagnostic {
+                code: d.code,
+                rule: d.name,
+                severity: d.severity,
+                message: &d.message,
+                file: self.source.path(),
+                placed: self.source.placed(d),
             })
             .collect();
         let doc = Json {

@@ -38,7 +38,7 @@ fn judged(rule: Rule, shown: &str, source: &str) -> Report {
     let kept = check_source(shown, source)
         .diagnostics()
         .iter()
-        .filter(|d| d.severity != Severity::Info || d.rule == rule)
+        .filter(|d| d.severity != Severity::Info || d.code == rule.code())
         .cloned()
         .collect();
     Report::new(shown, source, kept)

@@ -139,7 +139,7 @@ fn the_shops_status_update_is_judged_by_what_it_sets() {
         .filter(|d| d.severity != Severity::Info)
         .collect();
     assert_eq!(
-        problems.iter().map(|d| d.code()).collect::<Vec<_>>(),
+        problems.iter().map(|d| d.code).collect::<Vec<_>>(),
         ["MT015"],
         "{}",
         report.render(Format::Human)

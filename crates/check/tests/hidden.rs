@@ -57,7 +57,11 @@ fn model(place: &str, text: &str) -> String {
     );
     let description = at("description", &q, "\"a user\"");
     let comment = at("comment (raw)", &format!("# {text}"), "# a comment");
-    let table = at("table name", &q, "\"Users\"");
+    let table = at(
+        "table name",
+        &toml_string(&format!("Users{text}")),
+        "\"Users\"",
+    );
     format!(
         r#"{comment}
 [table]

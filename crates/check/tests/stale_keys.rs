@@ -55,7 +55,7 @@ fn stale(source: &str) -> Vec<Diagnostic> {
     report
         .diagnostics()
         .iter()
-        .filter(|d| d.code() == "MT015")
+        .filter(|d| d.code == "MT015")
         .cloned()
         .collect()
 }

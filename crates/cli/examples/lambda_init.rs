@@ -9,13 +9,10 @@
 //!
 //! `cargo run -p monotable-cli --example lambda_init -- BINARY` (`BENCH_RUNS`, default 20).
 
-#[path = "../tests/common/runtime_api.rs"]
-mod runtime_api;
-
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use runtime_api::RuntimeApi;
+use monotable_test_support::runtime_api::RuntimeApi;
 
 fn main() {
     let Some(binary) = std::env::args_os().nth(1) else {

@@ -6,23 +6,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
-use monotable_check::{Format, Report, model_error_diagnostics};
+use clap::Args;
 use monotable_migrate::audit::{self, AuditOptions, AuditReport, DEFAULT_SEGMENTS};
 use monotable_model::text::{escape, escape_json};
 
 use crate::connection::ConnectionArgs;
+use crate::input::{OutputFormat, read_model};
 
 /// No audit was made: bad usage, an invalid model, DynamoDB unreachable.
 const TROUBLE: u8 = 2;
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum OutputFormat {
-    /// rustc-style findings quoting the model, then a summary.
-    Human,
-    /// One JSON document for tools (see docs/audit.md).
-    Json,
-}
 
 #[derive(Debug, Args)]
 pub struct AuditArgs {
@@ -48,13 +40,12 @@ pub struct AuditArgs {
 
 pub async fn run(args: AuditArgs) -> anyhow::Result<ExitCode> {
     let path = args.model.display().to_string();
-    let json = matches!(args.format, OutputFormat::Json);
+    let json = args.format.is_json();
     let report = match audit(&args, &path).await {
         Ok(report) => report,
         Err(e) => return Ok(crate::failed(json, &path, &e, ExitCode::from(TROUBLE))),
     };
-    let format = if json { Format::Json } else { Format::Human };
-    let rendered = report.render(format);
+    let rendered = report.render(args.format.into());
     if json {
         print!("{}", escape_json(&rendered));
     } else {
@@ -68,16 +59,8 @@ pub async fn run(args: AuditArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn audit(args: &AuditArgs, path: &str) -> anyhow::Result<AuditReport> {
-    let source = std::fs::read_to_string(&args.model)
-        .with_context(|| format!("cannot read model {path}"))?;
-    let model = match monotable_model::parse(&source) {
-        Ok(model) => model,
-        Err(e) => {
-            let report = Report::new(path, &source, model_error_diagnostics(&e));
-            eprint!("{}", report.render(Format::Human));
-            anyhow::bail!("{path} is not a valid model");
-        }
-    };
+    let file = read_model(&args.model, "no audit made")?;
+    let model = file.model;
     let backend = args.connection.backend();
     let dynamo = monotable_connect::connect(&backend).await?;
     dynamo.ping().await?;
@@ -97,5 +80,5 @@ async fn audit(args: &AuditArgs, path: &str) -> anyhow::Result<AuditReport> {
     let report = audit::audit(&model, dynamo.client(), &options)
         .await
         .with_context(|| format!("auditing on {backend}"))?;
-    Ok(report.with_source(path, &source))
+    Ok(report.with_source(path, &file.source))
 }

@@ -3,17 +3,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use monotable_model::text::escape;
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum OutputFormat {
-    /// rustc-style diagnostics for people.
-    Human,
-    /// One JSON document for tools.
-    Json,
-}
+use crate::input::{OutputFormat, read_source};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -29,28 +22,20 @@ pub struct CheckArgs {
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let path = args.model.display().to_string();
-    let source = match (std::fs::read_to_string(&args.model), args.format) {
-        (Ok(source), _) => source,
+    let source = match read_source(&args.model) {
+        Ok(source) => source,
         // Tools reading JSON get a document saying why, like any other failed check.
-        (Err(e), OutputFormat::Json) => {
-            let report = monotable_check::Report::unreadable(&path, &e.to_string());
-            println!(
-                "{}",
-                report.render(monotable_check::Format::Json).trim_end()
-            );
-            eprintln!("error: cannot read model {}: {e}", escape(&path));
+        Err(e) if args.format.is_json() => {
+            let reason = e.root_cause().to_string();
+            let report = monotable_check::Report::unreadable(&path, &reason);
+            println!("{}", report.render(args.format.into()).trim_end());
+            eprintln!("error: {}", escape(&crate::one_line(&e)));
             return Ok(ExitCode::FAILURE);
         }
-        (Err(e), OutputFormat::Human) => {
-            return Err(e).with_context(|| format!("cannot read model {path}"));
-        }
+        Err(e) => return Err(e),
     };
     let report = monotable_check::check_source(&path, &source);
-    let format = match args.format {
-        OutputFormat::Human => monotable_check::Format::Human,
-        OutputFormat::Json => monotable_check::Format::Json,
-    };
-    let rendered = report.render(format);
+    let rendered = report.render(args.format.into());
     match args.format {
         OutputFormat::Json => println!("{}", rendered.trim_end()),
         OutputFormat::Human if rendered.is_empty() => {

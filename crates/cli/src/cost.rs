@@ -7,18 +7,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use anyhow::Context;
+use clap::Args;
 use monotable_check::cost::{self, PriceTable};
 use monotable_model::text::{escape, escape_json};
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum OutputFormat {
-    /// Tables for people.
-    Human,
-    /// One JSON document for tools (amounts as decimal strings).
-    Json,
-}
+use crate::input::{OutputFormat, read_model};
 
 #[derive(Debug, Args)]
 pub struct CostArgs {
@@ -48,24 +42,12 @@ pub async fn run(args: CostArgs) -> anyhow::Result<ExitCode> {
     let path = args.model.display().to_string();
     match cost(&args, &path).await {
         Ok(code) => Ok(code),
-        Err(e) => crate::json_error(matches!(args.format, OutputFormat::Json), &path, e),
+        Err(e) => crate::json_error(args.format.is_json(), &path, e),
     }
 }
 
-/// The model in `file` (named `path`), or its problems printed and an error.
-fn load(file: &std::path::Path, path: &str) -> anyhow::Result<monotable_model::Model> {
-    let source =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read model {path}"))?;
-    let Ok(model) = monotable_model::parse(&source) else {
-        let report = monotable_check::check_source(path, &source);
-        eprint!("{}", report.render(monotable_check::Format::Human));
-        bail!("{path} is not a valid model; nothing priced");
-    };
-    Ok(model)
-}
-
 async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
-    let model = load(&args.model, path)?;
+    let model = read_model(&args.model, "nothing priced")?.model;
     let prices = match &args.prices {
         Some(file) => {
             let text = std::fs::read_to_string(file)
@@ -77,7 +59,7 @@ async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
     };
     if let Some(new_file) = &args.compare {
         let new_path = new_file.display().to_string();
-        let new = load(new_file, &new_path)?;
+        let new = read_model(new_file, "nothing priced")?.model;
         let comparison = cost::compare(path, &model, &new_path, &new, &prices);
         match args.format {
             OutputFormat::Human => print!("{}", comparison.render_human()),

@@ -1,22 +1,14 @@
 //! `monotable diff OLD NEW`: what changes between two model files and what each change takes
 //! on a live table, with the cost of each step. Exits 1 when a change cannot be done in place.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use monotable_migrate::diff::{self, Counts, Files};
-use monotable_model::Model;
 use monotable_model::text::{escape, escape_json};
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// Grouped by what each change takes, for people.
-    Human,
-    /// One JSON document for tools.
-    Json,
-}
+use crate::input::{OutputFormat, read_model};
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -33,21 +25,8 @@ pub struct DiffArgs {
     items: Vec<String>,
 }
 
-/// A model file and its source, or its problems printed and an error.
-pub fn load_model(file: &Path) -> anyhow::Result<(Model, String)> {
-    let path = file.display().to_string();
-    let source =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read model {path}"))?;
-    let Ok(model) = monotable_model::parse(&source) else {
-        let report = monotable_check::check_source(&path, &source);
-        eprint!("{}", report.render(monotable_check::Format::Human));
-        bail!("{path} is not a valid model");
-    };
-    Ok((model, source))
-}
-
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
-    let json = args.format == OutputFormat::Json;
+    let json = args.format.is_json();
     let path = args.new.display().to_string();
     match diff(&args) {
         Ok(code) => Ok(code),
@@ -56,8 +35,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
-    let (old, _) = load_model(&args.old)?;
-    let (new, new_source) = load_model(&args.new)?;
+    let old = read_model(&args.old, "nothing compared")?.model;
+    let new = read_model(&args.new, "nothing compared")?;
+    let (new, new_source) = (new.model, new.source);
     let counts = Counts::parse(&args.items).map_err(|e| anyhow::anyhow!("--items {e}"))?;
     let d = diff::diff(&old, &new);
     let costs = diff::cost::costs(&old, &new, &d, &counts);

@@ -55,7 +55,7 @@ struct SamArgs {
     #[arg(long, value_enum, default_value = "x86-64", requires = "function")]
     architecture: Arch,
     /// (sam) The HTTP API's routes, from an OpenAPI document (JSON): an operation whose
-    /// `security` allows no credentials is public. `monotable openapi` prints the shop's.
+    /// `security` allows no credentials is public. `monotable-shop openapi` prints the shop's.
     /// Without it, one protected `ANY /{proxy+}`.
     #[arg(long, value_name = "OPENAPI.json", requires = "function")]
     routes_from: Option<PathBuf>,
@@ -103,18 +103,11 @@ impl SamArgs {
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let path = args.model.display().to_string();
-    let source = std::fs::read_to_string(&args.model)
-        .with_context(|| format!("cannot read model {path}"))?;
-    let model = match monotable_model::parse(&source) {
-        Ok(model) => model,
-        Err(_) => {
-            // The checker renders the parse errors with their places.
-            let report = monotable_check::check_source(&path, &source);
-            eprint!("{}", report.render(monotable_check::Format::Human));
-            bail!("{path} is not a valid model; nothing exported");
-        }
-    };
+    let crate::input::ModelFile {
+        path,
+        source,
+        model,
+    } = crate::input::read_model(&args.model, "nothing exported")?;
     let mut options = monotable_export::ExportOptions::default();
     let check_text;
     let capacity = |p: &monotable_model::Pattern| {

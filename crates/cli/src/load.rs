@@ -10,9 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use monotable_check::{Format, Report, model_error_diagnostics};
 use monotable_connect::capacity::{ResourceMetrics, Settings, Snapshot};
 use monotable_connect::{Backend, Dynamo, Engine};
 use monotable_model::text::{escape, escape_json};
@@ -20,20 +19,13 @@ use monotable_verify::load::report::{LoadReport, Meta};
 use monotable_verify::load::{self, Options, Plan, Probe, Progress};
 
 use crate::connection::RemoteArgs;
+use crate::input::{OutputFormat, read_model};
 
 /// No run was made: bad usage, an invalid model, no traffic, DynamoDB unreachable.
 const TROUBLE: u8 = 2;
 /// Partition keys per table and index the emulator reports: enough that the streams' hot
 /// partitions are among them.
 const HOT_KEYS: usize = 1000;
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum OutputFormat {
-    /// A table: one line per pattern and entity, then the verdict.
-    Human,
-    /// One JSON document for tools (see docs/load.md).
-    Json,
-}
 
 #[derive(Debug, Args)]
 pub struct LoadArgs {
@@ -96,7 +88,7 @@ fn with_traffic(source: &str, file: &std::path::Path) -> anyhow::Result<monotabl
 
 pub async fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let path = args.model.display().to_string();
-    let json = matches!(args.format, OutputFormat::Json);
+    let json = args.format.is_json();
     let report = match load(&args, &path).await {
         Ok(report) => report,
         Err(e) => return Ok(crate::failed(json, &path, &e, ExitCode::from(TROUBLE))),
@@ -124,19 +116,10 @@ async fn load(args: &LoadArgs, path: &str) -> anyhow::Result<LoadReport> {
             "--capacity-scale sets the embedded engine's capacity emulator; --endpoint and --aws have none"
         );
     }
-    let source = std::fs::read_to_string(&args.model)
-        .with_context(|| format!("cannot read model {path}"))?;
-    let model = match monotable_model::parse(&source) {
-        Ok(model) => Arc::new(model),
-        Err(e) => {
-            let report = Report::new(path, &source, model_error_diagnostics(&e));
-            eprint!("{}", report.render(Format::Human));
-            bail!("{path} is not a valid model");
-        }
-    };
+    let file = read_model(&args.model, "nothing run")?;
     let model = match &args.traffic {
-        Some(file) => Arc::new(with_traffic(&source, file)?),
-        None => model,
+        Some(traffic) => Arc::new(with_traffic(&file.source, traffic)?),
+        None => Arc::new(file.model),
     };
     let plan = load::plan(&model, args.scale).with_context(|| path.to_string())?;
     let capacity_scale = args.capacity_scale.unwrap_or(1.0);

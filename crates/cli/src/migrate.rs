@@ -16,7 +16,7 @@ use monotable_migrate::diff;
 use monotable_model::text::{escape, escape_json};
 
 use crate::connection::ConnectionArgs;
-use crate::diff::{OutputFormat, load_model};
+use crate::input::{OutputFormat, read_model};
 
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
@@ -69,7 +69,7 @@ fn positive(text: &str) -> Result<f64, String> {
 }
 
 pub async fn run(args: MigrateArgs) -> anyhow::Result<ExitCode> {
-    let json = args.format == OutputFormat::Json;
+    let json = args.format.is_json();
     let path = args.new.display().to_string();
     match migrate(&args).await {
         Ok(code) => Ok(code),
@@ -108,8 +108,9 @@ fn progress_bar(
 }
 
 async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
-    let (old, old_source) = load_model(&args.old)?;
-    let (new, new_source) = load_model(&args.new)?;
+    let old = read_model(&args.old, "nothing migrated")?;
+    let new = read_model(&args.new, "nothing migrated")?;
+    let (old, old_source, new, new_source) = (old.model, old.source, new.model, new.source);
     let d = diff::diff(&old, &new);
     if d.new_errors() > 0 {
         anyhow::bail!(
@@ -134,7 +135,7 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
     let dynamo = monotable_connect::connect(&backend).await?;
     let client = dynamo.client();
     let progress = Arc::new(Progress::default());
-    let (bar, ticker) = progress_bar(&progress, args.format == OutputFormat::Json);
+    let (bar, ticker) = progress_bar(&progress, args.format.is_json());
     let result = apply::run(client, &old, &new, &d, &options, &progress).await;
     ticker.abort();
     bar.finish_and_clear();
@@ -162,14 +163,14 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
             out.push_str(&apply::render_human(&summary));
             if let Some(a) = &audit {
                 out.push_str(&format!("\naudit against {}:\n", args.new.display()));
-                out.push_str(&a.render(monotable_migrate::audit::Format::Human));
+                out.push_str(&a.render(OutputFormat::Human.into()));
             }
             print!("{}", escape(&out));
         }
         OutputFormat::Json => {
             let mut doc = apply::render_json(&summary);
             if let (Some(a), Some(map)) = (&audit, doc.as_object_mut()) {
-                let rendered = a.render(monotable_migrate::audit::Format::Json);
+                let rendered = a.render(OutputFormat::Json.into());
                 let value: serde_json::Value =
                     serde_json::from_str(&rendered).unwrap_or(serde_json::Value::Null);
                 map.insert("audit".into(), value);

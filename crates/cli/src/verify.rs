@@ -6,19 +6,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use monotable_connect::Backend;
 use monotable_model::text::{escape, escape_json};
 
 use crate::connection::ConnectionArgs;
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum OutputFormat {
-    /// One line per pattern, the request and the difference on failure.
-    Human,
-    /// One JSON document for tools.
-    Json,
-}
+use crate::input::{OutputFormat, read_model};
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -43,9 +36,9 @@ pub struct VerifyArgs {
 
 pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let path = args.model.display().to_string();
-    let report = match verify(&args, &path).await {
+    let report = match verify(&args).await {
         Ok(report) => report,
-        Err(e) => return crate::json_error(matches!(args.format, OutputFormat::Json), &path, e),
+        Err(e) => return crate::json_error(args.format.is_json(), &path, e),
     };
     match args.format {
         OutputFormat::Human => print!("{}", escape(&report.render_human())),
@@ -58,10 +51,8 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-async fn verify(args: &VerifyArgs, path: &str) -> anyhow::Result<monotable_verify::Report> {
-    let source = std::fs::read_to_string(&args.model)
-        .with_context(|| format!("cannot read model {path}"))?;
-    let model = monotable_verify::parse_model(path, &source)?;
+async fn verify(args: &VerifyArgs) -> anyhow::Result<monotable_verify::Report> {
+    let model = read_model(&args.model, "nothing verified")?.model;
     if !args.table {
         let c = &args.connection;
         if c.remote.endpoint.is_some() || c.remote.aws || c.data.in_memory {

@@ -1,234 +1,108 @@
 //! Every door to the table's data asks for the DynamoDB endpoint's own credentials, or is shut:
-//! serve's `/ui` table view and `/metrics` key values, and `monotable ui`'s table view, on
-//! loopback and on a host beyond it (bound to 0.0.0.0, called on 127.0.0.1). Every answer of
-//! every listener also carries the browser hardening headers.
-
-mod common;
+//! `monotable serve`'s `/metrics` key values beside its endpoint, and `monotable ui`'s table
+//! view, on loopback and on a host beyond it (bound to 0.0.0.0, called on 127.0.0.1). Every
+//! answer of every listener also carries the browser hardening headers. (`monotable-shop
+//! serve`'s `/ui` and `/metrics`: crates/shop-server/tests/data_doors.rs.)
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
-use common::{Served, get_text, header, http, monotable};
+use monotable_test_support::sigv4::{Route, call, call_signed, pairs, signed};
+use monotable_test_support::tool::{command, serve};
+use monotable_test_support::{dynamodb, forbids_framing_and_sniffing, get_text, header, http};
 use serde_json::{Value, json};
 
 const AUTH: &str = "local:s3cr3t-s3cr3t";
-const EMAIL: &str = "alice@example.com";
 
-/// The routes beside the endpoint that read or write table data: (method, path, body).
-const DATA_ROUTES: [(&str, &str, Option<&str>); 6] = [
-    ("GET", "/ui/api/live/scan?limit=50", None),
-    ("GET", "/ui/api/live/patterns/getUser?userId=alice", None),
-    (
-        "GET",
-        "/ui/api/live/patterns/listUserOrders?userId=alice",
-        None,
-    ),
-    (
-        "PUT",
-        "/ui/api/live/item",
-        Some(r#"{"item":{"PK":{"S":"USER#mallory"},"SK":{"S":"PROFILE"}}}"#),
-    ),
+/// `/metrics` with key values, in both formats: the route beside `monotable serve`'s endpoint
+/// that reads table data.
+const KEY_VALUES: [Route<'static>; 2] = [
     ("GET", "/metrics?keys=values", None),
     ("GET", "/metrics?format=json&keys=values", None),
 ];
 
-/// Authorization headers for `method base+path` with `body`, signed with `key:secret` as the
-/// SDKs sign DynamoDB requests.
-fn signed(
-    base: &str,
-    method: &str,
-    path: &str,
-    body: &str,
-    credentials: &str,
-) -> Vec<(String, String)> {
-    use aws_sigv4::http_request::{SignableBody, SignableRequest, SigningSettings, sign};
-    use aws_sigv4::sign::v4::SigningParams;
-    let (key, secret) = credentials.split_once(':').unwrap();
-    let host = base.trim_start_matches("http://");
-    let identity = aws_credential_types::Credentials::new(key, secret, None, None, "test").into();
-    let params = SigningParams::builder()
-        .identity(&identity)
-        .region("us-east-1")
-        .name("dynamodb")
-        .time(SystemTime::now())
-        .settings(SigningSettings::default())
-        .build()
-        .unwrap()
-        .into();
-    let url = format!("{base}{path}");
-    let signable = SignableRequest::new(
-        method,
-        &url,
-        [("host", host)].into_iter(),
-        SignableBody::Bytes(body.as_bytes()),
-    )
-    .unwrap();
-    let (instructions, _) = sign(signable, &params).unwrap().into_parts();
-    let mut request = http::Request::builder()
-        .method(method)
-        .uri(&url)
-        .body(())
-        .unwrap();
-    instructions.apply_to_request_http1x(&mut request);
-    request
-        .headers()
-        .iter()
-        .filter(|(k, _)| k.as_str() != "host")
-        .map(|(k, v)| (k.to_string(), v.to_str().unwrap().to_string()))
-        .collect()
-}
-
-/// `route` on `base` with `headers`: (status, body as JSON, body as text).
-fn call(
-    base: &str,
-    route: (&str, &str, Option<&str>),
-    headers: &[(String, String)],
-) -> (u16, Value) {
-    let (method, path, body) = route;
-    let headers: Vec<(&str, &str)> = headers
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    http(base, method, path, &headers, body).expect("the listener answers")
-}
-
-fn call_signed(base: &str, route: (&str, &str, Option<&str>), credentials: &str) -> (u16, Value) {
-    let headers = signed(base, route.0, route.1, route.2.unwrap_or(""), credentials);
-    call(base, route, &headers)
-}
-
-/// A user item with an e-mail address, written through the endpoint (signed when `auth`).
-fn write_user(served: &Served, auth: Option<&str>) {
-    let body = json!({
-        "TableName": "Shop",
-        "Item": {"PK": {"S": "USER#alice"}, "SK": {"S": "PROFILE"}, "entityType": {"S": "User"},
-                 "userId": {"S": "alice"}, "email": {"S": EMAIL}, "name": {"S": "Alice"}},
-    })
-    .to_string();
-    let mut headers = vec![
-        (
-            "X-Amz-Target".to_string(),
-            "DynamoDB_20120810.PutItem".to_string(),
-        ),
-        (
-            "Content-Type".to_string(),
-            "application/x-amz-json-1.0".to_string(),
-        ),
-    ];
-    match auth {
-        Some(credentials) => headers.extend(signed(&served.url, "POST", "/", &body, credentials)),
-        None => headers.extend([
-            ("X-Amz-Date".to_string(), "20261204T000000Z".to_string()),
-            (
-                "Authorization".to_string(),
-                "AWS4-HMAC-SHA256 Credential=k/20261204/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00".to_string(),
-            ),
-        ]),
+/// A table with one item whose partition key is `USER#alice`, written through the endpoint at
+/// `url` (signed when `auth`), so that `/metrics` has a key to name.
+fn write_item(url: &str, auth: Option<&str>) {
+    let create = json!({
+        "TableName": "Doors",
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+        "BillingMode": "PAY_PER_REQUEST",
+    });
+    let put = json!({"TableName": "Doors", "Item": {"PK": {"S": "USER#alice"}}});
+    for (operation, body) in [("CreateTable", create), ("PutItem", put)] {
+        let (status, answer) = match auth {
+            Some(credentials) => dynamodb::call_signed(url, operation, &body, credentials),
+            None => dynamodb::call(url, operation, &body),
+        };
+        assert_eq!(status, 200, "{operation}: {answer}");
     }
-    let (status, answer) = call(&served.url, ("POST", "/", Some(&body)), &headers);
-    assert_eq!(status, 200, "{answer}");
-}
-
-fn start(args: &[&str], dir: &std::path::Path) -> Served {
-    let mut all = vec!["--in-memory", "--capacity"];
-    all.extend_from_slice(args);
-    Served::start(&all, dir)
 }
 
 #[test]
-fn behind_auth_every_data_route_asks_for_the_endpoints_signature() {
+fn behind_auth_key_values_beside_the_endpoint_ask_for_its_signature() {
     for host in ["127.0.0.1", "0.0.0.0"] {
         let dir = tempfile::tempdir().unwrap();
-        let served = start(&["--host", host, "--auth", AUTH], dir.path());
-        write_user(&served, Some(AUTH));
-        for route in DATA_ROUTES {
-            let (status, body) = call(&served.api, route, &[]);
-            assert_eq!(status, 401, "{host} {route:?} unsigned: {body}");
-            assert!(!body.to_string().contains(EMAIL), "{body}");
-            let (status, body) = call_signed(&served.api, route, "local:another-secret");
-            assert_eq!(status, 401, "{host} {route:?} wrongly signed: {body}");
-            let (status, body) = call_signed(&served.api, route, AUTH);
-            let expected = if route.0 == "PUT" { 403 } else { 200 };
-            assert_eq!(status, expected, "{host} {route:?} signed: {body}");
-        }
-        let (_, scan) = call_signed(&served.api, DATA_ROUTES[0], AUTH);
-        assert!(
-            scan.to_string().contains(EMAIL),
-            "signed, the table view reads: {scan}"
+        let served = serve(
+            &["--in-memory", "--capacity", "--host", host, "--auth", AUTH],
+            dir.path(),
         );
+        write_item(&served.url, Some(AUTH));
+        for route in KEY_VALUES {
+            let (status, body) = call(&served.url, route, &[]);
+            assert_eq!(status, 401, "{host} {route:?} unsigned: {body}");
+            assert!(!body.to_string().contains("USER#alice"), "{body}");
+            let (status, body) = call_signed(&served.url, route, "local:another-secret");
+            assert_eq!(status, 401, "{host} {route:?} wrongly signed: {body}");
+        }
         // Without key values, metrics ask for nothing and name keys by pseudonym only.
-        let (status, _, text) = get_text(&served.api, "/metrics", &[]);
+        let (status, _, text) = get_text(&served.url, "/metrics", &[]);
         assert_eq!(status, 200, "{text}");
         assert!(
             text.contains("key_id=") && !text.contains("USER#alice"),
             "{text}"
         );
-        let (_, _, json) = get_text(&served.api, "/metrics?format=json", &[]);
-        assert!(
-            json.contains("key_id") && !json.contains("USER#alice"),
-            "{json}"
-        );
-        let (_, _, text) = get_text(
-            &served.api,
-            "/metrics?keys=values",
-            &signed(&served.api, "GET", "/metrics?keys=values", "", AUTH)
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str()))
-                .collect::<Vec<_>>(),
-        );
+        for route in KEY_VALUES {
+            let (status, body) = call_signed(&served.url, route, AUTH);
+            assert_eq!(status, 200, "{host} {route:?} signed: {body}");
+        }
+        let path = KEY_VALUES[0].1;
+        let signature = signed(&served.url, "GET", path, "", AUTH);
+        let (_, _, text) = get_text(&served.url, path, &pairs(&signature));
         assert!(text.contains(r#"key="USER#alice""#), "{text}");
         served.terminate();
     }
 }
 
 #[test]
-fn beyond_loopback_without_auth_the_data_routes_are_off() {
+fn key_values_beside_the_endpoint_are_off_beyond_loopback_without_auth_and_open_on_it() {
     let dir = tempfile::tempdir().unwrap();
-    let served = start(&["--host", "0.0.0.0"], dir.path());
-    assert!(
-        served
-            .banner
-            .iter()
-            .any(|l| l.contains("its table is off beyond loopback without --auth")),
-        "{:?}",
-        served.banner
+    let served = serve(
+        &["--in-memory", "--capacity", "--host", "0.0.0.0"],
+        dir.path(),
     );
-    write_user(&served, None);
-    for route in DATA_ROUTES {
-        let (status, body) = call(&served.api, route, &[]);
+    write_item(&served.url, None);
+    for route in KEY_VALUES {
+        let (status, body) = call(&served.url, route, &[]);
         assert_eq!(status, 403, "{route:?}: {body}");
-        assert!(!body.to_string().contains(EMAIL), "{body}");
+        assert!(!body.to_string().contains("USER#alice"), "{body}");
         // A signature of any key is worth nothing where no credentials are set.
-        let (status, _) = call_signed(&served.api, route, AUTH);
+        let (status, _) = call_signed(&served.url, route, AUTH);
         assert_eq!(status, 403, "{route:?} signed");
     }
-    let (_, live) = http(&served.api, "GET", "/ui/api/live", &[], None).unwrap();
-    assert_eq!(live["access"]["mode"], "off", "{live}");
-    let (status, _, text) = get_text(&served.api, "/metrics", &[]);
+    let (status, _, text) = get_text(&served.url, "/metrics", &[]);
     assert!(status == 200 && !text.contains("USER#alice"), "{text}");
-    // The model view shows the model and verify's samples, not the table: it stays.
-    let (status, _) = http(&served.api, "GET", "/ui/api/model", &[], None).unwrap();
-    assert_eq!(status, 200);
     served.terminate();
-}
 
-#[test]
-fn on_loopback_without_auth_the_data_routes_are_as_open_as_the_endpoint() {
-    let dir = tempfile::tempdir().unwrap();
-    let served = start(&[], dir.path());
-    write_user(&served, None);
-    for route in DATA_ROUTES {
-        let (status, body) = call(&served.api, route, &[]);
-        let expected = if route.0 == "PUT" { 403 } else { 200 };
-        assert_eq!(status, expected, "{route:?}: {body}");
+    let served = serve(&["--in-memory", "--capacity"], dir.path());
+    write_item(&served.url, None);
+    for route in KEY_VALUES {
+        let (status, body) = call(&served.url, route, &[]);
+        assert_eq!(status, 200, "{route:?}: {body}");
     }
-    let (_, _, text) = get_text(&served.api, "/metrics", &[]);
-    assert!(
-        !text.contains("USER#alice"),
-        "asked for nothing, no values: {text}"
-    );
-    let (_, _, text) = get_text(&served.api, "/metrics?keys=values", &[]);
+    let (_, _, text) = get_text(&served.url, "/metrics?keys=values", &[]);
     assert!(text.contains(r#"key="USER#alice""#), "{text}");
     served.terminate();
 }
@@ -253,7 +127,7 @@ impl UiProc {
             dir.join("shop.toml"),
         )
         .unwrap();
-        let mut child = monotable()
+        let mut child = command()
             .args(["ui", "shop.toml", "--port", "0", "--in-memory"])
             .args(args)
             .current_dir(dir)
@@ -343,36 +217,19 @@ fn monotable_ui_asks_for_its_auth_and_is_shut_beyond_loopback_without_it() {
 #[test]
 fn every_answer_of_every_listener_forbids_framing_and_sniffing() {
     let dir = tempfile::tempdir().unwrap();
-    let served = start(&[], dir.path());
+    let served = serve(&["--in-memory"], dir.path());
     let ui_dir = tempfile::tempdir().unwrap();
     let ui = UiProc::start(&[], ui_dir.path());
     let answers = [
-        (&served.api, "/products"),
-        (&served.api, "/no/such/route"),
-        (&served.api, "/ui/"),
-        (&served.api, "/ui/api/patterns/%FF"),
         (&served.url, "/"),
+        (&served.url, "/metrics"),
+        (&served.url, "/metrics?format=xml"),
         (&ui.url, "/"),
         (&ui.url, "/api/model"),
         (&ui.url, "/nowhere"),
     ];
     for (base, path) in answers {
-        for origin in [None, Some("http://evil.example")] {
-            let headers: Vec<(&str, &str)> = origin.map(|o| ("Origin", o)).into_iter().collect();
-            let (status, headers, _) = get_text(base, path, &headers);
-            let what = format!("{base}{path} ({status}, origin {origin:?})");
-            assert_eq!(
-                header(&headers, "x-content-type-options"),
-                Some("nosniff"),
-                "{what}"
-            );
-            assert_eq!(header(&headers, "x-frame-options"), Some("DENY"), "{what}");
-            let policy = header(&headers, "content-security-policy").unwrap_or("");
-            assert!(
-                policy.contains("frame-ancestors 'none'"),
-                "{what}: {policy}"
-            );
-        }
+        forbids_framing_and_sniffing(base, path);
     }
     // The page runs its own script only, by hash.
     let (_, headers, _) = get_text(&ui.url, "/", &[]);

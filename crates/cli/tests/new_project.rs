@@ -13,9 +13,10 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::runtime_api::{Posted, RuntimeApi, http_event};
 use common::scaffold::{self, cargo, cfn_lint, text, timed};
-use common::{Served, monotable, run};
+use common::{monotable, run};
+use monotable_test_support::runtime_api::{Posted, RuntimeApi, http_event};
+use monotable_test_support::tool::serve;
 
 fn created(parent: &Path, name: &str) -> std::path::PathBuf {
     let out = run(&["new", name], parent);
@@ -57,7 +58,7 @@ fn a_new_project_checks_builds_and_passes_its_tests() {
         text(&out)
     );
     the_lambda_build_is_lean(&dir);
-    let served = Served::start(&["--in-memory"], &parent);
+    let served = serve(&["--in-memory"], &parent);
     let binary = scaffold::target_dir().join("debug/demo");
     let (out, _) = timed(
         "cargo build --features local",

@@ -1,13 +1,16 @@
 //! An endpoint that goes away mid-run: each command says it cannot reach DynamoDB at that
 //! endpoint and why, never "no message", a bare "dispatch failure" or the SDK's debug dump.
-//! A proxy in front of `monotable serve` dies at a chosen operation (common::proxy).
+//! A proxy in front of `monotable serve` dies at a chosen operation (common::proxy); the data
+//! behind it is the shop's sample data (`monotable-shop load-sample`).
 
 mod common;
 
 use std::path::Path;
 
 use common::proxy::Proxy;
-use common::{Served, run};
+use common::run;
+use monotable_test_support::tool::serve;
+use monotable_test_support::{Served, shop};
 
 fn shop(name: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/shop");
@@ -34,9 +37,9 @@ fn serve_with_samples(dir: &Path) -> Served {
         "--days",
         "5",
     ];
-    let out = run(&load, dir);
+    let out = shop::run(&load, dir);
     assert!(out.status.success(), "{}", stderr(&out));
-    Served::start(&["--data-dir", "data"], dir)
+    serve(&["--data-dir", "data"], dir)
 }
 
 /// The one line a command printed names the endpoint and the cause of no answer.

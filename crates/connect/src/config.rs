@@ -10,8 +10,12 @@ pub const DEFAULT_DATA_DIR: &str = ".monotable";
 /// beside it (`monotable.db-wal`, `monotable.db-shm`).
 pub const DATABASE_FILE: &str = "monotable.db";
 
-/// The secret `monotable serve` signs tokens and cursors with, generated into a data directory on
-/// first use (`MONOTABLE_JWT_SECRET` overrides it).
+/// The lock file inside a data directory. The process that holds an exclusive OS lock on it owns
+/// the directory; the file names that process.
+pub const LOCK_FILE: &str = "monotable.lock";
+
+/// The secret `monotable-shop serve` signs tokens and cursors with, generated into a data
+/// directory on first use (`MONOTABLE_JWT_SECRET` overrides it).
 pub const SECRET_FILE: &str = "jwt-secret";
 
 /// Where the embedded engine keeps its data.

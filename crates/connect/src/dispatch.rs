@@ -8,95 +8,20 @@ use dynoxide::DynoxideError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::answer::own_token;
+pub use crate::answer::{AUTO_TOKEN, Answer, Origin};
 use crate::engine::{Engine, Unavailable};
 
 /// The prefix of every DynamoDB operation in `x-amz-target`.
 pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 
-/// The `ClientRequestToken` the in-process client's SDK fills in when the caller gives none.
-///
-/// The SDK gives every transaction a fresh token so that a retry after a lost response is not
-/// applied twice. In-process no response is lost, and the engine keeps every token's response
-/// for ten minutes and scans that cache on each transaction, so the in-process client fills in
-/// this fixed token instead and [`run`] drops it ([`Origin::InProcess`]): tokens a caller sets
-/// itself keep their meaning.
-pub const AUTO_TOKEN: &str = "monotable-in-process-auto-token";
-
-/// Where a request came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
-    /// The in-process connector: [`AUTO_TOKEN`] stands for "no token".
-    InProcess,
-    /// The HTTP endpoint: the request is taken as sent.
-    Http,
-}
-
-/// What the engine answered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
-    /// HTTP status.
-    pub status: u16,
-    /// DynamoDB's JSON body.
-    pub body: Vec<u8>,
-    /// The durability ticket to wait for before sending it (file-backed engine only).
-    pub(crate) ticket: Option<u64>,
-}
-
-impl Answer {
-    pub(crate) fn new(status: u16, body: Vec<u8>) -> Answer {
-        Answer {
-            status,
-            body,
-            ticket: None,
-        }
-    }
-
-    /// An error answer with only a `__type`.
-    pub fn bare(status: u16, error_type: &str) -> Answer {
-        Answer::new(
-            status,
-            format!(r#"{{"__type":"{error_type}"}}"#).into_bytes(),
-        )
-    }
-
-    /// An error answer with a `__type` and a message.
-    pub fn error(status: u16, error_type: &str, message: &str) -> Answer {
-        let body = serde_json::json!({ "__type": error_type, "message": message });
-        Answer::new(status, body.to_string().into_bytes())
-    }
-
-    /// An answer whose body is `json`, with `status`.
-    #[cfg(any(feature = "capacity", feature = "faults"))]
-    pub(crate) fn error_json(status: u16, json: serde_json::Value) -> Answer {
-        Answer::new(status, json.to_string().into_bytes())
-    }
-
-    /// A 200 answer whose body is `json`.
-    #[cfg(feature = "faults")]
-    pub(crate) fn ok_json(json: serde_json::Value) -> Answer {
-        Answer::new(200, json.to_string().into_bytes())
-    }
-
-    fn unknown_operation() -> Answer {
-        Answer::bare(400, "com.amazon.coral.service#UnknownOperationException")
-    }
-
-    fn unavailable(why: &Unavailable) -> Answer {
-        Answer::error(
-            500,
-            "com.amazonaws.dynamodb.v20120810#InternalServerError",
-            &why.to_string(),
-        )
-    }
-}
-
 /// Run one request. `target` is the whole `x-amz-target` header.
 pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -> Answer {
     let Some(operation) = target.and_then(|t| t.strip_prefix(TARGET_PREFIX)) else {
-        return Answer::unknown_operation();
+        return unknown_operation();
     };
     if let Err(why) = engine.check_files() {
-        return Answer::unavailable(&why);
+        return unavailable(&why);
     }
     #[cfg(feature = "capacity")]
     if let Some(emulator) = engine.capacity()
@@ -106,7 +31,7 @@ pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -
         return answer;
     }
     let Some(result) = call(engine, origin, operation, body) else {
-        return Answer::unknown_operation();
+        return unknown_operation();
     };
     #[cfg(feature = "capacity")]
     if let Some(emulator) = engine.capacity() {
@@ -156,7 +81,7 @@ pub async fn settle(engine: &Engine, answer: Answer) -> Answer {
         None => answer,
         Some(ticket) => match engine.durable(ticket).await {
             Ok(()) => answer,
-            Err(why) => Answer::unavailable(&why),
+            Err(why) => unavailable(&why),
         },
     }
 }
@@ -189,11 +114,6 @@ where
         .map_err(|e| DynoxideError::SerializationException(e.to_string()))?;
     let response = op(request)?;
     serde_json::to_vec(&response).map_err(|e| DynoxideError::InternalServerError(e.to_string()))
-}
-
-/// `token` unless it is the in-process client's stand-in for none.
-pub(crate) fn own_token(origin: Origin, token: Option<String>) -> Option<String> {
-    token.filter(|t| origin == Origin::Http || t != AUTO_TOKEN)
 }
 
 /// Run `operation`; `None` for an operation the engine does not implement.
@@ -256,6 +176,20 @@ fn call(
         "UntagResource" => untag_resource,
         "ListTagsOfResource" => list_tags_of_resource,
     }
+}
+
+/// An operation the engine does not have.
+fn unknown_operation() -> Answer {
+    Answer::bare(400, "com.amazon.coral.service#UnknownOperationException")
+}
+
+/// The engine refuses requests: its database file is gone, or the disk did not confirm a write.
+fn unavailable(why: &Unavailable) -> Answer {
+    Answer::error(
+        500,
+        "com.amazonaws.dynamodb.v20120810#InternalServerError",
+        &why.to_string(),
+    )
 }
 
 #[cfg(test)]

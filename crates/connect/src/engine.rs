@@ -11,13 +11,9 @@ use dynoxide::Database;
 
 #[cfg(feature = "capacity")]
 use crate::capacity::{Emulator, Settings};
-use crate::config::DataLocation;
+use crate::config::{DataLocation, LOCK_FILE};
 use crate::durability::{Durability, NotDurable};
 use crate::error::OpenError;
-
-/// The lock file inside a data directory. The process that holds an exclusive OS lock on it owns
-/// the directory; the file names that process.
-pub const LOCK_FILE: &str = "monotable.lock";
 
 /// The embedded DynamoDB-compatible engine. Cloning is cheap and shares the database.
 #[derive(Clone)]

@@ -29,6 +29,8 @@
 //! - `bench`: `direct`, the benches' floor. Implies `engine`.
 //! - `faults`: fault injection on the in-process connector, for tests. Implies `engine`.
 
+#[cfg(feature = "engine")]
+mod answer;
 #[cfg(feature = "capacity")]
 pub mod capacity;
 pub mod client;

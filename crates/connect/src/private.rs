@@ -11,8 +11,7 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use crate::config::{DATABASE_FILE, SECRET_FILE};
-use crate::engine::LOCK_FILE;
+use crate::config::{DATABASE_FILE, LOCK_FILE, SECRET_FILE};
 
 /// The mode of a data directory monotable creates.
 pub const DIR_MODE: u32 = 0o700;

@@ -2,19 +2,11 @@
 //! `patterns!`, each reading the model file while the crate compiles, so a struct, an enum or a
 //! pattern call that disagrees with the model is a compile error that names the model's line.
 //!
-//! Use them through the `monotable` crate, which re-exports them beside the runtime they expand
-//! to.
-
-mod codegen;
-mod entity;
-mod enums;
-mod model_file;
-mod patterns;
-mod types;
-mod update;
+//! This crate is the proc-macro shim: each macro is one call into `monotable-derive-core`, which
+//! holds the logic and its tests. Use them through the `monotable` crate, which re-exports them
+//! beside the runtime they expand to.
 
 use proc_macro::TokenStream;
-use syn::{DeriveInput, parse_macro_input};
 
 /// A struct as one entity of the model: checked field by field against the entity's attributes
 /// and key templates, with the item conversion, compiled key rendering and a typed update
@@ -27,14 +19,14 @@ use syn::{DeriveInput, parse_macro_input};
 /// ```
 #[proc_macro_derive(Entity, attributes(monotable))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
-    entity::derive(parse_macro_input!(input as DeriveInput)).into()
+    monotable_derive_core::derive_entity(input.into()).into()
 }
 
 /// An enum of unit variants as a model `enum` attribute (`rename_all` and `rename` as in serde);
 /// the `Entity` derive checks its texts against the model's values.
 #[proc_macro_derive(Enum, attributes(monotable))]
 pub fn derive_enum(input: TokenStream) -> TokenStream {
-    enums::derive(parse_macro_input!(input as DeriveInput)).into()
+    monotable_derive_core::derive_enum(input.into()).into()
 }
 
 /// Every read access pattern of the model as a typed request:
@@ -47,5 +39,5 @@ pub fn derive_enum(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn patterns(input: TokenStream) -> TokenStream {
-    patterns::expand(parse_macro_input!(input as patterns::Input)).into()
+    monotable_derive_core::patterns(input.into()).into()
 }

@@ -29,6 +29,7 @@
 //! ```
 
 pub mod definition;
+pub mod diagnostic;
 mod error;
 mod model;
 pub mod raw;

@@ -80,6 +80,13 @@ impl Model {
         })
     }
 
+    /// The table's own key attributes: its partition key, then its sort key when it has one.
+    pub fn table_key_names(&self) -> Vec<&str> {
+        std::iter::once(self.table.partition_key.name.as_str())
+            .chain(self.table.sort_key.as_ref().map(|k| k.name.as_str()))
+            .collect()
+    }
+
     /// Every key attribute name of the table and its indexes.
     pub fn key_attribute_names(&self) -> Vec<&str> {
         let mut names = vec![self.table.partition_key.name.as_str()];
@@ -225,6 +232,20 @@ impl Attribute {
     /// True for `number`/`float`.
     pub fn is_float(&self) -> bool {
         matches!(self.ty, AttributeType::Number | AttributeType::Float)
+    }
+
+    /// The format a timestamp attribute is written in: its own, else the default
+    /// (`rfc3339-utc-millis`).
+    pub fn timestamp_format(&self) -> TimestampFormat {
+        self.format.unwrap_or_default()
+    }
+
+    /// The model type as a message names it: `integer`, `timestamp (epoch-seconds)`.
+    pub fn type_label(&self) -> String {
+        match self.ty {
+            AttributeType::Timestamp => format!("timestamp ({})", self.timestamp_format().name()),
+            ty => ty.name().to_string(),
+        }
     }
 }
 

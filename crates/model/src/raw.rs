@@ -284,11 +284,15 @@ impl AttributeType {
     }
 }
 
-/// How a timestamp is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+/// How a timestamp is written. Adding a format is an edit here (the variant, and in its `impl`
+/// its name, shape, length and resolution) and one in the access layer's value module, which
+/// writes and reads it (`monotable_access::value::time`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum TimestampFormat {
-    /// `2024-05-01T12:00:00.000Z`: UTC, fixed width, sorts correctly.
+    /// `2024-05-01T12:00:00.000Z`: UTC, fixed width, sorts correctly. The format of a timestamp
+    /// whose attribute names none.
+    #[default]
     Rfc3339UtcMillis,
     /// `2024-05-01T12:00:00Z`: UTC, fixed width.
     Rfc3339Utc,
@@ -302,6 +306,85 @@ pub enum TimestampFormat {
     EpochSeconds,
     /// Milliseconds since the epoch (a number).
     EpochMillis,
+}
+
+impl TimestampFormat {
+    /// Every format, in declaration order.
+    pub const ALL: [TimestampFormat; 7] = [
+        TimestampFormat::Rfc3339UtcMillis,
+        TimestampFormat::Rfc3339Utc,
+        TimestampFormat::Rfc3339Offset,
+        TimestampFormat::Iso8601Naive,
+        TimestampFormat::Date,
+        TimestampFormat::EpochSeconds,
+        TimestampFormat::EpochMillis,
+    ];
+
+    /// The format's name as the model file writes it (`epoch-seconds`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TimestampFormat::Rfc3339UtcMillis => "rfc3339-utc-millis",
+            TimestampFormat::Rfc3339Utc => "rfc3339-utc",
+            TimestampFormat::Rfc3339Offset => "rfc3339-offset",
+            TimestampFormat::Iso8601Naive => "iso8601-naive",
+            TimestampFormat::Date => "date",
+            TimestampFormat::EpochSeconds => "epoch-seconds",
+            TimestampFormat::EpochMillis => "epoch-millis",
+        }
+    }
+
+    /// Whether it is written as a number (`N`) rather than text (`S`).
+    pub fn is_number(self) -> bool {
+        matches!(
+            self,
+            TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis
+        )
+    }
+
+    /// What its text looks like, as alternatives: `D` is a digit, `*` any number of further
+    /// digits, anything else itself (what `check` builds key shapes from).
+    pub fn shapes(self) -> &'static [&'static str] {
+        match self {
+            TimestampFormat::Rfc3339UtcMillis => &["DDDD-DD-DDTDD:DD:DD.DDDZ"],
+            TimestampFormat::Rfc3339Utc => &["DDDD-DD-DDTDD:DD:DDZ"],
+            TimestampFormat::Rfc3339Offset => &[
+                "DDDD-DD-DDTDD:DD:DDZ",
+                "DDDD-DD-DDTDD:DD:DD+DD:DD",
+                "DDDD-DD-DDTDD:DD:DD-DD:DD",
+                "DDDD-DD-DDTDD:DD:DD.D*Z",
+                "DDDD-DD-DDTDD:DD:DD.D*+DD:DD",
+                "DDDD-DD-DDTDD:DD:DD.D*-DD:DD",
+            ],
+            TimestampFormat::Iso8601Naive => &["DDDD-DD-DDTDD:DD:DD", "DDDD-DD-DDTDD:DD:DD.D*"],
+            TimestampFormat::Date => &["DDDD-DD-DD"],
+            TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis => &["D*", "-D*"],
+        }
+    }
+
+    /// The length of its text today, in bytes (what `check::cost` sizes items with).
+    pub fn text_bytes(self) -> u64 {
+        match self {
+            TimestampFormat::Rfc3339UtcMillis => 24,
+            TimestampFormat::Rfc3339Utc => 20,
+            TimestampFormat::Rfc3339Offset => 25,
+            TimestampFormat::Iso8601Naive => 26,
+            TimestampFormat::Date | TimestampFormat::EpochSeconds => 10,
+            TimestampFormat::EpochMillis => 13,
+        }
+    }
+
+    /// The smallest step between two instants it tells apart, in milliseconds (1 for anything
+    /// finer).
+    pub fn resolution_millis(self) -> i64 {
+        match self {
+            TimestampFormat::Date => 86_400_000,
+            TimestampFormat::Rfc3339Utc | TimestampFormat::EpochSeconds => 1000,
+            TimestampFormat::Rfc3339UtcMillis
+            | TimestampFormat::Rfc3339Offset
+            | TimestampFormat::Iso8601Naive
+            | TimestampFormat::EpochMillis => 1,
+        }
+    }
 }
 
 /// One attribute of an entity (or a parameter of a pattern).
@@ -633,4 +716,35 @@ pub struct RawPatternTraffic {
     #[serde(default)]
     #[schemars(range(min = 1, max = 1_048_576))]
     pub items_per_read: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TimestampFormat;
+
+    #[test]
+    fn every_timestamp_format_is_listed_once_under_its_file_name() {
+        // The schema lists every variant serde knows (each documented one as a `const`):
+        // `ALL` must hold each of them.
+        let schema = serde_json::to_value(schemars::schema_for!(TimestampFormat)).unwrap();
+        let variants = schema["oneOf"].as_array().expect("documented variants");
+        let names: Vec<&str> = variants
+            .iter()
+            .flat_map(|v| match v["enum"].as_array() {
+                Some(values) => values.iter().filter_map(|n| n.as_str()).collect(),
+                None => v["const"].as_str().into_iter().collect::<Vec<_>>(),
+            })
+            .collect();
+        assert_eq!(names.len(), TimestampFormat::ALL.len(), "{names:?}");
+        for format in TimestampFormat::ALL {
+            assert!(names.contains(&format.name()), "{}", format.name());
+            let json = serde_json::to_value(format).unwrap();
+            assert_eq!(json.as_str(), Some(format.name()));
+        }
+        assert_eq!(
+            TimestampFormat::default(),
+            TimestampFormat::Rfc3339UtcMillis
+        );
+        assert!(TimestampFormat::EpochMillis.is_number() && !TimestampFormat::Date.is_number());
+    }
 }

@@ -218,10 +218,11 @@ pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Produc
     ))
 }
 
-/// A page of a listing.
+/// A page of a listing as the API answers it (JSON): [`monotable::Page`] with its items
+/// turned into the API's types.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Page<T> {
+pub struct PageBody<T> {
     /// The items of this page.
     pub items: Vec<T>,
     /// Pass as `cursor` for the next page; null on the last page.
@@ -235,11 +236,11 @@ pub(crate) async fn list<R: Row>(
     request: QueryRequest<R>,
     limit: i32,
     cursor: Option<&str>,
-) -> Result<Page<R>, ShopError> {
+) -> Result<PageBody<R>, ShopError> {
     let limit =
         usize::try_from(rules::LIMIT.check(i64::from(limit))?).map_err(ShopError::internal)?;
     let page = request.limit(limit).cursor(cursor).send(shop.db()).await?;
-    Ok(Page {
+    Ok(PageBody {
         items: page.items,
         next_cursor: page.next_cursor,
     })
@@ -254,7 +255,7 @@ pub async fn by_category(
     drafts: bool,
     limit: i32,
     cursor: Option<&str>,
-) -> Result<Page<Product>, ShopError> {
+) -> Result<PageBody<Product>, ShopError> {
     let category = validate_category(category)?;
     let request = if drafts {
         ListProductsByCategory { category }.request()
@@ -269,6 +270,6 @@ pub async fn published(
     shop: &Shop,
     limit: i32,
     cursor: Option<&str>,
-) -> Result<Page<Product>, ShopError> {
+) -> Result<PageBody<Product>, ShopError> {
     list(shop, ListPublishedProducts {}.request(), limit, cursor).await
 }

@@ -5,7 +5,8 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable_check::{Annotation, Diagnostic, SourceFile};
+use monotable_check::Diagnostic;
+use monotable_model::diagnostic::SourceFile;
 use monotable_model::raw::ProjectionType;
 use monotable_model::{Condition, KeyCondition, KeyTemplate, Model, Operation, Pattern};
 use monotable_verify::Sample;
@@ -330,26 +331,14 @@ pub fn diagnostics_of(path: &str, source: &str, diagnostics: &[Diagnostic]) -> V
     let list: Vec<Value> = diagnostics
         .iter()
         .map(|d| {
-            let mut rendered = String::new();
-            file.write(
-                &mut rendered,
-                &Annotation {
-                    severity: d.severity.as_str(),
-                    code: d.code(),
-                    message: &d.message,
-                    span: d.span.as_ref(),
-                    label: d.label.as_deref(),
-                    notes: &d.notes,
-                    help: d.help.as_deref(),
-                },
-            );
+            let rendered = file.render(d);
             let (line, column) = d
                 .span
                 .as_ref()
                 .map(|s| file.line_col(s.start))
                 .map_or((None, None), |(l, c)| (Some(l), Some(c)));
             json!({
-                "code": d.code(),
+                "code": d.code,
                 "severity": d.severity.as_str(),
                 "message": d.message,
                 "line": line,

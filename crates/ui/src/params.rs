@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use monotable_access::items::{self, Item};
-use monotable_model::{Attribute, AttributeType, Model, Pattern, TimestampFormat};
+use monotable_model::{Attribute, AttributeType, Model, Pattern};
 
 /// Items per page when the request and the pattern name none.
 pub const DEFAULT_LIMIT: usize = 25;
@@ -74,15 +74,7 @@ impl Parameter<'_> {
         };
         match a.ty {
             AttributeType::Enum if !a.values.is_empty() => format!("enum: {}", a.values.join(", ")),
-            AttributeType::Timestamp => {
-                let f = a.format.unwrap_or(TimestampFormat::Rfc3339UtcMillis);
-                let name = serde_json::to_value(f).ok();
-                format!(
-                    "timestamp ({})",
-                    name.as_ref().and_then(|v| v.as_str()).unwrap_or("?")
-                )
-            }
-            ty => ty.name().to_string(),
+            _ => a.type_label(),
         }
     }
 }
@@ -161,7 +153,7 @@ pub fn values(
         };
         if let Some(why) = p
             .attribute
-            .and_then(|a| monotable_migrate::audit::text_problem(a, &value))
+            .and_then(|a| monotable_access::conform::text_problem(a, &value))
         {
             return Err((
                 "invalid_parameter",
@@ -175,7 +167,7 @@ pub fn values(
 
 /// The page size: `limit` from the query, else the pattern's, else [`DEFAULT_LIMIT`].
 pub fn limit(pattern: Option<&Pattern>, query: &HashMap<String, String>) -> Result<usize, Refusal> {
-    let max = monotable_access::request::MAX_PAGE;
+    let max = monotable_access::MAX_PAGE;
     match query.get("limit") {
         Some(text) => match text.trim().parse::<usize>() {
             Ok(n) if (1..=max).contains(&n) => Ok(n),

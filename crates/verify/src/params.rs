@@ -96,7 +96,7 @@ fn timestamp_candidates(format: TimestampFormat) -> Vec<String> {
 
 fn typed_candidates(attribute: &Attribute) -> Vec<String> {
     match attribute.ty {
-        AttributeType::Timestamp => timestamp_candidates(values::timestamp_format(attribute)),
+        AttributeType::Timestamp => timestamp_candidates(attribute.timestamp_format()),
         AttributeType::Enum => attribute.values.clone(),
         AttributeType::Integer => values::integer_candidates(attribute, None)
             .into_iter()
@@ -145,14 +145,16 @@ fn candidates(
         .collect();
     if let Some(a) = attribute.filter(|a| a.ty == AttributeType::Timestamp) {
         // Any timestamp of the same format in the samples is a boundary worth trying.
-        let format = values::timestamp_format(a);
+        let format = a.timestamp_format();
         for s in samples {
             let Some(entity) = model.entity(&s.entity) else {
                 continue;
             };
-            for attr in entity.attributes.iter().filter(|x| {
-                x.ty == AttributeType::Timestamp && values::timestamp_format(x) == format
-            }) {
+            for attr in entity
+                .attributes
+                .iter()
+                .filter(|x| x.ty == AttributeType::Timestamp && x.timestamp_format() == format)
+            {
                 if let Some(v) = s.values.get(&attr.name) {
                     same.insert(v.clone());
                 }

@@ -19,22 +19,11 @@ pub const DEFAULT_COLLECTION_ITEMS: u64 = 4;
 
 /// Estimated text length of a timestamp in `format`.
 fn timestamp_text(format: Option<TimestampFormat>) -> u64 {
-    match format {
-        Some(TimestampFormat::Rfc3339UtcMillis) | None => 24,
-        Some(TimestampFormat::Rfc3339Utc) => 20,
-        Some(TimestampFormat::Rfc3339Offset) => 25,
-        Some(TimestampFormat::Iso8601Naive) => 26,
-        Some(TimestampFormat::Date) => 10,
-        Some(TimestampFormat::EpochSeconds) => 10,
-        Some(TimestampFormat::EpochMillis) => 13,
-    }
+    format.unwrap_or_default().text_bytes()
 }
 
 fn is_epoch(format: Option<TimestampFormat>) -> bool {
-    matches!(
-        format,
-        Some(TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis)
-    )
+    format.is_some_and(TimestampFormat::is_number)
 }
 
 fn string_bytes(attr: &Attribute) -> u64 {

@@ -13,7 +13,7 @@ use super::keys::{self, Item};
 use super::reads::{INDEXES, respond, restore_all, table_units};
 use super::writes::{Placement, current, index_keys, key_of};
 use super::{Emulator, Op, Throttle, Touch};
-use crate::dispatch::Answer;
+use crate::answer::Answer;
 
 /// What each admitted key or write has already taken from its buckets: the least it can
 /// consume, so a batch of writes to one hot key cannot all slip in on one positive balance.

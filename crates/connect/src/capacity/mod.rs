@@ -30,7 +30,7 @@ pub use throttle::{Limit, Throttle};
 /// The variables that turn emulation on for every engine `connect` and `memory` open.
 pub use crate::config::{CAPACITY_ENV, CAPACITY_SCALE_ENV};
 
-use crate::dispatch::{Answer, Origin};
+use crate::answer::{Answer, Origin};
 use metrics::ResourceMeter;
 
 /// A partition key value's read limit, RCU/s (tables and GSIs, both billing modes).

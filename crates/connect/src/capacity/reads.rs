@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::keys;
 use super::{Emulator, Op, Touch};
-use crate::dispatch::Answer;
+use crate::answer::Answer;
 
 /// The `ReturnConsumedCapacity` the emulator asks the engine for, whatever the caller asked.
 pub(super) const INDEXES: &str = "INDEXES";

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::metrics::Op;
-use crate::dispatch::Answer;
+use crate::answer::Answer;
 
 const DYNAMO: &str = "com.amazonaws.dynamodb.v20120810#";
 

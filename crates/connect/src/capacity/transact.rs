@@ -16,7 +16,7 @@ use super::reads::{respond, restore_all, table_units};
 use super::throttle::cancelled;
 use super::writes::{Placement, current, index_keys, key_of, moves_index_keys};
 use super::{Emulator, Op, Throttle, Touch};
-use crate::dispatch::{Answer, Origin, own_token};
+use crate::answer::{Answer, Origin, own_token};
 
 /// One write action: its table, where it writes, and (for an update that names an index key)
 /// the key to read its new place from afterwards.

@@ -15,7 +15,7 @@ use super::catalog::TableInfo;
 use super::keys::{self, Item};
 use super::reads::{INDEXES, index_units, respond, restore, table_units};
 use super::{Emulator, Op, Touch};
-use crate::dispatch::Answer;
+use crate::answer::Answer;
 
 /// The index partitions an item image sits in: (index, partition key value).
 pub(super) type IndexKeys = Vec<(String, String)>;

@@ -1,6 +1,6 @@
 //! Serving over HTTP: the DynamoDB-compatible endpoint over the embedded engine ([`endpoint`]),
-//! the server both of `monotable serve`'s listeners run on ([`serve_router`]), what keeps them
-//! private to this machine ([`guard`]), and the stop signal.
+//! the server every listener of `serve` (the tool's, the shop's) runs on ([`serve_router`]),
+//! what keeps them private to this machine ([`guard`]), and the stop signal.
 
 pub mod endpoint;
 pub mod gate;

@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use monotable_check::{Annotation, Format, Severity, SourceFile, elide};
+use monotable_model::diagnostic::{Coded, Diagnostic, Format, Placed, Severity, SourceFile};
 use serde::Serialize;
 
-use super::finding::{Code, Finding};
+use super::severity;
+use monotable_access::conform::{Code, Finding};
 
 /// Findings of one code printed in human output; the rest are counted.
 pub const SHOWN_PER_CODE: usize = 20;
@@ -155,10 +156,10 @@ impl AuditReport {
         self.sample.as_ref()
     }
 
-    fn count_of(&self, severity: Severity) -> usize {
+    fn count_of(&self, wanted: Severity) -> usize {
         self.counts
             .iter()
-            .filter(|(code, _)| code.severity() == severity)
+            .filter(|(code, _)| severity(**code) == wanted)
             .map(|(_, n)| n)
             .sum()
     }
@@ -182,7 +183,7 @@ impl AuditReport {
         let mut out = String::new();
         for group in self.findings.chunk_by(|a, b| a.code == b.code) {
             for f in group.iter().take(SHOWN_PER_CODE) {
-                write_finding(&mut out, &source, self.source.is_some(), f);
+                source.write(&mut out, &diagnostic(f, self.source.is_some()));
                 out.push('\n');
             }
             let code = group[0].code;
@@ -252,10 +253,16 @@ impl AuditReport {
     fn render_json(&self) -> String {
         let source = self.source();
         let quoted = self.source.is_some();
+        let diagnostics: Vec<Diagnostic> = self
+            .findings
+            .iter()
+            .map(|f| diagnostic(f, quoted))
+            .collect();
         let findings: Vec<JsonFinding<'_>> = self
             .findings
             .iter()
-            .map(|f| JsonFinding::of(f, &source, quoted))
+            .zip(&diagnostics)
+            .map(|(f, d)| JsonFinding::of(f, d, &source))
             .collect();
         let doc = Json {
             file: self.source.as_ref().map(SourceFile::path),
@@ -281,23 +288,26 @@ impl AuditReport {
     }
 }
 
-fn write_finding(out: &mut String, source: &SourceFile, quoted: bool, f: &Finding) {
-    let message = elide(&f.message);
-    let label = f.label.as_deref().map(elide);
-    let notes: Vec<String> = f.notes.iter().map(|n| elide(n)).collect();
-    let help = f.help.as_deref().map(elide);
-    source.write(
-        out,
-        &Annotation {
-            severity: f.severity().as_str(),
-            code: f.code.code(),
-            message: &message,
-            span: f.span.as_ref().filter(|_| quoted),
-            label: label.as_deref(),
-            notes: &notes,
-            help: help.as_deref(),
-        },
-    );
+/// What a finding code is called.
+struct FindingCode(Code);
+
+impl Coded for FindingCode {
+    fn code(&self) -> &'static str {
+        self.0.code()
+    }
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+}
+
+/// The finding as a diagnostic, its quotes shortened; quoting the model when there is one.
+fn diagnostic(f: &Finding, quoted: bool) -> Diagnostic {
+    let mut d = Diagnostic::new(FindingCode(f.code), severity(f.code), f.message.clone());
+    d.span = f.span.clone().filter(|_| quoted);
+    d.label = f.label.clone();
+    d.notes = f.notes.clone();
+    d.help = f.help.clone();
+    d.shortened()
 }
 
 /// `1234567` as `1,234,567`.
@@ -337,42 +347,27 @@ struct JsonSummary {
 }
 
 #[derive(Serialize)]
-struct JsonSpan {
-    start: usize,
-    end: usize,
-}
-
-#[derive(Serialize)]
 struct JsonFinding<'a> {
-    code: Code,
+    code: &'static str,
     name: &'static str,
     severity: Severity,
-    message: String,
+    message: &'a str,
     item: Option<BTreeMap<&'a str, &'a str>>,
     entity: Option<&'a str>,
     attribute: Option<&'a str>,
     found: Option<&'a str>,
     expected: Option<&'a str>,
-    line: Option<usize>,
-    column: Option<usize>,
-    end_line: Option<usize>,
-    end_column: Option<usize>,
-    span: Option<JsonSpan>,
-    label: Option<&'a str>,
-    notes: &'a [String],
-    help: Option<&'a str>,
+    #[serde(flatten)]
+    placed: Placed<'a>,
 }
 
 impl<'a> JsonFinding<'a> {
-    fn of(f: &'a Finding, source: &SourceFile, quoted: bool) -> Self {
-        let span = f.span.as_ref().filter(|_| quoted);
-        let start = span.map(|s| source.line_col(s.start));
-        let end = span.map(|s| source.line_col(s.end));
+    fn of(f: &'a Finding, d: &'a Diagnostic, source: &SourceFile) -> Self {
         Self {
-            code: f.code,
-            name: f.code.name(),
-            severity: f.severity(),
-            message: elide(&f.message),
+            code: d.code,
+            name: d.name,
+            severity: d.severity,
+            message: &d.message,
             item: f
                 .item
                 .as_ref()
@@ -381,17 +376,7 @@ impl<'a> JsonFinding<'a> {
             attribute: f.attribute.as_deref(),
             found: f.found.as_deref(),
             expected: f.expected.as_deref(),
-            line: start.map(|s| s.0),
-            column: start.map(|s| s.1),
-            end_line: end.map(|s| s.0),
-            end_column: end.map(|s| s.1),
-            span: span.map(|s| JsonSpan {
-                start: s.start,
-                end: s.end,
-            }),
-            label: f.label.as_deref(),
-            notes: &f.notes,
-            help: f.help.as_deref(),
+            placed: source.placed(d),
         }
     }
 }

@@ -249,11 +249,11 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
 fn new_findings(old: &Model, new: &Model) -> Vec<Diagnostic> {
     let before: BTreeSet<(&'static str, String)> = monotable_check::check_model(old)
         .into_iter()
-        .map(|d| (d.code(), d.message.clone()))
+        .map(|d| (d.code, d.message.clone()))
         .collect();
     monotable_check::check_model(new)
         .into_iter()
-        .filter(|d| !before.contains(&(d.code(), d.message.clone())))
+        .filter(|d| !before.contains(&(d.code, d.message.clone())))
         .collect()
 }
 

@@ -109,10 +109,7 @@ fn renders_number(a: &Attribute) -> bool {
         | AttributeType::Decimal
         | AttributeType::Number
         | AttributeType::Float => true,
-        AttributeType::Timestamp => matches!(
-            a.format,
-            Some(TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis)
-        ),
+        AttributeType::Timestamp => a.timestamp_format().is_number(),
         _ => false,
     }
 }

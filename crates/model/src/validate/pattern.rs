@@ -81,6 +81,29 @@ impl Validator {
         out
     }
 
+    /// `text`, the key condition on `attr` of pattern `name`, parsed; `None`, reported and marked
+    /// broken in `keys`, when it does not parse.
+    pub(super) fn key_condition(
+        &mut self,
+        name: &str,
+        attr: &str,
+        text: &Sp<String>,
+        keys: &mut Keys,
+    ) -> Option<Condition> {
+        match parse_condition(&text.value) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                self.err(
+                    IssueKind::InvalidTemplate,
+                    format!("key condition on `{attr}` of `{name}`: {e}"),
+                    &text.span,
+                );
+                keys.broken.push(attr.to_string());
+                None
+            }
+        }
+    }
+
     /// Every variable of `condition` must be a parameter or an attribute of an entity the
     /// pattern returns or writes. Skipped when one of those entities is undeclared: that error
     /// already explains the unknown variables.
@@ -134,17 +157,8 @@ impl Validator {
         let mut keys = Keys::default();
         let only = p.key.len() == 1;
         for (attr, text) in &p.key {
-            let condition = match parse_condition(&text.value) {
-                Ok(c) => c,
-                Err(e) => {
-                    self.err(
-                        IssueKind::InvalidTemplate,
-                        format!("key condition on `{attr}` of `{name}`: {e}"),
-                        &text.span,
-                    );
-                    keys.broken.push(attr.clone());
-                    continue;
-                }
+            let Some(condition) = self.key_condition(name, attr, text, &mut keys) else {
+                continue;
             };
             self.condition_variables(name, p, params, model, text, &condition);
             let numeric = |v: &str| {

@@ -11,7 +11,7 @@ use crate::Shop;
 use crate::auth::Caller;
 use crate::error::{ErrorBody, ShopError};
 use crate::orders::{self, NewOrder, Order, StatusChange};
-use crate::products::Page;
+use crate::products::PageBody;
 
 /// Place an order (self). Prices come from the stored products; the total is computed here.
 /// At most 49 lines (one DynamoDB transaction). With `Idempotency-Key`, a retry with the same
@@ -63,7 +63,7 @@ pub async fn create(
 #[utoipa::path(get, path = "/users/{userId}/orders", tag = "orders",
     params(("userId" = String, Path, description = "The user"), PageParams),
     responses(
-        (status = 200, description = "A page of orders", body = Page<Order>),
+        (status = 200, description = "A page of orders", body = PageBody<Order>),
         (status = 400, description = "Bad limit or cursor", body = ErrorBody),
         (status = 401, description = "No or bad token", body = ErrorBody),
         (status = 403, description = "Another user's orders", body = ErrorBody),
@@ -73,7 +73,7 @@ pub async fn list_for_user(
     caller: Caller,
     PathParam(user_id): PathParam<String>,
     Params(page): Params<PageParams>,
-) -> Result<Json<Page<Order>>, ShopError> {
+) -> Result<Json<PageBody<Order>>, ShopError> {
     if !caller.is_self_or_admin(&user_id) {
         return Err(ShopError::Forbidden(
             "you may only list your own orders".into(),
@@ -152,7 +152,7 @@ pub struct OrdersQuery {
 /// after `to`, and a range without `status` spans at most 93 days (the server's setting).
 #[utoipa::path(get, path = "/orders", tag = "orders", params(OrdersQuery),
     responses(
-        (status = 200, description = "A page of orders", body = Page<Order>),
+        (status = 200, description = "A page of orders", body = PageBody<Order>),
         (status = 400, description = "Neither status nor from+to, a bad date, range or cursor", body = ErrorBody),
         (status = 401, description = "No or bad token", body = ErrorBody),
         (status = 403, description = "Not an admin", body = ErrorBody),
@@ -161,7 +161,7 @@ pub async fn list(
     State(shop): State<Shop>,
     caller: Caller,
     Params(q): Params<OrdersQuery>,
-) -> Result<Json<Page<Order>>, ShopError> {
+) -> Result<Json<PageBody<Order>>, ShopError> {
     require_admin(&caller)?;
     let limit = limit(q.limit)?;
     let cursor = super::cursor(q.cursor.as_deref())?;

@@ -9,7 +9,7 @@ use super::{Body, MaybeCaller, Params, PathParam, limit, require_admin};
 use crate::Shop;
 use crate::auth::Caller;
 use crate::error::{ErrorBody, ShopError};
-use crate::products::{self, NewProduct, Page, Product, ProductPatch};
+use crate::products::{self, NewProduct, PageBody, Product, ProductPatch};
 
 /// Create a product (admin).
 #[utoipa::path(post, path = "/products", tag = "products", request_body = NewProduct,
@@ -89,14 +89,14 @@ pub struct ListQuery {
 /// `published=true`. Drafts are listed for admins only.
 #[utoipa::path(get, path = "/products", tag = "products", security(()), params(ListQuery),
     responses(
-        (status = 200, description = "A page of products", body = Page<Product>),
+        (status = 200, description = "A page of products", body = PageBody<Product>),
         (status = 400, description = "Neither or both of category and published=true, or a bad cursor", body = ErrorBody),
     ))]
 pub async fn list(
     State(shop): State<Shop>,
     MaybeCaller(caller): MaybeCaller,
     Params(query): Params<ListQuery>,
-) -> Result<Json<Page<Product>>, ShopError> {
+) -> Result<Json<PageBody<Product>>, ShopError> {
     let limit = limit(query.limit)?;
     let cursor = super::cursor(query.cursor.as_deref())?;
     match (&query.category, query.published) {

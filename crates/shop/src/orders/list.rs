@@ -12,7 +12,7 @@ use crate::error::{ShopError, invalid_cursor};
 use crate::patterns::{
     ListOrdersByDay, ListOrdersByStatus, ListOrdersByStatusInRange, ListUserOrders,
 };
-use crate::products::{self, Page};
+use crate::products::{self, PageBody};
 use crate::time_util::{self, Bound};
 
 /// A user's orders, newest first.
@@ -21,7 +21,7 @@ pub async fn for_user(
     user_id: &str,
     limit: i32,
     cursor: Option<&str>,
-) -> Result<Page<Order>, ShopError> {
+) -> Result<PageBody<Order>, ShopError> {
     crate::users::validate_user_id(user_id)?;
     let user_id = user_id.to_string();
     products::list(shop, ListUserOrders { user_id }.request(), limit, cursor).await
@@ -58,7 +58,7 @@ pub async fn by_status(
     to: Option<&str>,
     limit: i32,
     cursor_text: Option<&str>,
-) -> Result<Page<Order>, ShopError> {
+) -> Result<PageBody<Order>, ShopError> {
     let limit = page_size(limit)?;
     let ranged = from.is_some() || to.is_some();
     let (from, to) = range(from, to)?;
@@ -117,7 +117,7 @@ fn finish(
     scope: &str,
     mut collected: Vec<Order>,
     limit: usize,
-) -> Result<Page<Order>, ShopError> {
+) -> Result<PageBody<Order>, ShopError> {
     let next_cursor = if collected.len() > limit {
         let last = &collected[limit - 1];
         Some(seal_cursor(shop, scope, last)?)
@@ -125,7 +125,7 @@ fn finish(
         None
     };
     collected.truncate(limit);
-    Ok(Page {
+    Ok(PageBody {
         items: collected,
         next_cursor,
     })
@@ -141,7 +141,7 @@ pub async fn by_date(
     to: &str,
     limit: i32,
     cursor_text: Option<&str>,
-) -> Result<Page<Order>, ShopError> {
+) -> Result<PageBody<Order>, ShopError> {
     let limit = page_size(limit)?;
     let (from_t, to_t) = range(Some(from), Some(to))?;
     let days = (to_t.date() - from_t.date()).whole_days() + 1;

@@ -1,0 +1,48 @@
+//! The logic behind the `monotable` derives, as a plain library: the attributes parsed, the
+//! model file read and checked, the struct, enum or pattern call checked against it, and the
+//! tokens generated. `monotable-derive` is the proc-macro shim that calls it once per macro, so
+//! all of this is tested here as ordinary code (`quote!` in, tokens out).
+//!
+//! Modules depend one way: `types` (Rust types and names) and `model_file` (the model read at
+//! compile time) at the bottom; `field` (a struct field and the key attributes an entity
+//! writes); `codegen` (conversions and key rendering); `update` (the update builder); `entity`,
+//! `enums` and `patterns`, one per macro, at the top.
+
+mod codegen;
+mod entity;
+mod enums;
+mod field;
+mod model_file;
+mod patterns;
+mod types;
+mod update;
+
+#[cfg(test)]
+mod testing;
+
+use proc_macro2::TokenStream;
+use syn::DeriveInput;
+
+/// `#[derive(Entity)]` on `input`: the generated code, or the errors as `compile_error!`s.
+pub fn derive_entity(input: TokenStream) -> TokenStream {
+    match syn::parse2::<DeriveInput>(input) {
+        Ok(input) => entity::derive(input),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+/// `#[derive(Enum)]` on `input`: the generated code, or the errors as `compile_error!`s.
+pub fn derive_enum(input: TokenStream) -> TokenStream {
+    match syn::parse2::<DeriveInput>(input) {
+        Ok(input) => enums::derive(input),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+/// `patterns! { ... }` on `input`: the generated code, or the errors as `compile_error!`s.
+pub fn patterns(input: TokenStream) -> TokenStream {
+    match syn::parse2::<patterns::Input>(input) {
+        Ok(input) => patterns::expand(input),
+        Err(e) => e.to_compile_error(),
+    }
+}
