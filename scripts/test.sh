@@ -19,6 +19,14 @@ python3 scripts/module-cycles.py
 # The plots in docs/benchmarks.md are drawn from its tables: a stale plot fails here.
 python3 scripts/bench-plots.py --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# connect builds with no feature (an app on AWS), each feature alone and all together; the facade
+# without its default `engine` (docs/architecture.md, "The connection layer's features").
+cargo clippy -p monotable-connect --no-default-features --locked -- -D warnings
+for feature in engine serve capacity bench faults; do
+  cargo clippy -p monotable-connect --no-default-features --features "$feature" --locked -- -D warnings
+done
+cargo clippy -p monotable-connect --all-features --all-targets --locked -- -D warnings
+cargo clippy -p monotable --no-default-features --locked -- -D warnings
 cargo test --workspace --locked
 # The shop's suite again with DynamoDB's throughput rules applied (docs/capacity.md): at real
 # limits its tests must neither be throttled nor see a single answer change.

@@ -32,6 +32,12 @@ const SHARED_DEPENDENCIES: [(&str, &[&str]); 8] = [
 /// Development dependencies: `tower::ServiceExt::oneshot` drives the Router in the tests.
 const DEV_DEPENDENCIES: &str = "tower = { version = \"0.5\", features = [\"util\"] }\n";
 
+/// What the project's `local` feature turns on, by dependency: monotable's embedded engine and
+/// axum's server (`axum::serve`). The Lambda build (no feature) leaves them out, so it links no
+/// engine, SQLite or HTTP server; the tests take them as dev-dependencies.
+const LOCAL_FEATURES: [(&str, &[&str]); 2] =
+    [("monotable", &["engine"]), ("axum", &["tokio", "http1"])];
+
 /// The crate of [`DEV_DEPENDENCIES`].
 const DEV_DEPENDENCY: &str = "tower";
 
@@ -299,28 +305,65 @@ impl Workspace {
         )
     }
 
-    /// `name = { version = ..., ... }` as the workspace declares it, plus `features`.
+    /// `name = { version = ..., ... }` as the workspace declares it, plus `features`, less the
+    /// features `local` turns on ([`LOCAL_FEATURES`]).
     fn dependency(&self, name: &str, features: &[&str]) -> anyhow::Result<String> {
-        let value = self.dependencies.get(name).with_context(|| {
-            format!("the workspace declares no `{name}` under [workspace.dependencies]")
-        })?;
-        let mut table = match value {
-            toml::Value::String(version) => {
-                toml::Table::from_iter([("version".into(), version.clone().into())])
-            }
-            toml::Value::Table(table) => table.clone(),
-            other => {
-                bail!("[workspace.dependencies] {name} = {other} is neither a version nor a table")
-            }
-        };
-        if !features.is_empty() {
-            add_features(&mut table, features);
+        let mut table = self.declared(name)?;
+        add_features(&mut table, features);
+        let local = local_features(name);
+        if let Some(toml::Value::Array(list)) = table.get_mut("features") {
+            list.retain(|f| f.as_str().is_none_or(|f| !local.contains(&f)));
         }
         Ok(format!("{name} = {}\n", inline_table(&table)))
     }
+
+    /// The dev-dependency form of `name`: as the workspace declares it, with the features
+    /// `local` turns on, so that the tests and `cargo run --features local` share one build.
+    fn dev_dependency(&self, name: &str) -> anyhow::Result<String> {
+        let mut table = self.declared(name)?;
+        add_features(&mut table, local_features(name));
+        Ok(format!("{name} = {}\n", inline_table(&table)))
+    }
+
+    /// `name` as `[workspace.dependencies]` declares it, as a table.
+    fn declared(&self, name: &str) -> anyhow::Result<toml::Table> {
+        let value = self.dependencies.get(name).with_context(|| {
+            format!("the workspace declares no `{name}` under [workspace.dependencies]")
+        })?;
+        match value {
+            toml::Value::String(version) => Ok(toml::Table::from_iter([(
+                "version".into(),
+                version.clone().into(),
+            )])),
+            toml::Value::Table(table) => Ok(table.clone()),
+            other => {
+                bail!("[workspace.dependencies] {name} = {other} is neither a version nor a table")
+            }
+        }
+    }
+}
+
+/// The features [`LOCAL_FEATURES`] turns on in `dependency`.
+fn local_features(dependency: &str) -> &'static [&'static str] {
+    LOCAL_FEATURES
+        .iter()
+        .find(|(d, _)| *d == dependency)
+        .map_or(&[], |(_, features)| features)
+}
+
+/// `local = ["monotable/engine", "axum/tokio", ...]`.
+fn local_feature() -> String {
+    let features: Vec<String> = LOCAL_FEATURES
+        .iter()
+        .flat_map(|(d, features)| features.iter().map(move |f| format!("\"{d}/{f}\"")))
+        .collect();
+    format!("local = [{}]\n", features.join(", "))
 }
 
 fn add_features(table: &mut toml::Table, features: &[&str]) {
+    if features.is_empty() {
+        return;
+    }
     let list = table
         .entry("features")
         .or_insert_with(|| toml::Value::Array(Vec::new()));
@@ -355,15 +398,29 @@ struct Project {
     function: String,
     table: String,
     dependencies: String,
+    dev_dependencies: String,
 }
 
 impl Project {
     fn new(name: &str, library: &Path, workspace: &Workspace) -> anyhow::Result<Project> {
         let path = toml::Value::String(library.to_string_lossy().into_owned());
-        let mut dependencies = format!("monotable = {{ path = {path} }}\n");
+        let mut dependencies =
+            format!("monotable = {{ path = {path}, default-features = false }}\n");
         for (dependency, features) in SHARED_DEPENDENCIES {
             dependencies.push_str(&workspace.dependency(dependency, features)?);
         }
+        let mut dev_dependencies = String::new();
+        for (dependency, features) in LOCAL_FEATURES {
+            if dependency == "monotable" {
+                let list = toml::Value::Array(features.iter().map(|&f| f.into()).collect());
+                dev_dependencies.push_str(&format!(
+                    "monotable = {{ path = {path}, features = {list} }}\n"
+                ));
+            } else {
+                dev_dependencies.push_str(&workspace.dev_dependency(dependency)?);
+            }
+        }
+        dev_dependencies.push_str(DEV_DEPENDENCIES);
         Ok(Project {
             name: name.to_string(),
             crate_name: name.replace('-', "_"),
@@ -374,6 +431,7 @@ impl Project {
                 format!("{name}-table")
             },
             dependencies,
+            dev_dependencies,
         })
     }
 
@@ -385,7 +443,8 @@ impl Project {
             .replace("{{function}}", &self.function)
             .replace("{{table}}", &self.table)
             .replace("{{dependencies}}", &self.dependencies)
-            .replace("{{dev_dependencies}}", DEV_DEPENDENCIES)
+            .replace("{{dev_dependencies}}", &self.dev_dependencies)
+            .replace("{{local_feature}}", &local_feature())
     }
 
     /// Every file of the project, by relative path.
@@ -450,7 +509,7 @@ fn print_next_steps(name: &str, dir: &Path, locked: bool) {
         println!("note: no Cargo.lock beside the library; cargo resolves the newest versions");
     }
     println!("\nNext:\n  cd {}", dir.display());
-    println!("  monotable check model.toml\n  cargo test\n  cargo run");
+    println!("  monotable check model.toml\n  cargo test\n  cargo run --features local");
 }
 
 #[cfg(test)]
@@ -589,6 +648,7 @@ mod tests {
             function: "Demo".into(),
             table: "demo".into(),
             dependencies: String::new(),
+            dev_dependencies: String::new(),
         };
         let model = project.fill(FILES[0].1);
         let report = monotable_check::check_source("model.toml", &model);
@@ -614,6 +674,49 @@ mod tests {
         );
         assert!(time.contains("\"serde\"]"), "{time}");
         assert!(workspace.lock.is_some());
+    }
+
+    /// The Lambda build's dependencies leave out what `local` turns on; the dev-dependencies
+    /// and the `local` feature name it (`tests/new_project.rs` checks the resolved graph).
+    #[test]
+    fn the_manifest_keeps_the_engine_and_the_server_to_local_runs_and_tests() {
+        let library = PathBuf::from(BUILT_LIBRARY);
+        let workspace = Workspace::find(&library).unwrap();
+        let project = Project::new("demo", &library, &workspace).unwrap();
+        let manifest: toml::Table = toml::from_str(&project.fill(MANIFEST)).unwrap();
+        let section = |name: &str| manifest[name].as_table().unwrap().clone();
+        let features = |table: &toml::Table, dependency: &str| -> Vec<String> {
+            let list = table[dependency].get("features").and_then(|f| f.as_array());
+            let list = list.map(Vec::as_slice).unwrap_or_default();
+            list.iter()
+                .filter_map(|f| f.as_str().map(String::from))
+                .collect()
+        };
+        let normal = section("dependencies");
+        assert_eq!(
+            normal["monotable"]["default-features"].as_bool(),
+            Some(false)
+        );
+        assert!(features(&normal, "monotable").is_empty());
+        let axum = features(&normal, "axum");
+        assert!(axum.contains(&"json".to_string()), "{axum:?}");
+        assert!(
+            !axum.iter().any(|f| f == "tokio" || f == "http1"),
+            "{axum:?}"
+        );
+        let dev = section("dev-dependencies");
+        assert_eq!(features(&dev, "monotable"), ["engine"]);
+        let axum = features(&dev, "axum");
+        assert!(axum.contains(&"tokio".to_string()) && axum.contains(&"http1".to_string()));
+        assert!(dev.contains_key("tower"));
+        let local = section("features")["local"].clone();
+        let local: Vec<&str> = local
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|f| f.as_str())
+            .collect();
+        assert_eq!(local, ["monotable/engine", "axum/tokio", "axum/http1"]);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! `monotable new`: the project it writes passes `monotable check`, holds the SAM template that
 //! `monotable export` writes for its model (and cfn-lint accepts it), is formatted, and its own
-//! tests pass with `cargo test --offline`. Its binary then runs as deployed: in local mode on a
-//! DynamoDB endpoint (`monotable serve`), creating its table, and in Lambda mode against a mock of
-//! the Lambda Runtime API, answering API Gateway events. A name of every class `new` accepts
-//! builds (one workspace, one `cargo check`). Also what `new` refuses.
+//! tests pass with `cargo test --offline`. Its Lambda build (no feature) resolves to a graph
+//! without the embedded engine, SQLite or an HTTP server, and runs as deployed: in Lambda mode
+//! against a mock of the Lambda Runtime API, answering API Gateway events. Built with `local`,
+//! it runs on a DynamoDB endpoint (`monotable serve`), creating its table. A name of every class
+//! `new` accepts builds (one workspace, one `cargo check`, with and without `local`). Also what
+//! `new` refuses.
 
 mod common;
 
@@ -55,16 +57,80 @@ fn a_new_project_checks_builds_and_passes_its_tests() {
         "{}",
         text(&out)
     );
-    runs_locally_and_on_lambda(&parent, &scaffold::target_dir().join("debug/demo"));
+    the_lambda_build_is_lean(&dir);
+    let served = serve(&["--in-memory"], &parent);
+    let binary = scaffold::target_dir().join("debug/demo");
+    let (out, _) = timed(
+        "cargo build --features local",
+        &mut cargo(&dir, &["build", "--offline", "--features", "local"]),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    runs_locally(&binary, &served.url);
+    let (out, _) = timed(
+        "cargo build (Lambda)",
+        &mut cargo(&dir, &["build", "--offline"]),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    runs_on_lambda(&binary, &served.url);
+    the_lambda_build_says_how_to_run_locally(&binary);
+    served.terminate();
 }
 
-/// The binary `cargo test` built: in local mode on a `monotable serve` endpoint it creates its
-/// table and listens; in Lambda mode on the same endpoint it answers API Gateway events.
-fn runs_locally_and_on_lambda(dir: &Path, binary: &Path) {
-    let served = serve(&["--in-memory"], dir);
+/// The normal dependency graph of the Lambda build (`cargo build --release`: no feature, no
+/// dev-dependency) holds no engine, no SQLite and no HTTP server; with `local` it holds them
+/// all, so the check sees what it looks for. `cargo tree` only: nothing is built.
+fn the_lambda_build_is_lean(dir: &Path) {
+    const LOCAL_ONLY: [&str; 5] = [
+        "dynoxide-rs v",
+        "rusqlite v",
+        "libsqlite3-sys v",
+        "hyper feature \"server\"",
+        "hyper-util feature \"server\"",
+    ];
+    let tree = |features: &[&str]| {
+        let mut args = vec![
+            "tree",
+            "--offline",
+            "-e",
+            "normal,features",
+            "--prefix",
+            "none",
+        ];
+        args.extend(features);
+        let (out, _) = timed("cargo tree", &mut cargo(dir, &args));
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let has = |tree: &str, entry: &str| tree.lines().any(|l| l.starts_with(entry));
+    let lambda = tree(&[]);
+    assert!(has(&lambda, "monotable v"), "{lambda}");
+    assert!(has(&lambda, "lambda_http v"), "{lambda}");
+    for entry in LOCAL_ONLY {
+        assert!(!has(&lambda, entry), "the Lambda build links {entry}");
+    }
+    let local = tree(&["--features", "local"]);
+    for entry in LOCAL_ONLY {
+        assert!(has(&local, entry), "`--features local` lacks {entry}");
+    }
+}
+
+/// The Lambda build run outside Lambda says how to run the API locally, and fails.
+fn the_lambda_build_says_how_to_run_locally(binary: &Path) {
+    let mut run = Command::new(binary);
+    let out = scaffold::environment(&mut run).output().unwrap();
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("run the API here with `cargo run --features local`"),
+        "{}",
+        text(&out)
+    );
+}
+
+/// Built with `local`, on a `monotable serve` endpoint: it creates its table and listens.
+fn runs_locally(binary: &Path, endpoint: &str) {
     let mut local = Command::new(binary);
     scaffold::environment(&mut local)
-        .env("AWS_ENDPOINT_URL_DYNAMODB", &served.url)
+        .env("AWS_ENDPOINT_URL_DYNAMODB", endpoint)
         .env("PORT", "0")
         .stdout(Stdio::piped());
     let mut local = local.spawn().expect("the project's binary starts");
@@ -74,7 +140,12 @@ fn runs_locally_and_on_lambda(dir: &Path, binary: &Path) {
     let _ = local.kill();
     let _ = local.wait();
     assert!(banner.starts_with("demo on http://127.0.0.1:"), "{banner}");
-    assert!(banner.contains(&served.url), "{banner}");
+    assert!(banner.contains(endpoint), "{banner}");
+}
+
+/// The Lambda build, in Lambda mode on the same endpoint (whose table the local run created):
+/// it answers API Gateway events.
+fn runs_on_lambda(binary: &Path, endpoint: &str) {
     let runtime = RuntimeApi::start();
     let mut function = Command::new(binary);
     scaffold::environment(&mut function)
@@ -84,7 +155,7 @@ fn runs_locally_and_on_lambda(dir: &Path, binary: &Path) {
         .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
         .env("TABLE_NAME", "demo")
         .env("MONOTABLE_CURSOR_SECRET", "scaffold-test-secret-0123456789")
-        .env("AWS_ENDPOINT_URL_DYNAMODB", &served.url)
+        .env("AWS_ENDPOINT_URL_DYNAMODB", endpoint)
         .env("AWS_REGION", "us-east-1")
         .env("AWS_ACCESS_KEY_ID", "lambda")
         .env("AWS_SECRET_ACCESS_KEY", "lambda-secret")
@@ -112,7 +183,6 @@ fn runs_locally_and_on_lambda(dir: &Path, binary: &Path) {
         body["body"].as_str().unwrap_or("").contains("Deployed"),
         "{body}"
     );
-    served.terminate();
 }
 
 /// `template.yaml` is what `monotable export` writes for the model, and cfn-lint accepts it.
@@ -176,9 +246,10 @@ const BUILDING_NAMES: [&str; 25] = [
 ];
 
 /// Every accepted class of name builds: a project for each in one Cargo workspace, checked with
-/// one `cargo check --all-targets` (the library, the binary and the tests of each). Its
-/// dependencies are shared: the first run in a fresh target directory checks them all (about
-/// 2.5 minutes on two cores), later ones only the projects (about 10 seconds).
+/// one `cargo check --all-targets` (the library, the Lambda binary and the tests of each), then
+/// the binaries again with `local`. Its dependencies are shared (the tests' are those of
+/// `local`): the first run in a fresh target directory checks them all (about 2.5 minutes on
+/// two cores), later ones only the projects (about 10 seconds).
 #[test]
 fn a_project_of_every_accepted_name_builds() {
     let parent = scaffold::workdir("new-names");
@@ -206,6 +277,20 @@ fn a_project_of_every_accepted_name_builds() {
         &mut cargo(
             &parent,
             &["check", "--offline", "--all-targets", "--keep-going"],
+        ),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let (out, _) = timed(
+        "cargo check --features local (a project per accepted name)",
+        &mut cargo(
+            &parent,
+            &[
+                "check",
+                "--offline",
+                "--bins",
+                "--all-features",
+                "--keep-going",
+            ],
         ),
     );
     assert!(out.status.success(), "{}", text(&out));

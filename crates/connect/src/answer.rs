@@ -56,6 +56,7 @@ impl Answer {
     }
 
     /// An answer whose body is `json`, with `status`.
+    #[cfg(any(feature = "capacity", feature = "faults"))]
     pub(crate) fn error_json(status: u16, json: serde_json::Value) -> Answer {
         Answer::new(status, json.to_string().into_bytes())
     }

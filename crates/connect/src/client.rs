@@ -8,7 +8,10 @@ use aws_config::meta::region::RegionProviderChain;
 use aws_config::profile::ProfileFileRegionProvider;
 use aws_sdk_dynamodb::config::{Credentials, Region};
 
-use crate::config::{Backend, DataLocation};
+use crate::config::Backend;
+#[cfg(feature = "engine")]
+use crate::config::DataLocation;
+#[cfg(feature = "engine")]
 use crate::engine::Engine;
 use crate::error::ConnectError;
 
@@ -16,6 +19,7 @@ use crate::error::ConnectError;
 #[derive(Debug, Clone)]
 pub struct Dynamo {
     client: aws_sdk_dynamodb::Client,
+    #[cfg(feature = "engine")]
     engine: Option<Engine>,
     backend: Backend,
 }
@@ -27,6 +31,7 @@ impl Dynamo {
     }
 
     /// The embedded engine, when the backend is embedded (for `serve` to expose it).
+    #[cfg(feature = "engine")]
     pub fn engine(&self) -> Option<&Engine> {
         self.engine.as_ref()
     }
@@ -37,6 +42,7 @@ impl Dynamo {
     }
 
     /// A connected embedded engine.
+    #[cfg(feature = "engine")]
     pub fn embedded(engine: Engine) -> Dynamo {
         Dynamo {
             client: crate::inprocess::client(engine.clone()),
@@ -74,15 +80,19 @@ impl Dynamo {
     }
 }
 
-/// Connect to `backend`. Embedded: open the engine (creating the data directory). Endpoint:
-/// validate the URL; credentials and region come from the SDK's chain when it has them and are
-/// placeholders otherwise (local endpoints ignore them). AWS: the SDK's default chain, which must
-/// find a region. No call is made; use [`Dynamo::ping`] to test reachability.
+/// Connect to `backend`. Embedded: open the engine (creating the data directory); a build
+/// without the `engine` feature refuses it ([`ConnectError::NoEngine`]). Endpoint: validate the
+/// URL; credentials and region come from the SDK's chain when it has them and are placeholders
+/// otherwise (local endpoints ignore them). AWS: the SDK's default chain, which must find a
+/// region. No call is made; use [`Dynamo::ping`] to test reachability.
 pub async fn connect(backend: &Backend) -> Result<Dynamo, ConnectError> {
     match backend {
-        Backend::Embedded(location) => {
-            Ok(Dynamo::embedded(with_env_capacity(Engine::open(location)?)))
-        }
+        #[cfg(feature = "engine")]
+        Backend::Embedded(location) => Ok(Dynamo::embedded(with_env_capacity(Engine::open(
+            location,
+        )?)?)),
+        #[cfg(not(feature = "engine"))]
+        Backend::Embedded(_) => Err(ConnectError::NoEngine),
         Backend::Endpoint(url) => {
             validate_endpoint(url)?;
             let mut loader = aws_config::defaults(BehaviorVersion::latest())
@@ -100,6 +110,7 @@ pub async fn connect(backend: &Backend) -> Result<Dynamo, ConnectError> {
             let config = loader.load().await;
             Ok(Dynamo {
                 client: aws_sdk_dynamodb::Client::new(&config),
+                #[cfg(feature = "engine")]
                 engine: None,
                 backend: backend.clone(),
             })
@@ -111,6 +122,7 @@ pub async fn connect(backend: &Backend) -> Result<Dynamo, ConnectError> {
             }
             Ok(Dynamo {
                 client: aws_sdk_dynamodb::Client::new(&config),
+                #[cfg(feature = "engine")]
                 engine: None,
                 backend: backend.clone(),
             })
@@ -129,18 +141,30 @@ fn innermost_cause(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 /// An in-memory embedded engine and its client: what tests use.
+#[cfg(feature = "engine")]
 pub fn memory() -> Result<Dynamo, ConnectError> {
     Ok(Dynamo::embedded(with_env_capacity(Engine::open(
         &DataLocation::Memory,
-    )?)))
+    )?)?))
 }
 
 /// `engine`, with capacity emulation when the environment asks for it
 /// ([`crate::capacity::Settings::from_env`]).
-fn with_env_capacity(engine: Engine) -> Engine {
-    match crate::capacity::Settings::from_env() {
+#[cfg(feature = "capacity")]
+fn with_env_capacity(engine: Engine) -> Result<Engine, ConnectError> {
+    Ok(match crate::capacity::Settings::from_env() {
         Some(settings) => engine.with_capacity(settings),
         None => engine,
+    })
+}
+
+/// `engine` as it is: this build has no capacity emulation, so an environment that asks for it
+/// ([`crate::config::CAPACITY_ENV`]) is refused rather than ignored.
+#[cfg(all(feature = "engine", not(feature = "capacity")))]
+fn with_env_capacity(engine: Engine) -> Result<Engine, ConnectError> {
+    match crate::config::capacity_asked() {
+        true => Err(ConnectError::NoCapacity),
+        false => Ok(engine),
     }
 }
 
@@ -150,7 +174,7 @@ fn with_env_capacity(engine: Engine) -> Engine {
 fn local_region() -> RegionProviderChain {
     RegionProviderChain::first_try(EnvironmentVariableRegionProvider::new())
         .or_else(ProfileFileRegionProvider::new())
-        .or_else(Region::new(crate::serve::sigv4::DEFAULT_REGION))
+        .or_else(Region::new(crate::config::DEFAULT_REGION))
 }
 
 /// The region an endpoint client built here signs for ([`local_region`]): what `serve --auth`
@@ -158,7 +182,7 @@ fn local_region() -> RegionProviderChain {
 /// environment sign for the region it expects.
 pub async fn local_region_name() -> String {
     local_region().region().await.map_or_else(
-        || crate::serve::sigv4::DEFAULT_REGION.to_string(),
+        || crate::config::DEFAULT_REGION.to_string(),
         |r| r.to_string(),
     )
 }
@@ -206,6 +230,8 @@ fn has_credential_source() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(not(feature = "engine"))]
+    use crate::config::DataLocation;
 
     #[test]
     fn endpoint_urls_are_checked() {
@@ -218,5 +244,48 @@ mod tests {
                 "{bad}: {err}"
             );
         }
+    }
+
+    /// Without the `engine` feature the embedded backend is refused, saying which feature is
+    /// off; an endpoint still connects (`cargo test -p monotable-connect --no-default-features`).
+    #[cfg(not(feature = "engine"))]
+    #[tokio::test]
+    async fn a_build_without_the_engine_refuses_the_embedded_backend() {
+        for location in [DataLocation::Memory, DataLocation::default()] {
+            let err = connect(&Backend::Embedded(location)).await.unwrap_err();
+            assert!(matches!(err, ConnectError::NoEngine), "{err}");
+            assert!(err.to_string().contains("`engine` feature"), "{err}");
+        }
+        assert!(!std::path::Path::new(crate::DEFAULT_DATA_DIR).exists());
+        let endpoint = Backend::Endpoint("http://127.0.0.1:8000".into());
+        assert!(connect(&endpoint).await.is_ok());
+    }
+
+    /// With the engine but without capacity emulation, `MONOTABLE_CAPACITY=1` is refused by
+    /// `memory()` and `connect()` rather than ignored. The test runs itself again with the
+    /// variable set (setting it in this process would race with the other tests).
+    #[cfg(all(feature = "engine", not(feature = "capacity")))]
+    #[tokio::test]
+    async fn capacity_asked_of_a_build_without_it_is_refused() {
+        const CHILD: &str = "MONOTABLE_CONNECT_TEST_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            let err = memory().unwrap_err();
+            assert!(matches!(err, ConnectError::NoCapacity), "{err}");
+            let embedded = Backend::Embedded(DataLocation::Memory);
+            let err = connect(&embedded).await.unwrap_err();
+            assert!(err.to_string().contains("`capacity`"), "{err}");
+            return;
+        }
+        assert!(memory().is_ok() || crate::config::capacity_asked());
+        let name = "client::tests::capacity_asked_of_a_build_without_it_is_refused";
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", name, "--test-threads=1"])
+            .env(CHILD, "1")
+            .env(crate::config::CAPACITY_ENV, "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        assert!(stdout.contains("1 passed"), "{stdout}");
     }
 }

@@ -90,6 +90,27 @@ impl fmt::Display for Backend {
     }
 }
 
+/// The region an endpoint client signs for when the environment and the profile name none, and
+/// the one `serve --auth` accepts unless told another.
+pub const DEFAULT_REGION: &str = "us-east-1";
+
+/// The environment variable that turns capacity emulation on for every embedded engine that
+/// [`crate::connect`] and `memory` open (`1`, `true`, `yes` or `on`). A build without the
+/// `capacity` feature refuses to open an engine while it is on, rather than ignore it.
+pub const CAPACITY_ENV: &str = "MONOTABLE_CAPACITY";
+/// The environment variable that divides every capacity limit, with [`CAPACITY_ENV`].
+pub const CAPACITY_SCALE_ENV: &str = "MONOTABLE_CAPACITY_SCALE";
+
+/// Whether [`CAPACITY_ENV`] asks for capacity emulation.
+pub fn capacity_asked() -> bool {
+    std::env::var(CAPACITY_ENV).is_ok_and(|on| {
+        matches!(
+            on.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on"
+        )
+    })
+}
+
 /// The SDK's standard variable for a DynamoDB endpoint override.
 pub const ENDPOINT_ENV: &str = "AWS_ENDPOINT_URL_DYNAMODB";
 

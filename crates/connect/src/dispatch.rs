@@ -23,6 +23,7 @@ pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -
     if let Err(why) = engine.check_files() {
         return unavailable(&why);
     }
+    #[cfg(feature = "capacity")]
     if let Some(emulator) = engine.capacity()
         && let Some(mut answer) = emulator.call(engine.database(), origin, operation, body)
     {
@@ -32,6 +33,7 @@ pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -
     let Some(result) = call(engine, origin, operation, body) else {
         return unknown_operation();
     };
+    #[cfg(feature = "capacity")]
     if let Some(emulator) = engine.capacity() {
         emulator.after(operation, body);
     }

@@ -9,6 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 use dynoxide::Database;
 
+#[cfg(feature = "capacity")]
 use crate::capacity::{Emulator, Settings};
 use crate::config::{DataLocation, LOCK_FILE};
 use crate::durability::{Durability, NotDurable};
@@ -21,6 +22,7 @@ pub struct Engine {
     location: DataLocation,
     disk: Option<Arc<Disk>>,
     /// Capacity emulation, when on ([`Engine::with_capacity`]).
+    #[cfg(feature = "capacity")]
     capacity: Option<Arc<Emulator>>,
 }
 
@@ -89,6 +91,7 @@ impl Engine {
             db,
             location: location.clone(),
             disk,
+            #[cfg(feature = "capacity")]
             capacity: None,
         })
     }
@@ -101,13 +104,15 @@ impl Engine {
     /// This engine with DynamoDB's throughput rules applied to every data-plane request
     /// ([`crate::capacity`]). The returned engine shares the data with `self`; requests through
     /// `self` (or its other clones) stay unmetered, so data can be loaded before the clock
-    /// starts.
+    /// starts. Needs the `capacity` feature.
+    #[cfg(feature = "capacity")]
     pub fn with_capacity(mut self, settings: Settings) -> Engine {
         self.capacity = Some(Arc::new(Emulator::new(settings)));
         self
     }
 
     /// The capacity emulator, when it is on.
+    #[cfg(feature = "capacity")]
     pub fn capacity(&self) -> Option<&Arc<Emulator>> {
         self.capacity.as_ref()
     }

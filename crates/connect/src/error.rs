@@ -1,6 +1,7 @@
 //! Error enums of the store crate, one per operation: opening the engine, connecting, serving.
 
 use std::io;
+#[cfg(feature = "serve")]
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -87,6 +88,19 @@ pub enum ConnectError {
         /// DynamoDB's message.
         message: String,
     },
+    /// The embedded engine was asked for, but this build has none: the `engine` feature of
+    /// `monotable` (or `monotable-connect`) is off, as in an app built for AWS.
+    #[error(
+        "this build has no embedded engine (the `engine` feature of monotable is off): \
+         connect to an endpoint or to AWS, or build with the feature on"
+    )]
+    NoEngine,
+    /// `MONOTABLE_CAPACITY` asks for capacity emulation, but this build has none.
+    #[error(
+        "MONOTABLE_CAPACITY is set, but this build has no capacity emulation (the `capacity` \
+         feature of monotable is off): unset it, or build with the feature on"
+    )]
+    NoCapacity,
     /// The endpoint did not answer a ListTables call.
     #[error("cannot reach DynamoDB at {endpoint}: {reason}")]
     Unreachable {
@@ -98,6 +112,7 @@ pub enum ConnectError {
 }
 
 /// Serving the DynamoDB endpoint failed.
+#[cfg(feature = "serve")]
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {

@@ -1,8 +1,11 @@
 //! SDK round trips (create table with a GSI, put, get, query, conditional update, transaction,
 //! pagination) on every backend: the embedded engine in-process, `serve` over HTTP, and, when
-//! `MONOTABLE_TEST_ENDPOINT` is set, any external DynamoDB-compatible endpoint.
+//! `MONOTABLE_TEST_ENDPOINT` is set, any external DynamoDB-compatible endpoint. The tests through
+//! `serve` need its feature (`cargo test -p monotable-connect --all-features`; the workspace's
+//! test run has it on).
 
 use std::collections::HashMap;
+#[cfg(feature = "serve")]
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -12,7 +15,9 @@ use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, GlobalSecondaryIndex, KeySchemaElement, KeyType,
     Projection, ProjectionType, Put, ScalarAttributeType, TableStatus, TransactWriteItem,
 };
-use monotable_connect::{Backend, DataLocation, Dynamo, Engine, connect, serve};
+use monotable_connect::{Backend, Dynamo, connect};
+#[cfg(feature = "serve")]
+use monotable_connect::{DataLocation, Engine, serve};
 
 /// The client under test: the external endpoint when `MONOTABLE_TEST_ENDPOINT` is set, else a
 /// fresh in-memory embedded engine.
@@ -292,6 +297,7 @@ async fn round_trip(client: &Client) {
 }
 
 /// Serve `engine` on an ephemeral loopback port; the sender stops it.
+#[cfg(feature = "serve")]
 async fn serve_in_background(
     engine: Engine,
 ) -> (
@@ -318,6 +324,7 @@ async fn round_trip_on_the_client_under_test() {
     round_trip(dynamo.client()).await;
 }
 
+#[cfg(feature = "serve")]
 #[tokio::test]
 async fn round_trip_through_serve_over_http() {
     let (addr, stop, task) = serve_in_background(Engine::memory().unwrap()).await;
@@ -330,6 +337,7 @@ async fn round_trip_through_serve_over_http() {
     task.await.unwrap();
 }
 
+#[cfg(feature = "serve")]
 #[tokio::test]
 async fn a_file_backed_write_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();

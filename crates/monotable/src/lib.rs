@@ -13,11 +13,11 @@
 //! - writes that keep the design true: [`Table::create`] (conditional on the model's key
 //!   names), [`Update`] (re-renders every index key whose inputs it changes, and refuses a
 //!   partial change), optimistic locking, [`Transaction`] and batches;
-//! - [`connect`]: a client for the embedded engine, a local endpoint or AWS, through the
-//!   official AWS SDK.
+//! - [`connect`]: a client for AWS, a local endpoint or (with the default `engine` feature) the
+//!   embedded engine, through the official AWS SDK.
 //!
 //! ```ignore
-//! let client = monotable::connect::memory().await?;
+//! let client = monotable::connect::memory()?.client().clone();
 //! let table = monotable::Table::new(client, TABLE_NAME);
 //! table.create(&order).await?;
 //! let page = ListUserOrders { user_id }.limit(20).send(&table).await?;
@@ -48,8 +48,7 @@ pub type TimeFormat = TimestampFormat;
 
 /// The official AWS SDK for DynamoDB, as this crate uses it.
 pub use aws_sdk_dynamodb as sdk;
-/// The connection layer: the embedded engine, endpoints, AWS, and `serve`.
-pub use monotable_connect as connect;
+pub mod connect;
 /// The model: parse, validate, render.
 pub use monotable_model as model;
 

@@ -6,8 +6,8 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use monotable::connect::faults::{Fault, FaultRule, Faults};
 use monotable::{BatchError, Entity, Retries, ServiceError};
+use monotable_connect::faults::{Fault, FaultRule, Faults};
 
 fn tasks(n: i64) -> Vec<Task> {
     (1..=n).map(|i| task("p1", i)).collect()

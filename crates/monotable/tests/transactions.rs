@@ -7,11 +7,11 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use monotable::connect::faults::{Fault, FaultRule, Faults};
 use monotable::{
     CancelReason, Condition, Entity, MAX_ACTIONS, Retries, ServiceError, TransactError,
     Transaction, WriteError,
 };
+use monotable_connect::faults::{Fault, FaultRule, Faults};
 
 #[tokio::test]
 async fn every_action_is_written_or_none() {

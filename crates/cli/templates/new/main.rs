@@ -1,9 +1,12 @@
-//! The {{name}} binary: the API on 127.0.0.1 over the embedded engine (or a DynamoDB endpoint),
-//! or, when `AWS_LAMBDA_RUNTIME_API` is set (Lambda sets it), the same Router as an AWS Lambda
-//! function on real DynamoDB.
+//! The {{name}} binary: when `AWS_LAMBDA_RUNTIME_API` is set (Lambda sets it), the Router as an
+//! AWS Lambda function on real DynamoDB; otherwise, built with the `local` feature
+//! (`cargo run --features local`), the API on 127.0.0.1 over the embedded engine (or a DynamoDB
+//! endpoint). The Lambda build (`cargo build --release`, no feature) has no engine and no HTTP
+//! server of its own.
 
 use monotable::Table;
 use monotable::connect::Backend;
+#[cfg(feature = "local")]
 use monotable::connect::config::BackendChoice;
 
 // `::` names the library crate, whatever its name: never an item of this file.
@@ -35,6 +38,7 @@ async fn lambda() -> Result<(), Error> {
 /// Locally: `AWS_ENDPOINT_URL_DYNAMODB` when set (DynamoDB Local, `monotable serve`), else the
 /// embedded engine with its data in `MONOTABLE_DATA_DIR` (default `./.monotable`). The table is
 /// created from the model when missing. `PORT` picks the port (default 3000).
+#[cfg(feature = "local")]
 async fn local() -> Result<(), Error> {
     let choice = BackendChoice {
         endpoint: std::env::var("AWS_ENDPOINT_URL_DYNAMODB").ok(),
@@ -57,7 +61,19 @@ async fn local() -> Result<(), Error> {
     Ok(())
 }
 
+/// The Lambda build has nothing to run outside Lambda: it says how to run the API here.
+#[cfg(not(feature = "local"))]
+async fn local() -> Result<(), Error> {
+    let name = env!("CARGO_PKG_NAME");
+    Err(format!(
+        "this is the Lambda build of {name}, and AWS_LAMBDA_RUNTIME_API is not set: \
+         run the API here with `cargo run --features local`"
+    )
+    .into())
+}
+
 /// Ctrl-C or SIGTERM.
+#[cfg(feature = "local")]
 async fn stopped() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;

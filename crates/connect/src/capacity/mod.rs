@@ -27,6 +27,9 @@ pub use clock::{Clock, SystemClock, VirtualClock};
 pub use metrics::{KeyMetrics, MetricsSnapshot, Op, ResourceMetrics};
 pub use throttle::{Limit, Throttle};
 
+/// The variables that turn emulation on for every engine `connect` and `memory` open.
+pub use crate::config::{CAPACITY_ENV, CAPACITY_SCALE_ENV};
+
 use crate::answer::{Answer, Origin};
 use metrics::ResourceMeter;
 
@@ -62,22 +65,12 @@ impl Default for Settings {
     }
 }
 
-/// The environment variable that turns emulation on for every embedded engine that
-/// [`crate::connect`] and [`crate::memory`] open (`1`, `true`, `yes` or `on`).
-pub const CAPACITY_ENV: &str = "MONOTABLE_CAPACITY";
-/// The environment variable that sets [`Settings::scale`] with [`CAPACITY_ENV`].
-pub const CAPACITY_SCALE_ENV: &str = "MONOTABLE_CAPACITY_SCALE";
-
 impl Settings {
     /// The settings [`CAPACITY_ENV`] and [`CAPACITY_SCALE_ENV`] ask for; `None` when emulation
     /// is not asked for. A test suite runs under DynamoDB's throughput rules with
     /// `MONOTABLE_CAPACITY=1 cargo test ...`, without a line of code changed.
     pub fn from_env() -> Option<Settings> {
-        let on = std::env::var(CAPACITY_ENV).ok()?;
-        if !matches!(
-            on.trim().to_ascii_lowercase().as_str(),
-            "1" | "true" | "yes" | "on"
-        ) {
+        if !crate::config::capacity_asked() {
             return None;
         }
         let scale = match std::env::var(CAPACITY_SCALE_ENV) {

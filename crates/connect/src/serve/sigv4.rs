@@ -16,8 +16,8 @@ const ALGORITHM: &str = "AWS4-HMAC-SHA256";
 pub const MAX_SKEW: Duration = Duration::from_secs(15 * 60);
 
 /// The region a credential is scoped to unless the endpoint is given another
-/// ([`Credentials::in_region`]).
-pub const DEFAULT_REGION: &str = "us-east-1";
+/// ([`Credentials::in_region`]): the region an endpoint client signs for when nothing names one.
+pub use crate::config::DEFAULT_REGION;
 /// The service every credential must be scoped to.
 const SERVICE: &str = "dynamodb";
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use monotable::Table;
-use monotable::connect::faults::Faults;
+use monotable_connect::faults::Faults;
 use rust_decimal::Decimal;
 use time::{Date, OffsetDateTime};
 
