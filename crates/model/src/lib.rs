@@ -30,6 +30,7 @@
 
 pub mod definition;
 mod error;
+pub mod limits;
 mod model;
 pub mod raw;
 mod template;

@@ -5,6 +5,7 @@
 //! `traffic`.
 
 mod entity;
+mod limits;
 mod native;
 mod pattern;
 mod schema;
@@ -21,6 +22,11 @@ use crate::template::{KeyTemplate, Segment};
 
 /// Parses and validates a model from TOML source. Never panics.
 pub fn parse(source: &str) -> Result<Model, ModelError> {
+    if let Some(issue) = limits::source(source) {
+        return Err(ModelError {
+            issues: vec![issue],
+        });
+    }
     let raw: RawModel = toml::from_str(source).map_err(|e| ModelError {
         issues: vec![ModelIssue {
             kind: IssueKind::Syntax,
@@ -34,6 +40,11 @@ pub fn parse(source: &str) -> Result<Model, ModelError> {
 
 /// Validates an already deserialized model.
 pub fn validate(raw: RawModel) -> Result<Model, ModelError> {
+    // Past a size limit nothing more is built: the rest would take time the limit bounds.
+    let issues = limits::counts(&raw);
+    if !issues.is_empty() {
+        return Err(ModelError { issues });
+    }
     let mut v = Validator { issues: Vec::new() };
     let model = v.model(raw);
     if v.issues.is_empty() {
