@@ -37,9 +37,13 @@ use monotable_model::definition::{scalar_type, table_definition};
 
 use crate::ExportError;
 
+mod document;
 mod import;
 
-pub use import::{ImportError, Imported, import_nosql_workbench, import_nosql_workbench_detailed};
+pub use import::{
+    ImportError, Imported, import_nosql_workbench, import_nosql_workbench_detailed,
+    import_nosql_workbench_from_reader,
+};
 
 /// Date written in `ModelMetadata` unless the caller gives one (Workbench's own format).
 pub const DEFAULT_DATE: &str = "Jan 01, 2025, 12:00 AM";
