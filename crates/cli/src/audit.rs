@@ -62,7 +62,7 @@ pub async fn run(args: AuditArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn audit(args: &AuditArgs, path: &str) -> anyhow::Result<AuditReport> {
-    let source = std::fs::read_to_string(&args.model)
+    let source = crate::input::read(&args.model, crate::input::MODEL)
         .with_context(|| format!("cannot read model {path}"))?;
     let model = match monotable_model::parse(&source) {
         Ok(model) => model,

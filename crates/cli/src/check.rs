@@ -28,7 +28,10 @@ pub struct CheckArgs {
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let path = args.model.display().to_string();
-    let source = match (std::fs::read_to_string(&args.model), args.format) {
+    let source = match (
+        crate::input::read(&args.model, crate::input::MODEL),
+        args.format,
+    ) {
         (Ok(source), _) => source,
         // Tools reading JSON get a document saying why, like any other failed check.
         (Err(e), OutputFormat::Json) => {

@@ -53,8 +53,8 @@ pub async fn run(args: CostArgs) -> anyhow::Result<ExitCode> {
 
 /// The model in `file` (named `path`), or its problems printed and an error.
 fn load(file: &std::path::Path, path: &str) -> anyhow::Result<monotable_model::Model> {
-    let source =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read model {path}"))?;
+    let source = crate::input::read(file, crate::input::MODEL)
+        .with_context(|| format!("cannot read model {path}"))?;
     let Ok(model) = monotable_model::parse(&source) else {
         let report = monotable_check::check_source(path, &source);
         eprint!("{}", report.render(monotable_check::Format::Human));
@@ -67,7 +67,7 @@ async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
     let model = load(&args.model, path)?;
     let prices = match &args.prices {
         Some(file) => {
-            let text = std::fs::read_to_string(file)
+            let text = crate::input::read(file, crate::input::PRICES)
                 .with_context(|| format!("cannot read price table {}", file.display()))?;
             PriceTable::from_toml(&text)
                 .with_context(|| format!("price table {}", file.display()))?

@@ -35,8 +35,8 @@ pub struct DiffArgs {
 /// A model file and its source, or its problems printed and an error.
 pub fn load_model(file: &Path) -> anyhow::Result<(Model, String)> {
     let path = file.display().to_string();
-    let source =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read model {path}"))?;
+    let source = crate::input::read(file, crate::input::MODEL)
+        .with_context(|| format!("cannot read model {path}"))?;
     let Ok(model) = monotable_model::parse(&source) else {
         let report = monotable_check::check_source(&path, &source);
         eprint!("{}", report.render(monotable_check::Format::Human));

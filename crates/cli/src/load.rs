@@ -79,8 +79,8 @@ pub struct LoadArgs {
 /// The model in `source` with the `[traffic]` table of `file` in place of its own.
 fn with_traffic(source: &str, file: &std::path::Path) -> anyhow::Result<monotable_model::Model> {
     let shown = file.display();
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read traffic {shown}"))?;
+    let text = crate::input::read(file, crate::input::MODEL)
+        .with_context(|| format!("cannot read traffic {shown}"))?;
     let other: toml::Table =
         toml::from_str(&text).with_context(|| format!("{shown} is not TOML"))?;
     let Some(traffic) = other.get("traffic") else {
@@ -123,7 +123,7 @@ async fn load(args: &LoadArgs, path: &str) -> anyhow::Result<LoadReport> {
             "--capacity-scale sets the embedded engine's capacity emulator; --endpoint and --aws have none"
         );
     }
-    let source = std::fs::read_to_string(&args.model)
+    let source = crate::input::read(&args.model, crate::input::MODEL)
         .with_context(|| format!("cannot read model {path}"))?;
     let model = match monotable_model::parse(&source) {
         Ok(model) => Arc::new(model),

@@ -7,6 +7,7 @@ mod cost;
 mod diff;
 mod export;
 mod import;
+mod input;
 mod lambda;
 mod load;
 mod load_sample;

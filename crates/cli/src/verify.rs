@@ -58,7 +58,7 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn verify(args: &VerifyArgs, path: &str) -> anyhow::Result<monotable_verify::Report> {
-    let source = std::fs::read_to_string(&args.model)
+    let source = crate::input::read(&args.model, crate::input::MODEL)
         .with_context(|| format!("cannot read model {path}"))?;
     let model = monotable_verify::parse_model(path, &source)?;
     if !args.table {
