@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use crate::VerifyError;
 use crate::generate::Dataset;
+use crate::sample_index::SampleIndex;
 
 pub use items::{item_json, value_json};
 pub use report::{CapacityCheck, CapacityReport};
@@ -42,7 +43,8 @@ struct Ctx<'a> {
     /// Unmeasured calls (putting an item back) go through this one, which shares the data
     /// unmetered.
     plain: &'a Client,
-    data: &'a Dataset,
+    /// The samples indexed.
+    index: SampleIndex<'a>,
     /// Loaded items (typed keys) by primary key, in DynamoDB JSON.
     stored: HashMap<(String, String), Value>,
 }
@@ -89,7 +91,7 @@ pub async fn cross_check_data(
         model,
         client,
         plain: &plain,
-        data,
+        index: SampleIndex::new(model, &data.samples),
         stored: HashMap::new(),
     };
     let mut checks = Vec::new();

@@ -27,6 +27,7 @@ pub mod order;
 pub mod params;
 pub mod report;
 pub mod run;
+pub mod sample_index;
 pub mod values;
 pub mod verdict;
 

@@ -15,6 +15,7 @@ use crate::generate::{Dataset, Sample};
 use crate::oracle::{self, Bound, Ident, KeyQuery, Shape};
 use crate::params::{self, BEST, Score, Values};
 use crate::report::{PatternResult, Report};
+use crate::sample_index::SampleIndex;
 use crate::verdict;
 
 /// Items per page: small, so every multi-item result crosses a page boundary.
@@ -66,6 +67,7 @@ pub async fn run_on(
         model,
         client,
         data,
+        index: SampleIndex::new(model, &data.samples),
         known,
     };
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_7a26_e75e_ed00);
@@ -73,10 +75,16 @@ pub async fn run_on(
     for pattern in &model.patterns {
         patterns.push(ctx.pattern(pattern, &mut rng).await);
     }
+    let counts = data.counts();
     let mut entities: Vec<(String, usize)> = model
         .entities
         .iter()
-        .map(|e| (e.name.clone(), data.count(&e.name)))
+        .map(|e| {
+            (
+                e.name.clone(),
+                counts.get(e.name.as_str()).copied().unwrap_or(0),
+            )
+        })
         .collect();
     entities.sort();
     Ok(Report {
@@ -126,6 +134,8 @@ struct Ctx<'a> {
     model: &'a Model,
     client: &'a Client,
     data: &'a Dataset,
+    /// The samples indexed: each pattern reads the partition or entity it concerns.
+    index: SampleIndex<'a>,
     known: BTreeMap<(String, String), String>,
 }
 
@@ -184,9 +194,10 @@ impl Ctx<'_> {
             );
         }
         for e in entities {
-            let of: Vec<&Sample> = samples
-                .iter()
-                .filter(|s| s.entity == e && holds_literals(self.model, pattern, s))
+            let of: Vec<&Sample> = self
+                .index
+                .of_entity(e)
+                .filter(|s| holds_literals(self.model, pattern, s))
                 .collect();
             let inside: Vec<&Sample> = of.iter().copied().filter(|s| shape.contains(s)).collect();
             pick(if inside.is_empty() { of } else { inside }, &mut out);
@@ -197,7 +208,16 @@ impl Ctx<'_> {
     async fn pattern(&self, pattern: &Pattern, rng: &mut fastrand::Rng) -> PatternResult {
         let operation = format!("{:?}", pattern.operation);
         let shape = Shape::of(self.model, pattern);
-        let targets = self.targets(pattern, &shape, rng);
+        let reads = matches!(
+            pattern.operation,
+            Operation::Query | Operation::GetItem | Operation::BatchGet | Operation::Scan
+        );
+        // A write is not run: no target to look for.
+        let targets = if reads {
+            self.targets(pattern, &shape, rng)
+        } else {
+            Vec::new()
+        };
         let mut runs = Vec::new();
         match pattern.operation {
             Operation::Query => {
@@ -294,10 +314,9 @@ impl Ctx<'_> {
             // Only the samples the pattern's literals can reach count (`kind = "GIFT"` on a
             // native key reaches no `SALE` order).
             let have = self
-                .data
-                .samples
-                .iter()
-                .filter(|s| s.entity == entity && holds_literals(self.model, pattern, s))
+                .index
+                .of_entity(entity)
+                .filter(|s| holds_literals(self.model, pattern, s))
                 .count();
             if have == 0
                 || runs
@@ -345,20 +364,21 @@ impl Ctx<'_> {
     }
 
     async fn query(&self, pattern: &Pattern, shape: &Shape, target: Option<&Sample>) -> Run {
-        let samples = &self.data.samples;
+        let samples = &self.index;
         let eval = |values: &Values| -> Option<Score> {
             let key = KeyQuery::render(pattern, &|n| values.get(n).cloned()).ok()?;
             if !key.is_valid(shape) {
                 return None;
             }
-            let found = oracle::query(samples, shape, &key, pattern.descending);
+            let found = oracle::query_in(samples, shape, &key, pattern.descending);
             let hit = target.is_some_and(|t| found.iter().any(|f| std::ptr::eq(*f, t)));
             // Some but not all of the partition for a range; when nothing matches at all, at
             // least a range wider than one value, so an empty answer is not the bounds' fault.
             let narrow = match key.sort.as_ref().map(|(_, b)| b) {
                 Some(Bound::Between(a, b)) if found.is_empty() => a < b,
                 Some(b) if b.is_range() => {
-                    !found.is_empty() && found.len() < oracle::partition_size(samples, shape, &key)
+                    !found.is_empty()
+                        && found.len() < oracle::partition_size_in(samples, shape, &key)
                 }
                 _ => true,
             };
@@ -387,7 +407,7 @@ impl Ctx<'_> {
         }
         request.push_str(&format!(", pages of {PAGE_SIZE}"));
         run.request = request;
-        let expected = oracle::query(samples, shape, &key, pattern.descending);
+        let expected = oracle::query_in(samples, shape, &key, pattern.descending);
         run.expected = expected
             .iter()
             .map(|s| oracle::ident(self.model, s))
@@ -449,10 +469,10 @@ impl Ctx<'_> {
     }
 
     fn choose_key(&self, pattern: &Pattern, target: Option<&Sample>) -> Values {
-        let samples = &self.data.samples;
+        let samples = &self.index;
         let eval = |values: &Values| -> Option<Score> {
             let key = get_key(pattern, values).ok()?;
-            Some(match oracle::get(samples, &key) {
+            Some(match oracle::get_in(samples, &key) {
                 Some(s) if target.is_some_and(|t| std::ptr::eq(s, t)) => BEST,
                 Some(_) => 3,
                 None => 0,
@@ -476,7 +496,7 @@ impl Ctx<'_> {
             }
         };
         run.request = format!("GetItem table: {}", Self::describe_key(&key));
-        run.expected = oracle::get(&self.data.samples, &key)
+        run.expected = oracle::get_in(&self.index, &key)
             .map(|s| oracle::ident(self.model, s))
             .into_iter()
             .collect();
@@ -523,7 +543,7 @@ impl Ctx<'_> {
         );
         run.expected = keys
             .iter()
-            .filter_map(|k| oracle::get(&self.data.samples, k))
+            .filter_map(|k| oracle::get_in(&self.index, k))
             .map(|s| oracle::ident(self.model, s))
             .collect();
         let request_keys: Vec<Item> = keys

@@ -12,10 +12,11 @@ use monotable_access::write::{Condition, Failure, PutSpec};
 use monotable_access::{ServiceError, Table, WriteError};
 use monotable_model::{Model, Operation, Pattern};
 
-use crate::generate::{Dataset, Sample};
+use crate::generate::Sample;
 use crate::load::stats::Outcome;
 use crate::oracle::{self, KeyQuery, Shape};
 use crate::params::{self, BEST, Score, Values};
+use crate::sample_index::SampleIndex;
 
 /// Most distinct parameter sets kept per read pattern.
 const MAX_PARAMETER_SETS: usize = 256;
@@ -32,10 +33,10 @@ pub const PAD_ATTRIBUTE: &str = "loadPadding";
 pub(crate) fn read_parameters(
     model: &Model,
     pattern: &Pattern,
-    data: &Dataset,
+    index: &SampleIndex<'_>,
     seed: u64,
 ) -> Vec<Values> {
-    let samples = &data.samples;
+    let samples = index.samples;
     let shape = Shape::of(model, pattern);
     let returns: BTreeSet<&str> = pattern.returns.iter().map(|r| r.name.as_str()).collect();
     let mut targets: Vec<&Sample> = samples
@@ -58,13 +59,13 @@ pub(crate) fn read_parameters(
             Operation::GetItem => {
                 let eval = |values: &Values| -> Option<Score> {
                     let key = crate::run::get_key(pattern, values).ok()?;
-                    Some(match oracle::get(samples, &key) {
+                    Some(match oracle::get_in(index, &key) {
                         Some(s) if target.is_some_and(|t| std::ptr::eq(s, t)) => BEST,
                         Some(_) => 3,
                         None => 0,
                     })
                 };
-                params::choose(model, pattern, samples, target, &eval)
+                params::choose(model, pattern, index, target, &eval)
             }
             _ => {
                 let eval = |values: &Values| -> Option<Score> {
@@ -72,11 +73,11 @@ pub(crate) fn read_parameters(
                     if !key.is_valid(&shape) {
                         return None;
                     }
-                    let found = oracle::query(samples, &shape, &key, pattern.descending);
+                    let found = oracle::query_in(index, &shape, &key, pattern.descending);
                     let hit = target.is_some_and(|t| found.iter().any(|f| std::ptr::eq(*f, t)));
                     Some(u8::from(hit) * 4 + u8::from(!found.is_empty()) * 2 + 1)
                 };
-                params::choose(model, pattern, samples, target, &eval)
+                params::choose(model, pattern, index, target, &eval)
             }
         };
         if seen.insert(values.clone()) {
@@ -341,7 +342,8 @@ mod tests {
         let data = crate::generate::generate(&model, 1);
         for name in ["getUser", "getProduct", "listUserOrders", "listOrdersByDay"] {
             let pattern = model.pattern(name).unwrap();
-            let sets = read_parameters(&model, pattern, &data, 5);
+            let index = SampleIndex::new(&model, &data.samples);
+            let sets = read_parameters(&model, pattern, &index, 5);
             assert!(sets.len() >= 2, "{name}: {sets:?}");
         }
     }
