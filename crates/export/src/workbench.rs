@@ -29,7 +29,7 @@
 
 use std::collections::BTreeMap;
 
-use monotable_model::{AttributeType, Entity, KeyTemplate, Model, TimestampFormat};
+use monotable_model::{AttributeType, Model, TimestampFormat};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -39,6 +39,7 @@ use crate::ExportError;
 
 mod document;
 mod import;
+mod owner;
 
 pub use import::{
     ImportError, Imported, import_nosql_workbench, import_nosql_workbench_detailed,
@@ -113,57 +114,6 @@ fn workbench_type(
     }
 }
 
-/// The scalar text of a key attribute of an item in DynamoDB JSON.
-fn key_value<'a>(item: &'a Value, name: &str) -> Option<&'a str> {
-    let value = item.get(name)?;
-    value
-        .get("S")
-        .or_else(|| value.get("N"))
-        .or_else(|| value.get("B"))
-        .and_then(Value::as_str)
-}
-
-fn literal_len(template: &KeyTemplate) -> usize {
-    template
-        .segments()
-        .iter()
-        .map(|s| match s {
-            monotable_model::Segment::Literal(t) => t.len(),
-            monotable_model::Segment::Var { .. } => 0,
-        })
-        .sum()
-}
-
-/// The entity an item belongs to: the one whose table key templates match its keys, the most
-/// specific (most literal text) first.
-fn entity_of<'m>(model: &'m Model, item: &Value) -> Option<&'m Entity> {
-    let pk = key_value(item, &model.table.partition_key.name)?;
-    let sk = model
-        .table
-        .sort_key
-        .as_ref()
-        .map(|k| key_value(item, &k.name));
-    model
-        .entities
-        .iter()
-        .filter_map(|e| {
-            let keys = e.key(None)?;
-            keys.pk.template.extract(pk)?;
-            let mut score = literal_len(&keys.pk.template);
-            match (&keys.sk, sk) {
-                (Some(t), Some(Some(sk))) => {
-                    t.template.extract(sk)?;
-                    score += literal_len(&t.template);
-                }
-                (None, None) => {}
-                _ => return None,
-            }
-            Some((score, e))
-        })
-        .max_by_key(|(score, _)| *score)
-        .map(|(_, e)| e)
-}
-
 fn description(model: &Model, source: &str, embed: bool) -> String {
     let mut text = format!(
         "{} single-table design, exported by monotable.",
@@ -234,7 +184,7 @@ struct Alias {
 struct Facet<'a> {
     facet_name: &'a str,
     key_attribute_alias: Alias,
-    table_data: Vec<Value>,
+    table_data: Vec<&'a Value>,
     non_key_attributes: Vec<&'a str>,
     data_access: Value,
 }
@@ -316,10 +266,11 @@ pub fn nosql_workbench(
         }
     }
 
-    let mut facet_data: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    let owners = owner::Owners::new(model);
+    let mut facet_data: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
     for item in table_data {
-        if let Some(e) = entity_of(model, item) {
-            facet_data.entry(&e.name).or_default().push(item.clone());
+        if let Some(e) = owners.of(item) {
+            facet_data.entry(&e.name).or_default().push(item);
         }
     }
 
