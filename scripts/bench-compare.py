@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What a user would run instead: the shop's REST API against the seed tutorial's own boto3
-functions, on the same data, on one `monotable serve` (issue 12, parts 3 and 4).
+functions, on the same data, on one `monotable-shop serve` (issue 12, parts 3 and 4).
 
 Usage (from a clean checkout; installs what it needs, builds the release binary when needed):
 
@@ -8,9 +8,9 @@ Usage (from a clean checkout; installs what it needs, builds the release binary 
     python3 scripts/bench-compare.py --seconds 2          # a quick run
     python3 scripts/bench-compare.py --write-docs         # also writes the SVGs into docs/img/
 
-One `monotable serve --in-memory` holds both data sets:
+One `monotable-shop serve --in-memory` holds both data sets:
 
-- the shop's table (`Shop`), filled by `monotable load-sample` (users = orders / 20, 500
+- the shop's table (`Shop`), filled by `monotable-shop load-sample` (users = orders / 20, 500
   products, orders over --days days, 1 to 5 lines each);
 - the seed's table (`AppTable`), created by the seed's own seed_table.py and filled by the
   seed's own put_user/put_product/put_order/put_order_item with the very same users, products,

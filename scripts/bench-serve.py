@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Measure `monotable serve` start-up: time from exec to the 'ready' line, and idle RSS.
+"""Measure `monotable-shop serve` start-up (the shop beside the DynamoDB endpoint): time from
+exec to the 'ready' line, and idle RSS.
 
-Usage: cargo build --release && python3 scripts/bench-serve.py [--runs N]
+Usage: cargo build --release -p monotable-shop-server && python3 scripts/bench-serve.py [--runs N]
 Starts the release binary N times (default 20) on a fresh data directory and a free port,
 prints min/median/max start-up time and the resident set size after one second idle.
 """
@@ -12,7 +13,7 @@ import subprocess
 import tempfile
 import time
 
-BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "monotable")
+BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "monotable-shop")
 
 
 def rss_kib(pid):
@@ -25,7 +26,8 @@ def rss_kib(pid):
 
 def one_run(data_dir):
     start = time.perf_counter()
-    proc = subprocess.Popen([BIN, "serve", "--data-dir", data_dir, "--dynamodb-port", "0"],
+    proc = subprocess.Popen([BIN, "serve", "--data-dir", data_dir, "--dynamodb-port", "0",
+                             "--api-port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     for line in proc.stdout:
         if line.startswith("ready in"):

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Browser tests of `monotable ui` and of `serve`'s /ui, in Debian's Chromium through Playwright.
+"""Browser tests of `monotable ui` and of `monotable-shop serve`'s /ui, in Debian's Chromium
+through Playwright.
 
 Run by crates/cli/tests/ui_browser.rs (so by the README's test command), which passes the
-`monotable` binary:
+`monotable` binary (the tool) and the `monotable-shop` binary (the shop's program):
 
-    python3 scripts/ui-browser-test.py --bin target/debug/monotable [--screenshots DIR]
+    python3 scripts/ui-browser-test.py --bin target/debug/monotable \
+        --shop-bin target/debug/monotable-shop [--screenshots DIR]
 
 It starts the programs itself on free loopback ports and checks, in a real headless browser:
   1. the shop's model opens;
@@ -13,9 +15,12 @@ It starts the programs itself on free loopback ports and checks, in a real headl
   3. choosing getOrderWithItems outlines exactly the order and its items;
   4. saving a model whose pattern breaks shows the diagnostic without a page reload, and fixing
      it brings the model back;
-  5. listUserOrders runs against a `serve` loaded with `load-sample`, and pages twice;
+  5. listUserOrders runs against a shop's `serve` loaded with `load-sample`, and pages twice;
   6. errors get a clear message on the page: an unknown route, a malformed parameter, a backend
-     that is down.
+     that is down;
+  7. the page's own SHA-256/HMAC give the published digests; a page of another origin cannot
+     frame the ui; behind `serve --auth` the table view asks for the key and secret, refuses
+     unsigned and wrongly signed requests and pages through the table once signed.
 Screenshots of the model view and the table view go to --screenshots (docs/img when the
 screenshots in the docs are being refreshed).
 """
@@ -30,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -196,6 +202,96 @@ def table_view(page, api, shots):
     check(True, "a malformed parameter gets a clear message")
 
 
+def framing(page, base, work):
+    """A page of another origin frames the ui (the clickjacking set-up): the browser must refuse
+    to draw it (frame-ancestors 'none', X-Frame-Options: DENY)."""
+    import http.server
+    import threading
+    foreign = work / "foreign"
+    foreign.mkdir()
+    (foreign / "index.html").write_text(
+        f'<!doctype html><title>foreign</title><iframe id="f" src="{base}/#table" '
+        'style="opacity:0.01;width:900px;height:600px"></iframe>')
+    handler = lambda *a, **kw: http.server.SimpleHTTPRequestHandler(*a, directory=str(foreign), **kw)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        page.wait_for_load_state("load")
+        time.sleep(1)
+        framed = [f for f in page.frames if f != page.main_frame]
+        check(len(framed) == 1, "the foreign page holds one frame")
+        drawn = framed[0].evaluate("() => !!document.getElementById('tab-table')") if not framed[0].url.startswith("chrome-error") else False
+        check(not drawn, f"the browser refuses to draw the ui inside a foreign page (frame at {framed[0].url[:40]})")
+    finally:
+        server.shutdown()
+
+
+def signing(page, base):
+    """The page's own SHA-256 and HMAC (it signs with them) against published test vectors."""
+    page.goto(base + "/")
+    expect(page.locator("#title")).to_have_text("monotable ui: Shop", timeout=TIMEOUT_MS)
+    vectors = page.evaluate("""() => ({
+        abc: hex(sha256(utf8("abc"))),
+        empty: hex(sha256(utf8(""))),
+        long: hex(sha256(utf8("a".repeat(1000)))),
+        rfc4231: hex(hmac(utf8("Jefe"), utf8("what do ya want for nothing?"))),
+        longkey: hex(hmac(new Uint8Array(131).fill(0xaa), utf8("Test Using Larger Than Block-Size Key - Hash Key First"))),
+    })""")
+    check(vectors == {
+        "abc": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        "empty": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "long": "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3",
+        "rfc4231": "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+        "longkey": "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+    }, f"the page's SHA-256 and HMAC-SHA-256 give the published digests: {vectors}")
+
+
+def signed_table_view(page, shop_bin, work):
+    """serve --auth: the table view asks for the endpoint's key and secret; unsigned and wrongly
+    signed requests get nothing; signed ones page through the table."""
+    serve = Proc([shop_bin, "serve", "--in-memory", "--dynamodb-port", "0", "--api-port", "0",
+                  "--auth", "local:s3cr3t-s3cr3t"], work, "ready in")
+    try:
+        dynamodb, api = serve.url("dynamodb"), serve.url("shop")
+        subprocess.run([shop_bin, "load-sample", "--endpoint", dynamodb, "--users", "3", "--products", "5",
+                        "--orders", "20", "--quiet"], cwd=work, check=True, env={**os.environ,
+                        "AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "s3cr3t-s3cr3t",
+                        "AWS_REGION": "us-east-1"})
+        try:
+            get_json(api + "/ui/api/live/scan")
+            check(False, "an unsigned scan is refused")
+        except urllib.error.HTTPError as e:
+            body = json.load(e)
+            check(e.code == 401 and body["error"] == "credentials_required" and "items" not in body,
+                  "an unsigned request for the table gets 401 and no item")
+        page.goto(api + "/ui/#table")
+        expect(page.locator("#live-auth")).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.locator("#auth-key")).to_have_value("local")
+        check(True, "the table view asks for the --auth key and secret")
+        page.fill("#auth-secret", "wrong-secret-entirely")
+        page.click("#auth-save")
+        page.select_option("#live-pattern", "")
+        page.click("#live-run")
+        expect(page.locator("#banner")).to_contain_text("signature", timeout=TIMEOUT_MS)
+        expect(page.locator("#live-auth")).to_be_visible()
+        check(page.locator("#live-rows tr").count() == 0, "a wrong secret reads nothing and asks again")
+        page.fill("#auth-secret", "s3cr3t-s3cr3t")
+        page.click("#auth-save")
+        page.fill("#live-limit", "4")
+        page.click("#live-run")
+        expect(page.locator("#live-status")).to_contain_text("page 1 ", timeout=TIMEOUT_MS)
+        check(page.locator("#live-rows tr").count() == 4, "signed with the secret, the scan pages through the table")
+        page.click("#live-next")
+        expect(page.locator("#live-status")).to_contain_text("page 2 ", timeout=TIMEOUT_MS)
+        check(True, "... and the next page's signed cursor request passes too")
+        stored = page.evaluate("() => sessionStorage.getItem('monotable-ui-sigv4') || ''")
+        check("s3cr3t-s3cr3t" in stored and page.evaluate("() => localStorage.length") == 0,
+              "the secret is kept in this tab's session only")
+    finally:
+        serve.stop()
+
+
 def backend_down(page, bin, work):
     dead = free_port()
     ui = Proc([bin, "ui", "shop.toml", "--port", "0", "--endpoint", f"http://127.0.0.1:{dead}"], work, "monotable ui:")
@@ -214,10 +310,12 @@ def backend_down(page, bin, work):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
+    ap.add_argument("--bin", required=True, help="the monotable binary (the tool)")
+    ap.add_argument("--shop-bin", required=True, help="the monotable-shop binary (the shop)")
     ap.add_argument("--screenshots")
     args = ap.parse_args()
     bin = str(Path(args.bin).resolve())
+    shop_bin = str(Path(args.shop_bin).resolve())
     shots = Path(args.screenshots).resolve() if args.screenshots else None
     if shots:
         shots.mkdir(parents=True, exist_ok=True)
@@ -229,10 +327,11 @@ def main():
         ui = Proc([bin, "ui", "shop.toml", "--port", "0", "--in-memory"], work, "monotable ui:")
         procs.append(ui)
         base = re.search(r"at (http://[0-9.:]+)/", ui.lines[-1]).group(1)
-        serve = Proc([bin, "serve", "--in-memory", "--dynamodb-port", "0", "--api-port", "0"], work, "ready in")
+        serve = Proc([shop_bin, "serve", "--in-memory", "--dynamodb-port", "0", "--api-port", "0"], work,
+                     "ready in")
         procs.append(serve)
         dynamodb, api = serve.url("dynamodb"), serve.url("shop")
-        subprocess.run([bin, "load-sample", "--endpoint", dynamodb, "--users", "20", "--products", "30",
+        subprocess.run([shop_bin, "load-sample", "--endpoint", dynamodb, "--users", "20", "--products", "30",
                         "--orders", "300", "--quiet"], cwd=work, check=True, env={**os.environ,
                         "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x", "AWS_REGION": "us-east-1"})
         with sync_playwright() as p:
@@ -242,6 +341,9 @@ def main():
             model_view(page, base, model_file, shots)
             table_view(page, api, shots)
             backend_down(page, bin, work)
+            signing(page, base)
+            framing(page, base, work)
+            signed_table_view(page, shop_bin, work)
             browser.close()
     finally:
         for proc in procs:

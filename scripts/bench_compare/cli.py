@@ -36,7 +36,7 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
 def main():
     parser = argparse.ArgumentParser(
         description="The shop's REST API against the seed tutorial's own boto3 functions and "
-                    "against the engine alone, on one `monotable serve` (issue 12). The module's "
+                    "against the engine alone, on one `monotable-shop serve` (issue 12). The module's "
                     "docstring says what each side does.",
         formatter_class=_Help)
     parser.add_argument("--seconds", type=int, default=5, help="measured seconds per case and side")

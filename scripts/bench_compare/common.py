@@ -7,7 +7,8 @@ from pathlib import Path
 # This file is scripts/bench_compare/common.py: the checkout is three levels up.
 ROOT = Path(__file__).resolve().parent.parent.parent
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target")
-BIN = TARGET / "release" / "monotable"
+# The shop's program: its serve holds both sides, and its load-sample fills the shop's table.
+BIN = TARGET / "release" / "monotable-shop"
 SEED_DIR = ROOT / "examples" / "seed-boto3"
 DOCS_IMG = ROOT / "docs" / "img"
 REQUIREMENTS = ROOT / "scripts" / "requirements-bench.txt"

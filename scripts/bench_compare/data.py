@@ -20,7 +20,7 @@ def load_shop_sample(serve, args):
     cmd = [str(BIN), "load-sample", "--endpoint", serve.dynamodb, "--orders", str(args.orders),
            "--users", str(args.users), "--products", str(args.products), "--days", str(args.days),
            "--seed", "1", "--quiet"]
-    say(f"shop data: monotable load-sample --orders {args.orders} --users {args.users} "
+    say(f"shop data: monotable-shop load-sample --orders {args.orders} --users {args.users} "
         f"--products {args.products} --days {args.days} --seed 1")
     done = subprocess.run(cmd, check=True, capture_output=True, text=True)
     say("  " + done.stdout.strip().split(" on ")[0])

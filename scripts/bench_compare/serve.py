@@ -1,4 +1,4 @@
-"""One `monotable serve --in-memory`, the JWTs its shop accepts, and raw DynamoDB JSON
+"""One `monotable-shop serve --in-memory`, the JWTs its shop accepts, and raw DynamoDB JSON
 requests with SigV4 material; http() sends one request."""
 import base64
 import datetime
@@ -21,7 +21,7 @@ from .wrk import rel
 
 
 class Serve:
-    """One `monotable serve --in-memory` on ports the OS picks; stopped by stop() or at exit."""
+    """One `monotable-shop serve --in-memory` on ports the OS picks; stopped by stop() or at exit."""
 
     def __init__(self, out, secret):
         self.log_path = out / "serve.log"

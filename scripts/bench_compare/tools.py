@@ -15,11 +15,12 @@ from .common import BIN, REQUIREMENTS, ROOT, say
 
 def ensure_binary(args):
     if not args.no_build:
-        say("building: cargo build --release -p monotable-cli")
-        subprocess.run(["cargo", "build", "--release", "-p", "monotable-cli"], cwd=ROOT, check=True)
+        say("building: cargo build --release -p monotable-shop-server")
+        subprocess.run(["cargo", "build", "--release", "-p", "monotable-shop-server"], cwd=ROOT,
+                       check=True)
     if not BIN.exists():
         sys.exit(f"no binary at {BIN.relative_to(ROOT) if BIN.is_relative_to(ROOT) else BIN}; "
-                 "run cargo build --release -p monotable-cli")
+                 "run cargo build --release -p monotable-shop-server")
 
 
 def ensure_wrk():

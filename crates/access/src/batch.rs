@@ -1,15 +1,39 @@
-//! Batches: writes in chunks of 25 and reads in chunks of 100 (DynamoDB's limits), with what
-//! DynamoDB leaves unprocessed (throttling) retried with bounded exponential backoff and jitter.
+//! BatchWriteItem and BatchGetItem: writes in chunks of 25 and reads in chunks of 100
+//! (DynamoDB's limits), with what DynamoDB leaves unprocessed (throttling) retried with bounded
+//! exponential backoff and jitter. Typed: [`Table::batch_put`] and [`Table::batch_get`] of
+//! entities. Dynamic: [`Table::batch_put_items`] and [`Table::batch_get_items`] of items and keys
+//! built at run time. `write_chunk` and `read_chunk` are the one call of each; both faces fail
+//! with [`BatchError`].
 
 use std::collections::{HashMap, HashSet};
 
 use aws_sdk_dynamodb::types::{KeysAndAttributes, PutRequest, WriteRequest};
 
-use crate::entity::{self, Entity};
-use crate::error::{BatchError, ServiceError};
+use crate::entity::{self, Entity, EntityError};
+use crate::error::ServiceError;
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::Key;
+
+/// A batch read or write failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BatchError {
+    /// Items stayed unprocessed after every retry (the table is throttled).
+    #[error("{left} items were still unprocessed after {attempts} attempts")]
+    Unprocessed {
+        /// Items (or keys) left.
+        left: usize,
+        /// Attempts made.
+        attempts: u32,
+    },
+    /// An item read is not a valid entity.
+    #[error(transparent)]
+    Entity(#[from] EntityError),
+    /// DynamoDB refused or failed the call.
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
 
 /// Items in one BatchWriteItem.
 pub const WRITE_CHUNK: usize = 25;
@@ -79,19 +103,31 @@ impl Table {
         keys: Vec<Key<E>>,
         consistent: bool,
     ) -> Result<Vec<E>, BatchError> {
+        let keys = keys.into_iter().map(Key::into_item).collect();
+        let items = self.batch_get_items(keys, consistent).await?;
+        Ok(items
+            .iter()
+            .map(entity::read::<E>)
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// The items at `keys`, 100 keys at a time (missing items are left out, a key given twice is
+    /// read once; the order is not the keys' order).
+    pub async fn batch_get_items(
+        &self,
+        keys: Vec<Item>,
+        consistent: bool,
+    ) -> Result<Vec<Item>, BatchError> {
         let mut found = Vec::with_capacity(keys.len());
         // DynamoDB refuses a request that holds a key twice.
         let mut seen = HashSet::new();
         let mut keys = keys
             .into_iter()
-            .map(Key::into_item)
             .filter(|k| seen.insert(identity(k)))
             .peekable();
         while keys.peek().is_some() {
             let chunk: Vec<Item> = keys.by_ref().take(READ_CHUNK).collect();
-            for item in self.read_chunk(chunk, consistent).await? {
-                found.push(entity::read::<E>(&item)?);
-            }
+            found.extend(self.read_chunk(chunk, consistent).await?);
         }
         Ok(found)
     }

@@ -1,71 +1,125 @@
-//! Errors of the typed access layer: one enum per operation, each telling apart what a caller
-//! acts on differently: a failed condition (naming the item), throttling, a conflict with
-//! another writer, a request DynamoDB refused as invalid, and a missing table. A throttled call
-//! is never a string inside a generic error.
+//! What DynamoDB (or the way to it) said when a call failed, classified once for every
+//! operation: [`ServiceError`], which each operation's own error wraps (as redb's per-operation
+//! errors wrap its storage error), and [`call_text`], its words in one line. Each operation's
+//! error is defined beside the operation and listed here, so one place names them all.
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
-use crate::entity::EntityError;
+pub use crate::batch::BatchError;
+pub use crate::get::GetError;
+pub use crate::query::QueryError;
+pub use crate::scan::ScanError;
+pub use crate::table::{
+    DeleteTableError, DescribeTableError, ListTablesError, TableError, TtlError, UpdateTableError,
+};
+pub use crate::transact::{CancelReason, TransactError};
+pub use crate::write::WriteError;
 
-/// What DynamoDB (or the way to it) said, classified.
+/// What DynamoDB (or the way to it) said, classified. It reads as DynamoDB's own words
+/// (`ProvisionedThroughputExceededException: The level of configured ...`), or, when no answer
+/// came, `cannot reach DynamoDB: CAUSE`: the same line every tool prints ([`call_text`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServiceError {
     /// Throttled after the SDK's retries (`ProvisionedThroughputExceededException`,
     /// `ThrottlingException`, `RequestLimitExceeded`): retry later.
-    #[error("throttled: {message}")]
+    #[error("{message}")]
     Throttled {
-        /// DynamoDB's message.
+        /// What DynamoDB said: its code and message.
         message: String,
     },
     /// The table does not exist.
-    #[error("table not found: {message}")]
+    #[error("{message}")]
     TableMissing {
-        /// DynamoDB's message.
+        /// What DynamoDB said: its code and message.
         message: String,
     },
-    /// DynamoDB refused the request as invalid (`ValidationException`): a bug to fix, not to
-    /// retry.
-    #[error("invalid request: {message}")]
+    /// DynamoDB refused the request as invalid (`ValidationException`), or it could not be
+    /// built: a bug to fix, not to retry.
+    #[error("{message}")]
     Validation {
-        /// DynamoDB's message.
+        /// What DynamoDB said (its code and message), or why the request could not be built.
         message: String,
     },
-    /// DynamoDB failed (5xx) or did not answer: retry later.
-    #[error("unavailable: {message}")]
+    /// DynamoDB failed (5xx), or its answer could not be read: retry later.
+    #[error("{message}")]
     Unavailable {
         /// What happened.
         message: String,
     },
+    /// No answer came back: the connection was refused or reset, the call timed out, an I/O
+    /// error. Retry later, or check the endpoint.
+    #[error("{UNREACHABLE}{}: {cause}", endpoint.as_ref().map(|e| format!(" at {e}")).unwrap_or_default())]
+    Unreachable {
+        /// The endpoint, when the caller knows it ([`ServiceError::at`]): the SDK's client does
+        /// not say where it sends.
+        endpoint: Option<String>,
+        /// The most specific cause the SDK reported (`Connection refused (os error 111)`).
+        cause: String,
+    },
     /// Anything else DynamoDB answered.
-    #[error("{code}: {message}")]
+    #[error("{message}")]
     Other {
         /// DynamoDB's error code.
         code: String,
-        /// DynamoDB's message.
+        /// What DynamoDB said: its code and message.
         message: String,
     },
 }
 
 impl ServiceError {
-    /// Classify an SDK error.
+    /// Classify an SDK error: DynamoDB's answer by its code and status, and a call that got no
+    /// answer (a dispatch failure, a timeout) as [`ServiceError::Unreachable`] with its cause.
     pub fn from_sdk<E>(e: &SdkError<E, HttpResponse>) -> ServiceError
     where
         E: ProvideErrorMetadata + std::error::Error + 'static,
     {
+        match e {
+            SdkError::ServiceError(_) => {}
+            SdkError::DispatchFailure(_) | SdkError::TimeoutError(_) => {
+                return ServiceError::Unreachable {
+                    endpoint: None,
+                    cause: innermost_cause(e),
+                };
+            }
+            SdkError::ResponseError(_) => {
+                return ServiceError::Unavailable {
+                    message: format!("the answer could not be read: {}", innermost_cause(e)),
+                };
+            }
+            // The request could not be built: a bug to fix, not to retry.
+            _ => {
+                return ServiceError::Validation {
+                    message: format!("the request could not be built: {}", innermost_cause(e)),
+                };
+            }
+        }
         let status = e.raw_response().map(|r| r.status().as_u16());
         let Some(service) = e.as_service_error() else {
             return ServiceError::Unavailable {
-                message: DisplayErrorContext(e).to_string(),
+                message: innermost_cause(e),
             };
         };
         let code = service.code().unwrap_or("error").to_string();
-        let message = service.message().unwrap_or("no message").to_string();
-        Self::classify(&code, message, status)
+        Self::classify(&code, said(service, status), status)
     }
 
-    /// Classify an error code and message.
+    /// This error, naming `endpoint` if no answer came from it.
+    pub fn at(self, endpoint: Option<&str>) -> ServiceError {
+        match self {
+            ServiceError::Unreachable {
+                endpoint: None,
+                cause,
+            } => ServiceError::Unreachable {
+                endpoint: endpoint.map(str::to_string),
+                cause,
+            },
+            other => other,
+        }
+    }
+
+    /// Classify DynamoDB's error `code`; `message` is what it said (its code and message).
     pub fn classify(code: &str, message: String, status: Option<u16>) -> ServiceError {
         match code {
             "ProvisionedThroughputExceededException"
@@ -83,208 +137,176 @@ impl ServiceError {
         }
     }
 
-    /// Worth retrying later (throttled or unavailable).
+    /// Worth retrying later (throttled, unavailable or unreachable).
     pub fn is_transient(&self) -> bool {
         matches!(
             self,
-            ServiceError::Throttled { .. } | ServiceError::Unavailable { .. }
+            ServiceError::Throttled { .. }
+                | ServiceError::Unavailable { .. }
+                | ServiceError::Unreachable { .. }
         )
     }
 }
 
-/// Reading one item failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum GetError {
-    /// DynamoDB refused or failed the call.
-    #[error(transparent)]
-    Service(#[from] ServiceError),
-    /// The item is not a valid entity.
-    #[error(transparent)]
-    Entity(#[from] EntityError),
+/// How the text of a call that got no answer begins ([`ServiceError::Unreachable`]); a program
+/// that knows the endpoint its client calls can name it after these words.
+pub const UNREACHABLE: &str = "cannot reach DynamoDB";
+
+/// A failed call in one line, the same in every tool: DynamoDB's `Code: message` when it
+/// answered; when it did not, why (`cannot reach DynamoDB: Connection refused (os error 111)`).
+/// Never "no message", never the SDK's debug dump. It is the [`ServiceError`]'s text.
+pub fn call_text<E>(e: &SdkError<E, HttpResponse>) -> String
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+{
+    ServiceError::from_sdk(e).to_string()
 }
 
-/// Reading a page (or all pages) failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum QueryError {
-    /// DynamoDB refused or failed the call.
-    #[error(transparent)]
-    Service(#[from] ServiceError),
-    /// An item is not a valid entity.
-    #[error(transparent)]
-    Entity(#[from] EntityError),
-    /// The cursor is not one this listing issued.
-    #[error("the cursor is not one this listing issued")]
-    Cursor,
-    /// A page size of 0, or beyond what DynamoDB takes.
-    #[error("a page holds 1 to {max} items; got {got}")]
-    Limit {
-        /// What was asked.
-        got: usize,
-        /// The largest page.
-        max: usize,
-    },
-}
-
-/// A write (put, create, update, delete) failed.
-#[derive(Debug, Clone, thiserror::Error)]
-#[non_exhaustive]
-pub enum WriteError {
-    /// The write's condition did not hold.
-    #[error("the condition on {item} did not hold")]
-    ConditionFailed {
-        /// The item: entity and key.
-        item: String,
-    },
-    /// `create` found the item already there.
-    #[error("{item} already exists")]
-    AlreadyExists {
-        /// The item: entity and key.
-        item: String,
-    },
-    /// The item's version is not the one the write expected (optimistic locking).
-    #[error("{item} changed meanwhile (expected version {expected})")]
-    VersionConflict {
-        /// The item: entity and key.
-        item: String,
-        /// The version expected.
-        expected: i64,
-    },
-    /// An update changes an input of an index key without the others, so the key cannot be
-    /// re-rendered and would go stale.
-    #[error(
-        "updating `{changed}` of {entity} re-renders index key `{key}`, which also needs `{missing}`: set it too, or update from the whole entity"
-    )]
-    PartialKeyUpdate {
-        /// The entity.
-        entity: &'static str,
-        /// The index key attribute.
-        key: &'static str,
-        /// An input the update changes.
-        changed: &'static str,
-        /// An input it neither changes nor knows.
-        missing: &'static str,
-    },
-    /// An update adds to an attribute an index key reads: the new value, and so the key, is
-    /// not known before the write.
-    #[error(
-        "adding to `{attribute}` of {entity} changes index key `{key}` to a value not known before the write: set `{attribute}` instead"
-    )]
-    KeyInputAdded {
-        /// The entity.
-        entity: &'static str,
-        /// The index key attribute.
-        key: &'static str,
-        /// The attribute added to.
-        attribute: &'static str,
-    },
-    /// DynamoDB refused or failed the call.
-    #[error(transparent)]
-    Service(#[from] ServiceError),
-}
-
-impl WriteError {
-    /// The write's condition failed (including a version conflict or an existing item).
-    pub fn is_condition_failed(&self) -> bool {
-        matches!(
-            self,
-            WriteError::ConditionFailed { .. }
-                | WriteError::AlreadyExists { .. }
-                | WriteError::VersionConflict { .. }
-        )
+/// What DynamoDB said: `Code: message`, or the one of them there is.
+fn said(service: &dyn ProvideErrorMetadata, status: Option<u16>) -> String {
+    let message = answer_text(service, status);
+    match service.code() {
+        Some(code) if code != message => format!("{code}: {message}"),
+        _ => message,
     }
 }
 
-/// Why one action of a cancelled transaction failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CancelReason {
-    /// The action's position in the transaction.
-    pub index: usize,
-    /// The item: entity and key.
-    pub item: String,
-    /// DynamoDB's code: `ConditionalCheckFailed`, `TransactionConflict`, `ThrottlingError`, ...
-    pub code: String,
-    /// DynamoDB's message.
-    pub message: Option<String>,
-}
-
-/// A transaction failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum TransactError {
-    /// More actions than one transaction holds.
-    #[error("a transaction holds at most {max} actions; this one has {count}")]
-    TooManyActions {
-        /// The actions given.
-        count: usize,
-        /// DynamoDB's limit.
-        max: usize,
-    },
-    /// An action's condition failed (and nothing was written).
-    #[error("transaction cancelled: {}", describe(.reasons))]
-    ConditionFailed {
-        /// Each action that failed, and why.
-        reasons: Vec<CancelReason>,
-    },
-    /// DynamoDB cancelled the transaction for another reason than a condition (a validation
-    /// error of one action, for instance), each failing action named.
-    #[error("transaction cancelled: {}", describe(.reasons))]
-    Cancelled {
-        /// Each action that failed, and why.
-        reasons: Vec<CancelReason>,
-    },
-    /// An update in it could not be built (it would leave an index key stale).
-    #[error(transparent)]
-    Invalid(WriteError),
-    /// Other transactions kept touching the same items; retried with backoff until the
-    /// attempts ran out.
-    #[error("transaction kept conflicting with other writers ({attempts} attempts)")]
-    Conflict {
-        /// Attempts made.
-        attempts: u32,
-    },
-    /// DynamoDB refused or failed the call.
-    #[error(transparent)]
-    Service(#[from] ServiceError),
-}
-
-fn describe(reasons: &[CancelReason]) -> String {
-    reasons
-        .iter()
-        .map(|r| format!("#{} {} ({})", r.index, r.item, r.code))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-impl TransactError {
-    /// Whether the action at `index` failed its condition.
-    pub fn failed_at(&self, index: usize) -> bool {
-        match self {
-            TransactError::ConditionFailed { reasons } => reasons
-                .iter()
-                .any(|r| r.index == index && r.code == "ConditionalCheckFailed"),
-            _ => false,
-        }
+/// DynamoDB's message; its code when there is none; the HTTP status when there is neither (an
+/// answer that is not DynamoDB's, from a proxy say).
+fn answer_text(service: &dyn ProvideErrorMetadata, status: Option<u16>) -> String {
+    let message = service.message().map(str::trim).filter(|m| !m.is_empty());
+    match (message, service.code()) {
+        (Some(message), _) => message.to_string(),
+        (None, Some(code)) => code.to_string(),
+        (None, None) => match status {
+            Some(status) => format!("an answer with HTTP status {status} and no DynamoDB error"),
+            None => "an answer with no DynamoDB error".to_string(),
+        },
     }
 }
 
-/// A batch read or write failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum BatchError {
-    /// Items stayed unprocessed after every retry (the table is throttled).
-    #[error("{left} items were still unprocessed after {attempts} attempts")]
-    Unprocessed {
-        /// Items (or keys) left.
-        left: usize,
-        /// Attempts made.
-        attempts: u32,
-    },
-    /// An item read is not a valid entity.
-    #[error(transparent)]
-    Entity(#[from] EntityError),
-    /// DynamoDB refused or failed the call.
-    #[error(transparent)]
-    Service(#[from] ServiceError),
+/// The most specific message in an error's source chain (`Connection refused (os error 111)`),
+/// which says more than the SDK's outer "dispatch failure".
+fn innermost_cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut current = error;
+    while let Some(next) = current.source() {
+        current = next;
+    }
+    current.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+    use aws_sdk_dynamodb::operation::list_tables::ListTablesError;
+
+    /// A client of `url` that does not retry.
+    fn client(url: &str) -> aws_sdk_dynamodb::Client {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(BehaviorVersion::latest())
+            .region(Region::new("us-east-1"))
+            .endpoint_url(url)
+            .credentials_provider(Credentials::new("k", "s", None, None, "test"))
+            .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+            .build();
+        aws_sdk_dynamodb::Client::from_conf(config)
+    }
+
+    fn closed_port() -> u16 {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
+    #[tokio::test]
+    async fn a_call_nothing_answers_is_unreachable_with_its_cause() {
+        let url = format!("http://127.0.0.1:{}", closed_port());
+        let e = client(&url).list_tables().send().await.unwrap_err();
+        let classified = ServiceError::from_sdk(&e);
+        assert!(
+            matches!(
+                &classified,
+                ServiceError::Unreachable { endpoint: None, .. }
+            ),
+            "{classified:?}"
+        );
+        assert!(classified.is_transient());
+        let text = call_text(&e);
+        assert!(text.starts_with("cannot reach DynamoDB: "), "{text}");
+        assert!(text.to_lowercase().contains("refused"), "{text}");
+        assert!(
+            !text.contains("no message") && !text.contains("Dispatch"),
+            "{text}"
+        );
+        // A caller that knows the endpoint names it.
+        let named = classified.at(Some(&url)).to_string();
+        assert!(
+            named.starts_with(&format!("cannot reach DynamoDB at {url}: ")),
+            "{named}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_connection_closed_without_an_answer_is_unreachable_too() {
+        // A listener that accepts and closes every connection without a word.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                drop(stream);
+            }
+        });
+        let e = client(&url).list_tables().send().await.unwrap_err();
+        let classified = ServiceError::from_sdk(&e);
+        assert!(
+            matches!(classified, ServiceError::Unreachable { .. }),
+            "{classified:?}"
+        );
+        assert!(call_text(&e).starts_with("cannot reach DynamoDB: "));
+    }
+
+    #[test]
+    fn an_answer_without_a_code_or_message_says_what_arrived() {
+        use aws_smithy_types::body::SdkBody;
+        use aws_smithy_types::error::ErrorMetadata;
+        let raw = HttpResponse::new(502.try_into().unwrap(), SdkBody::empty());
+        let e = SdkError::service_error(
+            ListTablesError::generic(ErrorMetadata::builder().build()),
+            raw,
+        );
+        let classified = ServiceError::from_sdk(&e);
+        assert_eq!(
+            classified,
+            ServiceError::Unavailable {
+                message: "an answer with HTTP status 502 and no DynamoDB error".into()
+            }
+        );
+        assert_eq!(
+            call_text(&e),
+            "an answer with HTTP status 502 and no DynamoDB error"
+        );
+    }
+
+    #[test]
+    fn an_answer_is_its_code_and_message() {
+        use aws_smithy_types::body::SdkBody;
+        use aws_smithy_types::error::ErrorMetadata;
+        let raw = HttpResponse::new(400.try_into().unwrap(), SdkBody::empty());
+        let meta = ErrorMetadata::builder()
+            .code("ValidationException")
+            .message("One or more parameter values were invalid")
+            .build();
+        let e = SdkError::service_error(ListTablesError::generic(meta), raw);
+        assert_eq!(
+            call_text(&e),
+            "ValidationException: One or more parameter values were invalid"
+        );
+        assert!(matches!(
+            ServiceError::from_sdk(&e),
+            ServiceError::Validation { .. }
+        ));
+    }
 }

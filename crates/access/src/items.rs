@@ -60,20 +60,7 @@ pub fn keys(
     entity: &str,
     values: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Item, ItemError> {
-    let e = model
-        .entity(entity)
-        .ok_or_else(|| ItemError::UnknownEntity(entity.to_string()))?;
-    let rendered = e.render_keys(values).map_err(|source| ItemError::Render {
-        entity: entity.to_string(),
-        source,
-    })?;
-    let mut item: Item = rendered
-        .into_iter()
-        .map(|(name, value)| {
-            let value = key_value(model, &name, value);
-            (name, value)
-        })
-        .collect();
+    let mut item = rendered(model, entity, |e| e.render_keys(values))?;
     item.insert(
         ENTITY_TYPE.to_string(),
         AttributeValue::S(entity.to_string()),
@@ -87,15 +74,21 @@ pub fn primary_key(
     entity: &str,
     values: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Item, ItemError> {
+    rendered(model, entity, |e| e.render_primary_key(values))
+}
+
+/// What `render` makes of `entity`'s templates, each key typed as its attribute.
+fn rendered<R>(model: &Model, entity: &str, render: R) -> Result<Item, ItemError>
+where
+    R: FnOnce(&monotable_model::Entity) -> Result<Vec<(String, String)>, RenderError>,
+{
     let e = model
         .entity(entity)
         .ok_or_else(|| ItemError::UnknownEntity(entity.to_string()))?;
-    let rendered = e
-        .render_primary_key(values)
-        .map_err(|source| ItemError::Render {
-            entity: entity.to_string(),
-            source,
-        })?;
+    let rendered = render(e).map_err(|source| ItemError::Render {
+        entity: entity.to_string(),
+        source,
+    })?;
     Ok(rendered
         .into_iter()
         .map(|(name, value)| {

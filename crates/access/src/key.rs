@@ -78,7 +78,7 @@ impl KeyArg {
     /// The key text of a timestamp in `format`.
     pub fn time<T: crate::value::Timestamp + Send + Sync + 'static>(
         value: T,
-        format: crate::value::TimeFormat,
+        format: monotable_model::TimestampFormat,
     ) -> KeyArg {
         KeyArg::new(Arc::new(move |out, _| value.write_key(out, format)))
     }

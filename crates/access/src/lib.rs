@@ -1,20 +1,76 @@
-//! The model-driven access layer: what a model says about items and requests, applied through an
-//! [`aws_sdk_dynamodb::Client`] from wherever it comes (the connection layer, `monotable-connect`,
-//! builds one for the embedded engine, an endpoint or AWS).
+//! The access layer: the one door to DynamoDB above the connection layer. Every request a
+//! library user or a tool sends goes through one module per DynamoDB operation, through an
+//! [`aws_sdk_dynamodb::Client`] from wherever it comes (`monotable-connect` builds one for the
+//! embedded engine, an endpoint or AWS).
 //!
-//! - [`items`]: keys rendered from the model's templates, the `entityType` marker, typed readers.
-//! - [`pattern`]: a model's access patterns as GetItem and Query requests, and pages of them.
-//! - [`table`]: the model's table, created when missing.
+//! Each operation has two faces over one call: a typed one (entities, compiled keys: what the
+//! derives generate) and a dynamic one (items and keys built at run time: what the tools that
+//! hold a model only at run time use, [`pattern`] rendering a model's access patterns into
+//! them). Both return the operation's own error, which wraps the classified [`ServiceError`].
+//!
+//! | module | DynamoDB | typed | dynamic | error |
+//! |---|---|---|---|---|
+//! | [`get`] | GetItem | [`GetRequest`], [`Table::get`] | [`get::GetItem`] | [`GetError`] |
+//! | [`query`] | Query | [`QueryRequest`] (pages, cursors, streams) | [`query::Query`] | [`QueryError`] |
+//! | [`scan`] | Scan | | [`scan::Scan`] (segments, pages) | [`ScanError`] |
+//! | [`put`] | PutItem | [`Table::create`], [`Table::put`], [`Table::replace`] | [`PutSpec::item`] | [`WriteError`] |
+//! | [`update`] | UpdateItem | [`Update`] (index keys re-rendered) | [`update::UpdateItem`] | [`WriteError`] |
+//! | [`delete`] | DeleteItem | [`Table::delete`] | [`delete::DeleteItem`] | [`WriteError`] |
+//! | [`batch`] | BatchGetItem, BatchWriteItem | [`Table::batch_get`], [`Table::batch_put`] | `batch_get_items`, `batch_put_items` | [`BatchError`] |
+//! | [`transact`] | TransactWriteItems | [`Transaction`] | [`Transaction::write`], [`Transaction::apply`] | [`TransactError`] |
+//! | [`table`] | CreateTable, DescribeTable, DeleteTable, UpdateTable, time to live, ListTables | | one module each | one error each |
+//!
+//! To support a new operation: add its module here (the request, its one SDK call, its error
+//! wrapping [`ServiceError`]), list the error in [`error`], and give it a typed face if the
+//! library's users need one. No other crate calls the SDK client (`tests/one_door.rs` fails if
+//! one does).
+//!
+//! Beside the operations: [`handle`] (the [`Table`] they run on), [`write`](mod@write) (the conditions and
+//! error the item writes share), [`entity`] and [`key`] (what the derive implements), [`cursor`]
+//! (sealed pagination cursors), [`items`] (keys rendered from a model's templates, items as
+//! JSON), [`value`] (values both ways: Rust, DynamoDB, key text, timestamps in each format) and
+//! [`conform`] (whether an item or a value fits the model).
+
+/// `send` and `measured` for a write whose one call answers the capacity it consumed when asked
+/// (PutItem, UpdateItem), around `$call`, the body of `call(self, table, measure)`.
+macro_rules! send_and_measured {
+    ($error:ty, $what:literal, |$this:ident, $table:ident, $measure:ident| $call:block) => {
+        /// Send it.
+        pub async fn send(self, table: &Table) -> Result<(), $error> {
+            self.call(table, false).await.map(drop)
+        }
+
+        /// Send it, and what it consumed (`ReturnConsumedCapacity: INDEXES`).
+        pub async fn measured(self, table: &Table) -> Result<Option<ConsumedCapacity>, $error> {
+            self.call(table, true).await
+        }
+
+        #[doc = concat!("The one ", $what, " call.")]
+        async fn call(
+            self,
+            $table: &Table,
+            $measure: bool,
+        ) -> Result<Option<ConsumedCapacity>, $error> {
+            let $this = self;
+            $call
+        }
+    };
+}
 
 pub mod batch;
+pub mod conform;
 pub mod cursor;
+pub mod delete;
 pub mod entity;
 pub mod error;
+pub mod get;
 pub mod handle;
 pub mod items;
 pub mod key;
 pub mod pattern;
-pub mod request;
+pub mod put;
+pub mod query;
+pub mod scan;
 pub mod table;
 pub mod transact;
 pub mod update;
@@ -23,12 +79,15 @@ pub mod write;
 
 pub use entity::{Entity, EntityError, KeySpec};
 pub use error::{
-    BatchError, CancelReason, GetError, QueryError, ServiceError, TransactError, WriteError,
+    BatchError, CancelReason, GetError, QueryError, ScanError, ServiceError, TransactError,
+    WriteError,
 };
+pub use get::GetRequest;
 pub use handle::{Retries, Table};
 pub use key::{Key, KeyArg, KeyKind, Seg};
-pub use request::{GetRequest, KeyCondition, Page, QueryRequest, QuerySpec, Row, SortCondition};
+pub use put::PutSpec;
+pub use query::{KeyCondition, MAX_PAGE, Page, QueryRequest, QuerySpec, Row, SortCondition};
 pub use transact::{MAX_ACTIONS, Transaction};
 pub use update::Update;
-pub use value::{TimeFormat, Value, ValueError};
-pub use write::{Condition, PutSpec};
+pub use value::{Value, ValueError};
+pub use write::Condition;

@@ -1,17 +1,20 @@
-//! Running a model's access patterns: GetItem and Query requests built from the pattern's key
-//! templates, so no caller writes a key string by hand.
+//! The dynamic, model-driven face of the operations: a model's access patterns (read from the
+//! model file at run time) as GetItem, Query and Scan requests, their keys rendered from the
+//! pattern's templates, so no tool writes a key string by hand. The requests are the same
+//! [`GetItem`], [`Query`] and [`Scan`] the typed face sends; a failed call is a classified
+//! [`ServiceError`] ([`PatternError::Call`]), never a string.
 
 use std::borrow::Cow;
 
-use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_model::{Condition, KeyTemplate, Model, Operation, Pattern, RenderError};
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
+use crate::error::ServiceError;
+use crate::get::{GetError, GetItem};
+use crate::handle::Table;
 use crate::items::{Item, key_value};
-use crate::request::{KeyCondition, SortCondition};
+use crate::query::{KeyCondition, MAX_PAGE, Query, QueryError, QueryPage, SortCondition};
+use crate::scan::Scan;
 
 /// Running a pattern failed.
 #[derive(Debug, thiserror::Error)]
@@ -30,7 +33,7 @@ pub enum PatternError {
         /// What the caller wanted.
         wanted: &'static str,
     },
-    /// A page size of 0, or beyond [`crate::request::MAX_PAGE`].
+    /// A page size of 0, or beyond [`MAX_PAGE`].
     #[error("access pattern `{pattern}`: a page holds 1 to {max} items; got {got}")]
     Limit {
         /// The pattern.
@@ -59,29 +62,27 @@ pub enum PatternError {
         /// The missing key attribute.
         attribute: String,
     },
-    /// DynamoDB refused the call.
-    #[error("access pattern `{pattern}`: {operation} failed: {message}")]
+    /// DynamoDB refused the call, or could not be reached.
+    #[error("access pattern `{pattern}`: {operation} failed: {error}")]
     Call {
         /// The pattern.
         pattern: String,
         /// The DynamoDB operation.
         operation: &'static str,
-        /// DynamoDB's code and message.
-        message: String,
-        /// DynamoDB's error code (`ResourceNotFoundException`), when it answered with one.
-        code: Option<String>,
-        /// The HTTP status of the answer; `None` when none arrived (timeout, connection).
-        status: Option<u16>,
+        /// What DynamoDB (or the way to it) said, classified.
+        #[source]
+        error: ServiceError,
     },
 }
 
-/// A page of a query.
-#[derive(Debug, Clone, Default)]
-pub struct Page {
-    /// The items, in the index's order (or reversed for a descending pattern).
-    pub items: Vec<Item>,
-    /// Where the next page starts; `None` when the query is exhausted.
-    pub last_evaluated_key: Option<Item>,
+impl PatternError {
+    /// The classified failure of the call, when the pattern got as far as one.
+    pub fn service(&self) -> Option<&ServiceError> {
+        match self {
+            PatternError::Call { error, .. } => Some(error),
+            _ => None,
+        }
+    }
 }
 
 /// How to read a page.
@@ -112,110 +113,137 @@ fn render(
         })
 }
 
-fn call_error<E: ProvideErrorMetadata + std::error::Error + 'static>(
-    pattern: &Pattern,
-    operation: &'static str,
-    e: &SdkError<E, HttpResponse>,
-) -> PatternError {
-    let message = match e.as_service_error() {
-        Some(s) => format!(
-            "{}: {}",
-            s.code().unwrap_or("error"),
-            s.message().unwrap_or("no message")
-        ),
-        None => DisplayErrorContext(e).to_string(),
-    };
+fn call_error(pattern: &Pattern, operation: &'static str, error: ServiceError) -> PatternError {
     PatternError::Call {
         pattern: pattern.name.clone(),
         operation,
-        message,
-        code: e
-            .as_service_error()
-            .and_then(|s| s.code())
-            .map(str::to_string),
-        status: e.raw_response().map(|r| r.status().as_u16()),
+        error,
     }
 }
 
-/// Run a GetItem pattern with its key rendered from `values`.
-pub async fn get(
-    client: &Client,
-    model: &Model,
+fn of_operation<'m>(
+    model: &'m Model,
     name: &str,
-    values: &(dyn Fn(&str) -> Option<String> + Sync),
-) -> Result<Option<Item>, PatternError> {
+    wanted: Operation,
+) -> Result<&'m Pattern, PatternError> {
     let p = pattern(model, name)?;
-    if p.operation != Operation::GetItem {
+    if p.operation != wanted {
         return Err(PatternError::WrongOperation {
             pattern: name.to_string(),
             found: p.operation,
-            wanted: "GetItem",
+            wanted: match wanted {
+                Operation::GetItem => "GetItem",
+                Operation::Scan => "Scan",
+                _ => "Query",
+            },
         });
     }
+    Ok(p)
+}
+
+/// The key of GetItem (or BatchGet) pattern `p` rendered from `values`, each attribute in its
+/// declared type.
+pub fn key(
+    model: &Model,
+    p: &Pattern,
+    values: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<Item, PatternError> {
     let pk =
         p.pk.as_ref()
-            .ok_or_else(|| PatternError::NoPartitionKey(name.to_string()))?;
+            .ok_or_else(|| PatternError::NoPartitionKey(p.name.clone()))?;
     let mut key = Item::new();
     for cond in std::iter::once(pk).chain(p.sk.as_ref()) {
         let Condition::Eq(template) = &cond.condition else {
-            return Err(PatternError::NoPartitionKey(name.to_string()));
+            return Err(PatternError::NoPartitionKey(p.name.clone()));
         };
         key.insert(
             cond.attribute.clone(),
             key_value(model, &cond.attribute, render(p, template, values)?),
         );
     }
-    let out = client
-        .get_item()
-        .table_name(&model.table.name)
-        .set_key(Some(key))
-        .consistent_read(p.consistent_read)
-        .send()
-        .await
-        .map_err(|e| call_error(p, "GetItem", &e))?;
-    Ok(out.item)
+    Ok(key)
 }
 
-/// Run one page of a Query pattern with its key condition rendered from `values`.
+/// Run a GetItem pattern with its key rendered from `values`.
+pub async fn get(
+    table: &Table,
+    model: &Model,
+    name: &str,
+    values: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<Option<Item>, PatternError> {
+    let p = of_operation(model, name, Operation::GetItem)?;
+    GetItem::new(key(model, p, values)?)
+        .consistent(p.consistent_read)
+        .send(table)
+        .await
+        .map_err(|e| match e {
+            GetError::Service(error) => call_error(p, "GetItem", error),
+            other => call_error(
+                p,
+                "GetItem",
+                ServiceError::Validation {
+                    message: other.to_string(),
+                },
+            ),
+        })
+}
+
+/// The Query of pattern `name` with its key condition rendered from `values`: its index, order
+/// and consistency (on the table only), and its own page size when it has one.
+pub fn query_request(
+    model: &Model,
+    name: &str,
+    values: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<Query, PatternError> {
+    let p = of_operation(model, name, Operation::Query)?;
+    Ok(Query::new(key_condition(model, p, values)?)
+        .index(p.index_name())
+        .descending(p.descending)
+        .consistent(p.consistent_read && p.index_name().is_none())
+        .limit(p.limit.and_then(|l| i32::try_from(l).ok())))
+}
+
+fn query_failed(model: &Model, name: &str, e: QueryError) -> PatternError {
+    let error = match e {
+        QueryError::Service(error) => error,
+        // A dynamic query reads items, with no cursor or page limit of its own: a bug if so.
+        other => ServiceError::Validation {
+            message: other.to_string(),
+        },
+    };
+    PatternError::Call {
+        pattern: pattern(model, name).map_or_else(|_| name.to_string(), |p| p.name.clone()),
+        operation: "Query",
+        error,
+    }
+}
+
+/// Run one page of a Query pattern (as DynamoDB pages it) with its key condition rendered from
+/// `values`.
 pub async fn query(
-    client: &Client,
+    table: &Table,
     model: &Model,
     name: &str,
     values: &(dyn Fn(&str) -> Option<String> + Sync),
     page: PageRequest,
-) -> Result<Page, PatternError> {
-    let p = pattern(model, name)?;
-    if p.operation != Operation::Query {
-        return Err(PatternError::WrongOperation {
-            pattern: name.to_string(),
-            found: p.operation,
-            wanted: "Query",
-        });
+) -> Result<QueryPage, PatternError> {
+    let mut request = query_request(model, name, values)?.start(page.start);
+    if page.limit.is_some() {
+        request = request.limit(page.limit);
     }
-    let condition = key_condition(model, p, values)?;
-    let expression = condition.expression();
-    let request = client
-        .query()
-        .table_name(&model.table.name)
-        .set_index_name(p.index_name().map(str::to_string))
-        .set_expression_attribute_names(Some(expression.names))
-        .set_expression_attribute_values(Some(expression.values))
-        .scan_index_forward(!p.descending)
-        .consistent_read(p.consistent_read && p.index_name().is_none())
-        .set_limit(
-            page.limit
-                .or_else(|| p.limit.and_then(|l| i32::try_from(l).ok())),
-        )
-        .set_exclusive_start_key(page.start);
-    let out = request
-        .key_condition_expression(expression.text)
-        .send()
+    request
+        .send(table)
         .await
-        .map_err(|e| call_error(p, "Query", &e))?;
-    Ok(Page {
-        items: out.items.unwrap_or_default(),
-        last_evaluated_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
-    })
+        .map_err(|e| query_failed(model, name, e))
+}
+
+/// The Scan of Scan pattern `name`: the table or the pattern's index, consistent when the
+/// pattern says so (and it reads the table).
+pub fn scan(model: &Model, name: &str) -> Result<Scan, PatternError> {
+    let p = of_operation(model, name, Operation::Scan)?;
+    Ok(Scan::new()
+        .index(p.index_name())
+        .consistent(p.consistent_read && p.index_name().is_none()))
 }
 
 /// The key condition of query pattern `p` for `values`, written by [`KeyCondition::expression`],
@@ -292,48 +320,36 @@ pub fn resume_key(model: &Model, pattern: &Pattern, item: &Item) -> Result<Item,
 }
 
 /// A page of exactly `limit` items when that many remain, and a resume key only when at least
-/// one more item exists, so no caller ever gets an empty page that claims more follow. It reads
-/// `limit + 1` items, and keeps reading when DynamoDB stops early (its 1 MB page cap).
+/// one more item exists, so no caller ever gets an empty page that claims more follow
+/// ([`Query::fill`]).
 pub async fn query_page(
-    client: &Client,
+    table: &Table,
     model: &Model,
     name: &str,
     values: &(dyn Fn(&str) -> Option<String> + Sync),
     limit: usize,
     start: Option<Item>,
-) -> Result<Page, PatternError> {
+) -> Result<QueryPage, PatternError> {
     let p = pattern(model, name)?;
-    if !(1..=crate::request::MAX_PAGE).contains(&limit) {
+    if !(1..=MAX_PAGE).contains(&limit) {
         return Err(PatternError::Limit {
             pattern: name.to_string(),
             got: limit,
-            max: crate::request::MAX_PAGE,
+            max: MAX_PAGE,
         });
     }
-    let want = limit.saturating_add(1);
-    let mut items: Vec<Item> = Vec::new();
-    let mut next = start;
-    loop {
-        let missing = want - items.len();
-        let request = PageRequest {
-            limit: Some(i32::try_from(missing).unwrap_or(i32::MAX)),
-            start: next.take(),
-        };
-        let page = query(client, model, name, values, request).await?;
-        items.extend(page.items);
-        next = page.last_evaluated_key;
-        if items.len() >= want || next.is_none() {
-            break;
-        }
-    }
-    let more = items.len() > limit;
-    items.truncate(limit);
-    let last_evaluated_key = match (more, items.last()) {
+    let filled = query_request(model, name, values)?
+        .start(start)
+        .fill(table, limit)
+        .await
+        .map_err(|e| query_failed(model, name, e))?;
+    let last_evaluated_key = match (filled.more, filled.items.last()) {
         (true, Some(last)) => Some(resume_key(model, p, last)?),
         _ => None,
     };
-    Ok(Page {
-        items,
+    Ok(QueryPage {
+        items: filled.items,
         last_evaluated_key,
+        capacity: None,
     })
 }

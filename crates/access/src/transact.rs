@@ -1,40 +1,120 @@
-//! Transactions: typed puts, updates, deletes and condition checks, at most
-//! [`MAX_ACTIONS`] of them (checked before sending), cancellation reasons mapped back to the
-//! action and its item, and a transaction that lost a race with another writer
-//! (`TransactionConflict`) retried with backoff.
-
-use std::collections::HashMap;
+//! TransactWriteItems: puts, updates, deletes and condition checks, at most [`MAX_ACTIONS`] of
+//! them (checked before sending), cancellation reasons mapped back to the action and its item,
+//! and a transaction that lost a race with another writer (`TransactionConflict`) retried with
+//! backoff. Typed actions take entities and their keys ([`Transaction::create`],
+//! [`Transaction::update`], ...); dynamic ones take what was built at run time
+//! ([`Transaction::write`] of a [`PutSpec`], [`Transaction::apply`] of an [`UpdateItem`]'s
+//! parts, [`Transaction::delete_item`]). `Transaction::call` is the one TransactWriteItems call;
+//! it fails with [`TransactError`].
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
-    ConditionCheck, Delete, Put, TransactWriteItem, Update as SdkUpdate,
+    ConditionCheck, ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, TransactWriteItem,
+    Update as SdkUpdate,
 };
 
 use crate::entity::Entity;
-use crate::error::{CancelReason, ServiceError, TransactError};
+use crate::error::ServiceError;
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::Key;
+use crate::put::PutSpec;
+#[cfg(doc)]
+use crate::update::UpdateItem;
 use crate::update::{Update, UpdateParts};
-use crate::write::{Condition, PutSpec, Rendered, describe};
+use crate::write::{Condition, WriteError, describe};
+
+/// Why one action of a cancelled transaction failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CancelReason {
+    /// The action's position in the transaction.
+    pub index: usize,
+    /// The item: entity and key.
+    pub item: String,
+    /// DynamoDB's code: `ConditionalCheckFailed`, `TransactionConflict`, `ThrottlingError`, ...
+    pub code: String,
+    /// DynamoDB's message.
+    pub message: Option<String>,
+}
+
+/// A transaction failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TransactError {
+    /// More actions than one transaction holds.
+    #[error("a transaction holds at most {max} actions; this one has {count}")]
+    TooManyActions {
+        /// The actions given.
+        count: usize,
+        /// DynamoDB's limit.
+        max: usize,
+    },
+    /// An action's condition failed (and nothing was written).
+    #[error("transaction cancelled: {}", describe_reasons(.reasons))]
+    ConditionFailed {
+        /// Each action that failed, and why.
+        reasons: Vec<CancelReason>,
+    },
+    /// DynamoDB cancelled the transaction for another reason than a condition (a validation
+    /// error of one action, for instance), each failing action named.
+    #[error("transaction cancelled: {}", describe_reasons(.reasons))]
+    Cancelled {
+        /// Each action that failed, and why.
+        reasons: Vec<CancelReason>,
+    },
+    /// An update in it could not be built (it would leave an index key stale).
+    #[error(transparent)]
+    Invalid(WriteError),
+    /// Other transactions kept touching the same items; retried with backoff until the
+    /// attempts ran out.
+    #[error("transaction kept conflicting with other writers ({attempts} attempts)")]
+    Conflict {
+        /// Attempts made.
+        attempts: u32,
+    },
+    /// DynamoDB refused or failed the call.
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+fn describe_reasons(reasons: &[CancelReason]) -> String {
+    reasons
+        .iter()
+        .map(|r| format!("#{} {} ({})", r.index, r.item, r.code))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl TransactError {
+    /// Whether the action at `index` failed its condition.
+    pub fn failed_at(&self, index: usize) -> bool {
+        match self {
+            TransactError::ConditionFailed { reasons } => reasons
+                .iter()
+                .any(|r| r.index == index && r.code == "ConditionalCheckFailed"),
+            _ => false,
+        }
+    }
+}
 
 /// The most actions one TransactWriteItems holds.
 pub const MAX_ACTIONS: usize = 100;
+
+/// A delete or a condition check: a key, what must hold of its item, and its name in a
+/// cancellation's reasons.
+#[derive(Debug, Clone)]
+struct Keyed {
+    key: Item,
+    condition: Condition,
+    description: String,
+}
 
 #[derive(Debug, Clone)]
 enum Action {
     Put(PutSpec),
     Update(UpdateParts),
-    Delete {
-        key: Item,
-        condition: Condition,
-        description: String,
-    },
-    Check {
-        key: Item,
-        condition: Condition,
-        description: String,
-    },
+    Delete(Keyed),
+    Check(Keyed),
 }
 
 impl Action {
@@ -42,7 +122,7 @@ impl Action {
         match self {
             Action::Put(p) => &p.description,
             Action::Update(u) => &u.description,
-            Action::Delete { description, .. } | Action::Check { description, .. } => description,
+            Action::Delete(k) | Action::Check(k) => &k.description,
         }
     }
 }
@@ -51,7 +131,7 @@ impl Action {
 #[derive(Debug, Default, Clone)]
 pub struct Transaction {
     actions: Vec<Action>,
-    invalid: Option<crate::error::WriteError>,
+    invalid: Option<WriteError>,
 }
 
 impl Transaction {
@@ -98,30 +178,65 @@ impl Transaction {
     }
 
     /// Delete `key`'s item if `condition` holds.
-    pub fn delete<E: Entity>(mut self, key: Key<E>, condition: Condition) -> Self {
-        let description = describe::<E>(key.item());
-        self.actions.push(Action::Delete {
-            key: key.into_item(),
-            condition,
-            description,
-        });
-        self
+    pub fn delete<E: Entity>(self, key: Key<E>, condition: Condition) -> Self {
+        self.keyed(Action::Delete, key, condition)
     }
 
     /// Require `condition` of `key`'s item without writing it.
-    pub fn check<E: Entity>(mut self, key: Key<E>, condition: Condition) -> Self {
+    pub fn check<E: Entity>(self, key: Key<E>, condition: Condition) -> Self {
+        self.keyed(Action::Check, key, condition)
+    }
+
+    fn keyed<E: Entity>(
+        mut self,
+        action: fn(Keyed) -> Action,
+        key: Key<E>,
+        condition: Condition,
+    ) -> Self {
         let description = describe::<E>(key.item());
-        self.actions.push(Action::Check {
+        self.actions.push(action(Keyed {
             key: key.into_item(),
             condition,
             description,
-        });
+        }));
+        self
+    }
+
+    /// Apply `parts`, an update built at run time ([`UpdateItem::build`]) or a typed one's.
+    pub fn apply(mut self, parts: UpdateParts) -> Self {
+        self.actions.push(Action::Update(parts));
+        self
+    }
+
+    /// Delete the item at `key`, a key built at run time, if `condition` holds; `description`
+    /// names it in a cancellation's reasons.
+    pub fn delete_item(mut self, key: Item, condition: Condition, description: String) -> Self {
+        self.actions.push(Action::Delete(Keyed {
+            key,
+            condition,
+            description,
+        }));
         self
     }
 
     /// Write every action or none. A conflict with another transaction is retried with backoff
     /// (the table's [`crate::Retries`]); a failed condition is reported with each failing action.
     pub async fn send(self, table: &Table) -> Result<(), TransactError> {
+        self.call(table, false).await.map(drop)
+    }
+
+    /// [`Transaction::send`], and what it consumed, per table and index
+    /// (`ReturnConsumedCapacity: INDEXES`).
+    pub async fn measured(self, table: &Table) -> Result<Vec<ConsumedCapacity>, TransactError> {
+        self.call(table, true).await
+    }
+
+    /// The one TransactWriteItems call, retried while it loses races.
+    async fn call(
+        self,
+        table: &Table,
+        measure: bool,
+    ) -> Result<Vec<ConsumedCapacity>, TransactError> {
         if let Some(invalid) = self.invalid {
             return Err(TransactError::Invalid(invalid));
         }
@@ -132,7 +247,7 @@ impl Transaction {
             });
         }
         if self.actions.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let items: Vec<TransactWriteItem> = self
             .actions
@@ -148,10 +263,11 @@ impl Transaction {
                 .client()
                 .transact_write_items()
                 .set_transact_items(Some(items.clone()))
+                .set_return_consumed_capacity(measure.then_some(ReturnConsumedCapacity::Indexes))
                 .send()
                 .await;
             let error = match result {
-                Ok(_) => return Ok(()),
+                Ok(out) => return Ok(out.consumed_capacity.unwrap_or_default()),
                 Err(e) => e,
             };
             match outcome(&self.actions, &error) {
@@ -221,21 +337,6 @@ fn cancellation(reasons: Vec<CancelReason>, message: Option<&str>) -> Outcome {
     }
 }
 
-/// A condition's expression, names and values, each `None` when empty (as the SDK takes them).
-type Placeholders = (
-    Option<String>,
-    Option<HashMap<String, String>>,
-    Option<HashMap<String, aws_sdk_dynamodb::types::AttributeValue>>,
-);
-
-fn placeholders(rendered: Rendered) -> Placeholders {
-    (
-        rendered.text,
-        (!rendered.names.is_empty()).then_some(rendered.names),
-        (!rendered.values.is_empty()).then_some(rendered.values),
-    )
-}
-
 fn built<T, E: std::fmt::Display>(result: Result<T, E>) -> Result<T, TransactError> {
     result.map_err(|e| {
         TransactError::Service(ServiceError::Validation {
@@ -244,10 +345,25 @@ fn built<T, E: std::fmt::Display>(result: Result<T, E>) -> Result<T, TransactErr
     })
 }
 
+/// A `Delete` or `ConditionCheck` of `key` under `condition`, built (both builders have the same
+/// setters but no trait in common).
+macro_rules! keyed {
+    ($builder:ident, $table:expr, $key:expr, $condition:expr) => {{
+        let (text, names, values) = $condition.render("c").into_parts();
+        $builder::builder()
+            .table_name($table)
+            .set_key(Some($key.clone()))
+            .set_condition_expression(text)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .build()
+    }};
+}
+
 fn sdk_item(action: &Action, table: &str) -> Result<TransactWriteItem, TransactError> {
     let item = match action {
         Action::Put(spec) => {
-            let (text, names, values) = placeholders(spec.condition.render("c"));
+            let (text, names, values) = spec.condition.render("c").into_parts();
             let put = Put::builder()
                 .table_name(table)
                 .set_item(Some(spec.item.clone()))
@@ -285,26 +401,12 @@ fn sdk_item(action: &Action, table: &str) -> Result<TransactWriteItem, TransactE
                 .build();
             TransactWriteItem::builder().update(built(update)?).build()
         }
-        Action::Delete { key, condition, .. } => {
-            let (text, names, values) = placeholders(condition.render("c"));
-            let delete = Delete::builder()
-                .table_name(table)
-                .set_key(Some(key.clone()))
-                .set_condition_expression(text)
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .build();
+        Action::Delete(Keyed { key, condition, .. }) => {
+            let delete = keyed!(Delete, table, key, condition);
             TransactWriteItem::builder().delete(built(delete)?).build()
         }
-        Action::Check { key, condition, .. } => {
-            let (text, names, values) = placeholders(condition.render("c"));
-            let check = ConditionCheck::builder()
-                .table_name(table)
-                .set_key(Some(key.clone()))
-                .set_condition_expression(text)
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .build();
+        Action::Check(Keyed { key, condition, .. }) => {
+            let check = keyed!(ConditionCheck, table, key, condition);
             TransactWriteItem::builder()
                 .condition_check(built(check)?)
                 .build()

@@ -6,16 +6,23 @@
 //! locking; without one, an update that renders a key from inputs it does not set requires the
 //! item to still hold the values it rendered from, so a change another writer made meanwhile
 //! fails the update instead of leaving a key that disagrees with the item.
+//!
+//! That is the typed face, [`Update`]. The dynamic one, [`UpdateItem`], sets and removes named
+//! attributes of an item given by its key (a migration's rewrite, a measured update), with no
+//! key re-rendered. Both build [`UpdateParts`], whose [`UpdateParts::send`] is the one
+//! UpdateItem call; both fail with [`WriteError`].
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
+
 use crate::entity::{Entity, KeySpec};
-use crate::error::{ServiceError, WriteError};
 use crate::handle::Table;
-use crate::key::{Key, KeyArg, render};
-use crate::write::{Condition, Failure, describe};
+use crate::items::Item;
+use crate::key::{Key, KeyArg, describe_key, render};
+use crate::write::{Condition, Failure, WriteError, describe, write_failed};
 
 /// An UpdateItem of one item of `E`. Built by the derive's typed setters
 /// (`order.update().status(Status::Paid)`), or with [`Update::set`] directly.
@@ -35,7 +42,7 @@ pub struct Update<E> {
 #[derive(Debug, Clone)]
 pub struct UpdateParts {
     /// The item's key.
-    pub key: crate::items::Item,
+    pub key: Item,
     /// `SET ... REMOVE ...`; empty when the update changes nothing (it then only checks its
     /// condition: that the item exists, at the version expected).
     pub update: String,
@@ -269,29 +276,95 @@ impl<E: Entity> Update<E> {
 
     /// Send it.
     pub async fn send(self, table: &Table) -> Result<(), WriteError> {
-        let parts = self.build()?;
+        self.build()?.send(table).await
+    }
+}
+
+impl UpdateParts {
+    send_and_measured!(WriteError, "UpdateItem", |this, table, measure| {
         let result = table
             .client()
             .update_item()
             .table_name(table.name())
-            .set_key(Some(parts.key))
+            .set_key(Some(this.key))
             // Nothing to change: the item's condition is still checked.
-            .set_update_expression((!parts.update.is_empty()).then_some(parts.update))
-            .set_condition_expression(parts.condition)
-            .set_expression_attribute_names(Some(parts.names))
-            .set_expression_attribute_values((!parts.values.is_empty()).then_some(parts.values))
+            .set_update_expression((!this.update.is_empty()).then_some(this.update))
+            .set_condition_expression(this.condition)
+            .set_expression_attribute_names((!this.names.is_empty()).then_some(this.names))
+            .set_expression_attribute_values((!this.values.is_empty()).then_some(this.values))
+            .set_return_consumed_capacity(measure.then_some(ReturnConsumedCapacity::Indexes))
             .send()
             .await;
         match result {
-            Ok(_) => Ok(()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
-            {
-                Err(parts.on_failure.error(parts.description))
-            }
-            Err(e) => Err(ServiceError::from_sdk(&e).into()),
+            Ok(out) => Ok(out.consumed_capacity),
+            Err(e) => Err(write_failed(&e, this.on_failure, this.description)),
         }
+    });
+}
+
+/// An UpdateItem of named attributes of the item at a key, built at run time: no key is
+/// re-rendered (the caller sets every attribute that changes), and it is sent only if its
+/// condition holds.
+#[derive(Debug, Clone)]
+pub struct UpdateItem {
+    key: Item,
+    sets: Vec<(String, AttributeValue)>,
+    removes: Vec<String>,
+    condition: Condition,
+}
+
+impl UpdateItem {
+    /// An update of the item at `key`.
+    pub fn new(key: Item) -> UpdateItem {
+        UpdateItem {
+            key,
+            sets: Vec::new(),
+            removes: Vec::new(),
+            condition: Condition::none(),
+        }
+    }
+
+    /// Set `attribute` to `value`.
+    pub fn set(mut self, attribute: impl Into<String>, value: AttributeValue) -> UpdateItem {
+        self.sets.push((attribute.into(), value));
+        self
+    }
+
+    /// Remove `attribute`.
+    pub fn remove(mut self, attribute: impl Into<String>) -> UpdateItem {
+        self.removes.push(attribute.into());
+        self
+    }
+
+    /// Only when `condition` holds ([`WriteError::ConditionFailed`] otherwise).
+    pub fn when(mut self, condition: Condition) -> UpdateItem {
+        self.condition = std::mem::take(&mut self.condition).and(condition);
+        self
+    }
+
+    /// Whether it sets or removes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty() && self.removes.is_empty()
+    }
+
+    /// Its expressions, ready to send or to put in a transaction.
+    pub fn build(self) -> UpdateParts {
+        let mut parts = UpdateParts {
+            description: describe_key(&self.key),
+            key: self.key,
+            update: String::new(),
+            condition: None,
+            names: HashMap::new(),
+            values: HashMap::new(),
+            on_failure: Failure::Condition,
+        };
+        let no_adds: &[(&str, AttributeValue)] = &[];
+        write_expression(&mut parts, &self.sets, no_adds, &self.removes);
+        let rendered = self.condition.render("c");
+        parts.condition = rendered.text;
+        parts.names.extend(rendered.names);
+        parts.values.extend(rendered.values);
+        parts
     }
 }
 
@@ -302,11 +375,11 @@ enum Rerender {
 }
 
 /// `SET #u0 = :u0, #u1 = #u1 + :u1 REMOVE #u2` into `parts`.
-fn write_expression(
+fn write_expression<S: AsRef<str>, A: AsRef<str>, R: AsRef<str>>(
     parts: &mut UpdateParts,
-    sets: &[(&'static str, AttributeValue)],
-    adds: &[(&'static str, AttributeValue)],
-    removes: &[&'static str],
+    sets: &[(S, AttributeValue)],
+    adds: &[(A, AttributeValue)],
+    removes: &[R],
 ) {
     let mut n = 0usize;
     let mut assignments = Vec::new();
@@ -319,13 +392,13 @@ fn write_expression(
         placeholder
     };
     for (attribute, value) in sets {
-        let p = name(parts, attribute);
+        let p = name(parts, attribute.as_ref());
         let v = format!(":{}", &p[1..]);
         parts.values.insert(v.clone(), value.clone());
         assignments.push(format!("{p} = {v}"));
     }
     for (attribute, delta) in adds {
-        let p = name(parts, attribute);
+        let p = name(parts, attribute.as_ref());
         let v = format!(":{}", &p[1..]);
         parts.values.insert(v.clone(), delta.clone());
         assignments.push(format!("{p} = {p} + {v}"));
@@ -335,7 +408,7 @@ fn write_expression(
         text.push_str("SET ");
         text.push_str(&assignments.join(", "));
     }
-    let removed: Vec<String> = removes.iter().map(|a| name(parts, a)).collect();
+    let removed: Vec<String> = removes.iter().map(|a| name(parts, a.as_ref())).collect();
     if !removed.is_empty() {
         if !text.is_empty() {
             text.push(' ');

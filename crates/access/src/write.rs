@@ -1,15 +1,15 @@
-//! Typed writes: create (the condition built from the model's key names), put, replace under
-//! optimistic locking, delete; and the conditions they carry, written as expressions in one place.
+//! What the item writes (PutItem, UpdateItem, DeleteItem, and the actions of a transaction)
+//! share: the [`Condition`] a write carries, written as an expression in one place; the
+//! [`WriteError`] each of them fails with; and what a failed condition means ([`Failure`]).
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::entity::Entity;
-use crate::error::{ServiceError, WriteError};
-use crate::handle::Table;
+use crate::error::ServiceError;
 use crate::items::Item;
-use crate::key::{Key, describe_key};
+use crate::key::describe_key;
 use crate::value::Value;
 
 /// One comparison in a condition.
@@ -153,17 +153,75 @@ pub fn describe<E: Entity>(key: &Item) -> String {
     format!("{} ({})", E::NAME, describe_key(key))
 }
 
-/// What an item write needs besides the item: its condition and how a failed one is reported.
-#[derive(Debug, Clone)]
-pub struct PutSpec {
-    /// The item.
-    pub item: Item,
-    /// The condition.
-    pub condition: Condition,
-    /// What a failed condition means.
-    pub on_failure: Failure,
-    /// The item, for messages.
-    pub description: String,
+/// A write (put, create, update, delete) failed. The three item writes share it: they fail in
+/// the same ways (a condition, a version, a key an update cannot re-render, DynamoDB's answer),
+/// and a transaction reports an invalid update with it.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The write's condition did not hold.
+    #[error("the condition on {item} did not hold")]
+    ConditionFailed {
+        /// The item: entity and key.
+        item: String,
+    },
+    /// `create` found the item already there.
+    #[error("{item} already exists")]
+    AlreadyExists {
+        /// The item: entity and key.
+        item: String,
+    },
+    /// The item's version is not the one the write expected (optimistic locking).
+    #[error("{item} changed meanwhile (expected version {expected})")]
+    VersionConflict {
+        /// The item: entity and key.
+        item: String,
+        /// The version expected.
+        expected: i64,
+    },
+    /// An update changes an input of an index key without the others, so the key cannot be
+    /// re-rendered and would go stale.
+    #[error(
+        "updating `{changed}` of {entity} re-renders index key `{key}`, which also needs `{missing}`: set it too, or update from the whole entity"
+    )]
+    PartialKeyUpdate {
+        /// The entity.
+        entity: &'static str,
+        /// The index key attribute.
+        key: &'static str,
+        /// An input the update changes.
+        changed: &'static str,
+        /// An input it neither changes nor knows.
+        missing: &'static str,
+    },
+    /// An update adds to an attribute an index key reads: the new value, and so the key, is
+    /// not known before the write.
+    #[error(
+        "adding to `{attribute}` of {entity} changes index key `{key}` to a value not known before the write: set `{attribute}` instead"
+    )]
+    KeyInputAdded {
+        /// The entity.
+        entity: &'static str,
+        /// The index key attribute.
+        key: &'static str,
+        /// The attribute added to.
+        attribute: &'static str,
+    },
+    /// DynamoDB refused or failed the call.
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+impl WriteError {
+    /// The write's condition failed (including a version conflict or an existing item).
+    pub fn is_condition_failed(&self) -> bool {
+        matches!(
+            self,
+            WriteError::ConditionFailed { .. }
+                | WriteError::AlreadyExists { .. }
+                | WriteError::VersionConflict { .. }
+        )
+    }
 }
 
 /// What a failed condition means to the caller.
@@ -188,129 +246,44 @@ impl Failure {
     }
 }
 
-impl PutSpec {
-    /// Create `entity`: fails with [`WriteError::AlreadyExists`] when an item has its key.
-    pub fn create<E: Entity>(entity: &E) -> PutSpec {
-        Self::new(entity, Condition::item_absent::<E>(), Failure::Exists)
-    }
-
-    /// Write `entity` whatever is there.
-    pub fn put<E: Entity>(entity: &E) -> PutSpec {
-        Self::new(entity, Condition::none(), Failure::Condition)
-    }
-
-    /// Replace `entity`'s item when it is at `expected` version (the entity's version
-    /// attribute), or at least exists when the entity has none.
-    pub fn replace<E: Entity>(entity: &E, expected: i64) -> PutSpec {
-        match E::VERSION {
-            Some(version) => Self::new(
-                entity,
-                Condition::eq(version, expected),
-                Failure::Version(expected),
-            ),
-            None => Self::new(entity, Condition::item_exists::<E>(), Failure::Condition),
-        }
-    }
-
-    /// Write `entity` when `condition` holds.
-    pub fn put_if<E: Entity>(entity: &E, condition: Condition) -> PutSpec {
-        Self::new(entity, condition, Failure::Condition)
-    }
-
-    fn new<E: Entity>(entity: &E, condition: Condition, on_failure: Failure) -> PutSpec {
-        let key = entity.key();
-        PutSpec {
-            item: entity.to_item(),
-            condition,
-            on_failure,
-            description: describe::<E>(key.item()),
-        }
-    }
-}
-
 /// A failed condition, told apart from any other service error.
-fn condition_failed<E: aws_sdk_dynamodb::error::ProvideErrorMetadata>(e: &E) -> bool {
+pub(crate) fn condition_failed<E: aws_sdk_dynamodb::error::ProvideErrorMetadata>(e: &E) -> bool {
     e.code() == Some("ConditionalCheckFailedException")
 }
 
-impl Table {
-    /// Write one item as `spec` says.
-    pub async fn write(&self, spec: PutSpec) -> Result<(), WriteError> {
-        let rendered = spec.condition.render("c");
-        let result = self
-            .client()
-            .put_item()
-            .table_name(self.name())
-            .set_item(Some(spec.item))
-            .set_condition_expression(rendered.text)
-            .set_expression_attribute_names((!rendered.names.is_empty()).then_some(rendered.names))
-            .set_expression_attribute_values(
-                (!rendered.values.is_empty()).then_some(rendered.values),
-            )
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(condition_failed) => {
-                Err(spec.on_failure.error(spec.description))
-            }
-            Err(e) => Err(ServiceError::from_sdk(&e).into()),
-        }
+/// A failed write call: its condition ([`Failure::error`] on `description`), or what DynamoDB
+/// said.
+pub(crate) fn write_failed<E>(
+    e: &aws_sdk_dynamodb::error::SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>,
+    on_failure: Failure,
+    description: String,
+) -> WriteError
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + 'static,
+{
+    if e.as_service_error().is_some_and(condition_failed) {
+        on_failure.error(description)
+    } else {
+        ServiceError::from_sdk(e).into()
     }
+}
 
-    /// Create `entity`; [`WriteError::AlreadyExists`] when its key is taken.
-    pub async fn create<E: Entity>(&self, entity: &E) -> Result<(), WriteError> {
-        self.write(PutSpec::create(entity)).await
-    }
+/// The expression, names and values of `rendered`, each `None` when empty (as the SDK takes
+/// them).
+pub(crate) type Placeholders = (
+    Option<String>,
+    Option<HashMap<String, String>>,
+    Option<HashMap<String, AttributeValue>>,
+);
 
-    /// Write `entity` whatever is there.
-    pub async fn put<E: Entity>(&self, entity: &E) -> Result<(), WriteError> {
-        self.write(PutSpec::put(entity)).await
-    }
-
-    /// Replace `entity`'s item if it is still at version `expected`.
-    pub async fn replace<E: Entity>(&self, entity: &E, expected: i64) -> Result<(), WriteError> {
-        self.write(PutSpec::replace(entity, expected)).await
-    }
-
-    /// Read `key`'s entity (eventually consistent unless `consistent`).
-    pub async fn get<E: Entity>(
-        &self,
-        key: Key<E>,
-        consistent: bool,
-    ) -> Result<Option<E>, crate::error::GetError> {
-        crate::request::GetRequest::new(key, consistent)
-            .send(self)
-            .await
-    }
-
-    /// Delete `key`'s item if `condition` holds (none: whatever is there).
-    pub async fn delete<E: Entity>(
-        &self,
-        key: Key<E>,
-        condition: Condition,
-    ) -> Result<(), WriteError> {
-        let description = describe::<E>(key.item());
-        let rendered = condition.render("c");
-        let result = self
-            .client()
-            .delete_item()
-            .table_name(self.name())
-            .set_key(Some(key.into_item()))
-            .set_condition_expression(rendered.text)
-            .set_expression_attribute_names((!rendered.names.is_empty()).then_some(rendered.names))
-            .set_expression_attribute_values(
-                (!rendered.values.is_empty()).then_some(rendered.values),
-            )
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(condition_failed) => {
-                Err(WriteError::ConditionFailed { item: description })
-            }
-            Err(e) => Err(ServiceError::from_sdk(&e).into()),
-        }
+impl Rendered {
+    /// Its parts as the SDK's builders take them.
+    pub(crate) fn into_parts(self) -> Placeholders {
+        (
+            self.text,
+            (!self.names.is_empty()).then_some(self.names),
+            (!self.values.is_empty()).then_some(self.values),
+        )
     }
 }
 

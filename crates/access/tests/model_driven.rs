@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_access::Table;
 use monotable_access::items::{self, s};
 use monotable_access::pattern::{self, PageRequest};
 use monotable_access::table;
@@ -67,16 +68,19 @@ async fn the_shop_table_is_created_once_and_patterns_run_from_the_model() {
             .unwrap();
     }
 
-    let got = pattern::get(client, &model, "getProduct", &|name| {
-        (name == "productId").then(|| "01J0000000000000000000000A".to_string())
-    })
+    let got = pattern::get(
+        &Table::new(client.clone(), &model.table.name),
+        &model,
+        "getProduct",
+        &|name| (name == "productId").then(|| "01J0000000000000000000000A".to_string()),
+    )
     .await
     .unwrap()
     .expect("found");
     assert_eq!(items::entity_type(&got), Some("Product"));
 
     let category = pattern::query(
-        client,
+        &Table::new(client.clone(), &model.table.name),
         &model,
         "listProductsByCategory",
         &|name| (name == "category").then(|| "books".to_string()),
@@ -89,7 +93,7 @@ async fn the_shop_table_is_created_once_and_patterns_run_from_the_model() {
     .unwrap();
     assert_eq!(category.items.len(), 1);
     let rest = pattern::query(
-        client,
+        &Table::new(client.clone(), &model.table.name),
         &model,
         "listProductsByCategory",
         &|name| (name == "category").then(|| "books".to_string()),
@@ -104,7 +108,7 @@ async fn the_shop_table_is_created_once_and_patterns_run_from_the_model() {
     assert!(rest.last_evaluated_key.is_none());
 
     let published = pattern::query(
-        client,
+        &Table::new(client.clone(), &model.table.name),
         &model,
         "listPublishedProducts",
         &|_| None,
@@ -120,9 +124,21 @@ async fn the_shop_table_is_created_once_and_patterns_run_from_the_model() {
     assert_eq!(ids, ["01J0000000000000000000000A"]);
 
     // A pattern the model does not have, and a missing template value, are errors, not panics.
-    let missing = pattern::get(client, &model, "noSuchPattern", &|_| None).await;
+    let missing = pattern::get(
+        &Table::new(client.clone(), &model.table.name),
+        &model,
+        "noSuchPattern",
+        &|_| None,
+    )
+    .await;
     assert!(missing.is_err());
-    let unrendered = pattern::get(client, &model, "getProduct", &|_| None).await;
+    let unrendered = pattern::get(
+        &Table::new(client.clone(), &model.table.name),
+        &model,
+        "getProduct",
+        &|_| None,
+    )
+    .await;
     assert!(unrendered.unwrap_err().to_string().contains("productId"));
     let _: HashMap<String, AttributeValue> = got;
 }
@@ -196,7 +212,7 @@ async fn numeric_keys_are_written_and_queried_as_numbers() {
     }
     // As numbers, 100 > 55 > 10 > 9 (as strings 9 would sort first and 100 before 55).
     let top = pattern::query(
-        client,
+        &Table::new(client.clone(), &model.table.name),
         &model,
         "topScores",
         &|name| match name {
@@ -215,11 +231,16 @@ async fn numeric_keys_are_written_and_queried_as_numbers() {
         .map(|i| items::number(i, "GSI1SK").unwrap())
         .collect();
     assert_eq!(points, ["100", "55", "10", "9"]);
-    let round = pattern::get(client, &model, "getRound", &|name| match name {
-        "gameId" => Some("g1".to_string()),
-        "round" => Some("2".to_string()),
-        _ => None,
-    })
+    let round = pattern::get(
+        &Table::new(client.clone(), &model.table.name),
+        &model,
+        "getRound",
+        &|name| match name {
+            "gameId" => Some("g1".to_string()),
+            "round" => Some("2".to_string()),
+            _ => None,
+        },
+    )
     .await
     .unwrap();
     assert!(round.is_some());
@@ -233,9 +254,9 @@ async fn a_page_of_zero_items_is_refused_not_read() {
     let dynamo = monotable_connect::memory().unwrap();
     table::ensure_table(dynamo.client(), &model).await.unwrap();
     let values = |name: &str| (name == "userId").then(|| "alice".to_string());
-    for limit in [0, monotable_access::request::MAX_PAGE + 1] {
+    for limit in [0, monotable_access::MAX_PAGE + 1] {
         let err = pattern::query_page(
-            dynamo.client(),
+            &Table::new(dynamo.client().clone(), &model.table.name),
             &model,
             "listUserOrders",
             &values,
@@ -249,8 +270,15 @@ async fn a_page_of_zero_items_is_refused_not_read() {
             "{err}"
         );
     }
-    let page = pattern::query_page(dynamo.client(), &model, "listUserOrders", &values, 1, None)
-        .await
-        .unwrap();
+    let page = pattern::query_page(
+        &Table::new(dynamo.client().clone(), &model.table.name),
+        &model,
+        "listUserOrders",
+        &values,
+        1,
+        None,
+    )
+    .await
+    .unwrap();
     assert!(page.items.is_empty() && page.last_evaluated_key.is_none());
 }

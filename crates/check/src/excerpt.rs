@@ -1,5 +1,6 @@
 //! Quoting the model in diagnostics: line and column lookups in one pass over the source, the
-//! source line cut to a window around the span, and quoted text too long to read shortened.
+//! source line cut to a window around the span (its hidden characters escaped), and quoted text
+//! too long to read shortened.
 
 use crate::diagnostic::Diagnostic;
 
@@ -87,6 +88,34 @@ pub(crate) fn window(line: &str, start: usize, width: usize) -> Window {
         text,
         start: start_in,
         width: width.min(room).max(1),
+    }
+}
+
+impl Window {
+    /// The window with its hidden characters escaped ([`monotable_model::text::escape`]), the
+    /// span moved and widened to cover the same characters.
+    pub(crate) fn escaped(self) -> Window {
+        let mut out = Window {
+            text: String::with_capacity(self.text.len()),
+            start: 0,
+            width: 0,
+        };
+        let end = self.start + self.width;
+        for (i, c) in self.text.chars().enumerate() {
+            let mut buffer = [0u8; 4];
+            let shown = monotable_model::text::escape(c.encode_utf8(&mut buffer));
+            let n = shown.chars().count();
+            if i < self.start {
+                out.start += n;
+            } else if i < end {
+                out.width += n;
+            }
+            out.text.push_str(&shown);
+        }
+        // A span past the end of the line keeps its place after the text.
+        out.start += self.start.saturating_sub(self.text.chars().count());
+        out.width = out.width.max(1);
+        out
     }
 }
 

@@ -1,4 +1,5 @@
-//! Conversions between counts and rates without silent truncation or wrapping.
+//! Conversions between counts and rates, and sums of sizes, without silent truncation or
+//! wrapping.
 
 /// The largest integer below which every integer is exactly an `f64` (2^53).
 const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
@@ -26,6 +27,18 @@ pub(crate) fn ceil_count(x: f64) -> Option<u64> {
     }
 }
 
+/// The sum of `sizes`, saturating at `u64::MAX` instead of wrapping or panicking.
+pub(crate) fn total(sizes: impl IntoIterator<Item = u64>) -> u64 {
+    sizes.into_iter().fold(0, u64::saturating_add)
+}
+
+/// The sum of `sizes`, `None` when one is `None`; saturating like [`total`].
+pub(crate) fn total_of(sizes: impl IntoIterator<Item = Option<u64>>) -> Option<u64> {
+    sizes
+        .into_iter()
+        .try_fold(0u64, |sum, size| size.map(|s| sum.saturating_add(s)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,5 +56,8 @@ mod tests {
         assert_eq!(ceil_count(f64::NAN), None);
         assert_eq!(ceil_count(f64::INFINITY), None);
         assert_eq!(ceil_count(1e300), None);
+        assert_eq!(total([u64::MAX, 1]), u64::MAX);
+        assert_eq!(total_of([Some(u64::MAX), Some(2)]), Some(u64::MAX));
+        assert_eq!(total_of([Some(1), None]), None);
     }
 }

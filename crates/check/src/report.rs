@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use monotable_model::text::{escape, escape_json};
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -120,10 +121,12 @@ impl Report {
 
     /// Renders the report. Human output is empty when there are no diagnostics; with
     /// suggestions only, it ends `<path>: no problems found (N suggestions above)`.
+    /// Hidden characters (controls, bidirectional and invisible format characters) of the path
+    /// or of the model's text are escaped ([`monotable_model::text`]): none reaches a terminal.
     pub fn render(&self, format: Format) -> String {
         match format {
-            Format::Human => self.render_human(),
-            Format::Json => self.render_json(),
+            Format::Human => escape(&self.render_human()).into_owned(),
+            Format::Json => escape_json(&self.render_json()).into_owned(),
         }
     }
 

@@ -71,12 +71,13 @@ pub struct Shape {
 /// Resolves a variable name to its attribute definition, if known.
 pub type Resolver<'a> = &'a dyn Fn(&str) -> Option<&'a Attribute>;
 
-/// `D` is a digit; anything else is itself.
+/// `D` is a digit, `*` any number of digits; anything else is itself.
 fn fixed(pattern: &str) -> Vec<Piece> {
     pattern
         .chars()
         .map(|c| match c {
             'D' => Piece::One(Label::Class(Class::Digit)),
+            '*' => Piece::Star(Class::Digit),
             c => Piece::One(Label::Char(c)),
         })
         .collect()
@@ -109,24 +110,11 @@ fn signed(rest: Vec<Piece>) -> Vec<Vec<Piece>> {
     then(vec![Vec::new(), text("-")], &[rest])
 }
 
+/// The texts of a timestamp in `format`: the model's shapes of it; any text when it names none.
 fn timestamp_alts(format: Option<TimestampFormat>) -> Vec<Vec<Piece>> {
-    let clock = fixed("DDDD-DD-DDTDD:DD:DD");
-    let mut fraction = text(".");
-    fraction.extend(some(Class::Digit));
-    let optional_fraction = then(vec![clock], &[Vec::new(), fraction]);
     match format {
         None => vec![some(Class::Any)],
-        Some(TimestampFormat::Rfc3339UtcMillis) => vec![fixed("DDDD-DD-DDTDD:DD:DD.DDDZ")],
-        Some(TimestampFormat::Rfc3339Utc) => vec![fixed("DDDD-DD-DDTDD:DD:DDZ")],
-        Some(TimestampFormat::Date) => vec![fixed("DDDD-DD-DD")],
-        Some(TimestampFormat::Iso8601Naive) => optional_fraction,
-        Some(TimestampFormat::Rfc3339Offset) => then(
-            optional_fraction,
-            &[text("Z"), fixed("+DD:DD"), fixed("-DD:DD")],
-        ),
-        Some(TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis) => {
-            signed(some(Class::Digit))
-        }
+        Some(format) => format.shapes().iter().map(|p| fixed(p)).collect(),
     }
 }
 

@@ -4,6 +4,8 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use monotable_model::text::escape;
+
 use crate::excerpt::{LineIndex, window};
 
 /// A model file's display path and text, with its lines indexed once.
@@ -58,9 +60,10 @@ impl SourceFile {
         self.lines.line_col(&self.text, offset)
     }
 
-    /// Appends `a` to `out` as rustc prints a diagnostic, without the blank line after it.
+    /// Appends `a` to `out` as rustc prints a diagnostic, without the blank line after it. Hidden
+    /// characters (in the path, the quoted line, the message, ...) are escaped.
     pub fn write(&self, out: &mut String, a: &Annotation<'_>) {
-        let _ = writeln!(out, "{}[{}]: {}", a.severity, a.code, a.message);
+        let _ = writeln!(out, "{}[{}]: {}", a.severity, a.code, escape(a.message));
         let location = a.span.map(|span| {
             let (line, col) = self.line_col(span.start);
             (line, col, span.clone())
@@ -72,12 +75,12 @@ impl SourceFile {
         match &location {
             Some((line, col, span)) => self.quote(out, &pad, (*line, *col, span), a.label),
             None => {
-                let _ = writeln!(out, "{pad}--> {}", self.path);
+                let _ = writeln!(out, "{pad}--> {}", escape(&self.path));
                 let _ = writeln!(out, "{pad} |");
             }
         }
         // Lines after the first of a note or help line up under its text, as rustc's do.
-        let indent = |text: &str| text.replace('\n', &format!("\n{pad}         "));
+        let indent = |text: &str| escape(text).replace('\n', &format!("\n{pad}         "));
         for note in a.notes {
             let _ = writeln!(out, "{pad} = note: {}", indent(note));
         }
@@ -93,18 +96,18 @@ impl SourceFile {
         (line, col, span): (usize, usize, &Range<usize>),
         label: Option<&str>,
     ) {
-        let _ = writeln!(out, "{pad}--> {}:{line}:{col}", self.path);
+        let _ = writeln!(out, "{pad}--> {}:{line}:{col}", escape(&self.path));
         let text = self.lines.line(&self.text, line);
         let span_text = self.text.get(span.clone()).unwrap_or("");
         let first_line = span_text.split('\n').next().unwrap_or("");
         let width = first_line.chars().count().max(1);
-        let shown = window(text, col.saturating_sub(1), width);
+        let shown = window(text, col.saturating_sub(1), width).escaped();
         let _ = writeln!(out, "{pad} |");
         let _ = writeln!(out, "{line} | {}", shown.text);
         let mut carets = format!("{}{}", " ".repeat(shown.start), "^".repeat(shown.width));
         if let Some(label) = label {
             carets.push(' ');
-            carets.push_str(label);
+            carets.push_str(&escape(label));
         }
         let _ = writeln!(out, "{pad} | {carets}");
         let _ = writeln!(out, "{pad} |");

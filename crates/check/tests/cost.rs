@@ -456,8 +456,36 @@ fn actual_entries_of_sample_items() {
     assert_eq!(actual_entry_bytes(&m, Some("GSI1"), &sparse), None);
 }
 
+/// A model whose figures are beyond what the model file accepts (only a `Model` built in code
+/// can hold them): every size, count and rate at the type's maximum.
+fn beyond_bounds(mut m: Model) -> Model {
+    for t in m.traffic.entities.values_mut() {
+        t.item_size_bytes = Some(u64::MAX);
+        t.writes_per_second = Some(f64::MAX);
+        t.items = Some(u64::MAX);
+    }
+    for t in m.traffic.patterns.values_mut() {
+        t.items_per_read = Some(u64::MAX);
+        t.reads_per_second = Some(f64::MAX);
+    }
+    for p in &mut m.patterns {
+        for w in &mut p.writes {
+            w.count = Some(u64::MAX);
+        }
+    }
+    for e in &mut m.entities {
+        for a in &mut e.attributes {
+            a.max_length = Some(u64::MAX);
+            a.max_items = Some(u64::MAX);
+        }
+    }
+    m.traffic.default_item_size_bytes = u64::MAX;
+    m
+}
+
 #[test]
 fn extreme_figures_do_not_panic() {
+    // The largest figures a model file accepts.
     let extra = r#"
 [patterns.all]
 operation = "Query"
@@ -466,18 +494,23 @@ returns = ["Thing"]
 
 [patterns.tx]
 operation = "TransactWrite"
-writes = [{ entity = "Thing", count = 9223372036854775807 }, { entity = "Thing", count = 9223372036854775807 }]
+writes = [{ entity = "Thing", count = 100 }, { entity = "Thing", count = 100 }]
 
 [traffic.patterns]
-all = { reads_per_second = 1e9, items_per_read = 9223372036854775807 }
+all = { reads_per_second = 1e9, items_per_read = 1048576 }
 "#;
-    let m = model(9_223_372_036_854_775_807, "KEYS_ONLY", extra);
+    let largest = model(409_600, "KEYS_ONLY", extra);
+    let beyond = beyond_bounds(largest.clone());
     let dearest = PriceTable::from_toml(
         "hours_per_month = \"744\"\non_demand_read_per_million = \"1000000\"",
     )
     .expect("the largest plausible prices");
-    for prices in [PriceTable::default(), dearest] {
-        let report = estimate(&m, &prices);
+    for (m, prices) in [
+        (&largest, PriceTable::default()),
+        (&largest, dearest.clone()),
+        (&beyond, dearest),
+    ] {
+        let report = estimate(m, &prices);
         let human = report.render_human();
         let json = report.render_json();
         for text in [&human, &json] {
@@ -498,7 +531,8 @@ all = { reads_per_second = 1e9, items_per_read = 9223372036854775807 }
 
 #[test]
 fn a_workload_too_large_to_price_says_so() {
-    // 10^9 reads/s of an item of 2^63 bytes at the dearest plausible price.
+    // Reads/s and items of 2^64 bytes (a `Model` built in code; the file refuses them) at the
+    // dearest plausible price.
     let extra = r#"
 [patterns.get]
 operation = "GetItem"
@@ -509,7 +543,7 @@ consistent_read = true
 [traffic.patterns]
 get = { reads_per_second = 1e9 }
 "#;
-    let m = model(9_223_372_036_854_775_807, "ALL", extra);
+    let m = beyond_bounds(model(409_600, "ALL", extra));
     let dearest = PriceTable::from_toml(
         "hours_per_month = \"744\"\non_demand_read_per_million = \"1000000\"",
     )

@@ -9,6 +9,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use monotable_check::{Format, Report, model_error_diagnostics};
 use monotable_migrate::audit::{self, AuditOptions, AuditReport, DEFAULT_SEGMENTS};
+use monotable_model::text::{escape, escape_json};
 
 use crate::connection::ConnectionArgs;
 
@@ -53,7 +54,12 @@ pub async fn run(args: AuditArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return Ok(crate::failed(json, &path, &e, ExitCode::from(TROUBLE))),
     };
     let format = if json { Format::Json } else { Format::Human };
-    print!("{}", report.render(format));
+    let rendered = report.render(format);
+    if json {
+        print!("{}", escape_json(&rendered));
+    } else {
+        print!("{}", escape(&rendered));
+    }
     Ok(if report.has_drift() {
         ExitCode::FAILURE
     } else {

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use monotable_model::text::escape;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum OutputFormat {
@@ -40,7 +41,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 "{}",
                 report.render(monotable_check::Format::Json).trim_end()
             );
-            eprintln!("error: cannot read model {path}: {e}");
+            eprintln!("error: cannot read model {}: {e}", escape(&path));
             return Ok(ExitCode::FAILURE);
         }
         (Err(e), OutputFormat::Human) => {
@@ -56,7 +57,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     match args.format {
         OutputFormat::Json => println!("{}", rendered.trim_end()),
         OutputFormat::Human if rendered.is_empty() => {
-            println!("{}: no problems found", args.model.display());
+            println!("{}: no problems found", escape(&path));
         }
         OutputFormat::Human => print!("{rendered}"),
     }

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use monotable_check::cost::{self, PriceTable};
+use monotable_model::text::{escape, escape_json};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum OutputFormat {
@@ -99,7 +100,7 @@ async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
         OutputFormat::Human => {
             print!("{}", report.render_human());
             println!();
-            print!("{}", checked.render_human());
+            print!("{}", escape(&checked.render_human()));
         }
         OutputFormat::Json => {
             // One document: the cost report and the cross-check side by side.
@@ -110,7 +111,8 @@ async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
                 "cost": parse(report.render_json()),
                 "crossCheck": parse(checked.render_json()),
             });
-            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            println!("{}", escape_json(&text));
         }
     }
     Ok(if checked.agrees() {

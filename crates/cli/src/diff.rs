@@ -8,6 +8,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use monotable_migrate::diff::{self, Counts, Files};
 use monotable_model::Model;
+use monotable_model::text::{escape, escape_json};
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum OutputFormat {
@@ -70,8 +71,8 @@ fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         new_source: &new_source,
     };
     match args.format {
-        OutputFormat::Human => print!("{}", diff::render_human(&d, &costs, files)),
-        OutputFormat::Json => print!("{}", diff::render_json(&d, &costs, files)),
+        OutputFormat::Human => print!("{}", escape(&diff::render_human(&d, &costs, files))),
+        OutputFormat::Json => print!("{}", escape_json(&diff::render_json(&d, &costs, files))),
     }
     Ok(if d.is_blocked() {
         ExitCode::FAILURE

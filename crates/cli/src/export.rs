@@ -55,7 +55,7 @@ struct SamArgs {
     #[arg(long, value_enum, default_value = "x86-64", requires = "function")]
     architecture: Arch,
     /// (sam) The HTTP API's routes, from an OpenAPI document (JSON): an operation whose
-    /// `security` allows no credentials is public. `monotable openapi` prints the shop's.
+    /// `security` allows no credentials is public. `monotable-shop openapi` prints the shop's.
     /// Without it, one protected `ANY /{proxy+}`.
     #[arg(long, value_name = "OPENAPI.json", requires = "function")]
     routes_from: Option<PathBuf>,

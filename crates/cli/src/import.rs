@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use monotable_export::ImportError;
+use monotable_model::text::escape;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Source {
@@ -42,7 +43,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         e => anyhow::Error::new(e).context(format!("{shown} is not a NoSQL Workbench model")),
     })?;
     for warning in &imported.warnings {
-        eprintln!("warning: {warning}");
+        eprintln!("warning: {}", escape(warning));
     }
     match &args.output {
         Some(out) => {

@@ -15,6 +15,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use monotable_check::{Format, Report, model_error_diagnostics};
 use monotable_connect::capacity::{ResourceMetrics, Settings, Snapshot};
 use monotable_connect::{Backend, Dynamo, Engine};
+use monotable_model::text::{escape, escape_json};
 use monotable_verify::load::report::{LoadReport, Meta};
 use monotable_verify::load::{self, Options, Plan, Probe, Progress};
 
@@ -105,8 +106,8 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write the plot to {}", file.display()))?;
     }
     match args.format {
-        OutputFormat::Human => print!("{}", report.render_human()),
-        OutputFormat::Json => print!("{}", report.render_json()),
+        OutputFormat::Human => print!("{}", escape(&report.render_human())),
+        OutputFormat::Json => print!("{}", escape_json(&report.render_json())),
     }
     Ok(if report.passed {
         ExitCode::SUCCESS

@@ -1,26 +1,24 @@
-//! The `monotable` binary: argument parsing, logging, one tokio runtime, and exit codes.
+//! The `monotable` binary, the tool: argument parsing and exit codes for each command on a model
+//! or a table, and `serve` for the embedded engine alone (the shop is its own program,
+//! `monotable-shop`, in crates/shop-server).
 
 mod audit;
 mod check;
-mod connection;
 mod cost;
 mod diff;
 mod export;
 mod import;
 mod input;
-mod lambda;
 mod load;
-mod load_sample;
-mod metrics;
 mod migrate;
 mod new;
-mod openapi;
-mod secret;
 mod serve;
 mod tables;
-mod token;
 mod ui;
 mod verify;
+
+/// The connection flags and `--auth`, shared with the shop's program.
+use monotable_cli_common::{auth, connection};
 
 use std::process::ExitCode;
 
@@ -35,13 +33,13 @@ use clap::{Parser, Subcommand};
 /// monotable: DynamoDB single-table design, safe and fast, for Rust serverless apps.
 ///
 /// Runs on an embedded DynamoDB-compatible engine by default (no Docker, JVM, credentials or
-/// network needed), or on any real DynamoDB endpoint with --endpoint URL or --aws.
+/// network needed), or on any real DynamoDB endpoint with --endpoint URL or --aws. The shop
+/// built on it is its own program, `monotable-shop`.
 #[derive(Debug, Parser)]
 #[command(name = "monotable", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
-    monotable serve                        the shop on :3000, the DynamoDB endpoint on :8000\n  \
-    monotable token --user alice --admin   a bearer token for the shop API\n  \
-    monotable serve --data-dir /srv/shop   keep the data somewhere else\n  \
+    monotable serve                        the embedded engine as a DynamoDB endpoint on :8000\n  \
+    monotable serve --data-dir /srv/data   keep the data somewhere else\n  \
     monotable tables --endpoint http://127.0.0.1:8000\n  \
     monotable tables --aws                 real DynamoDB, default AWS credentials and region\n  \
     monotable check examples/shop/shop.toml   lint a single-table design\n  \
@@ -55,19 +53,14 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run the shop API on 127.0.0.1:3000 and the embedded engine as a DynamoDB endpoint on
-    /// 127.0.0.1:8000.
+    /// Run the embedded engine as a DynamoDB endpoint on 127.0.0.1:8000, with GET /metrics
+    /// beside it.
     ///
     /// boto3, the AWS CLI and NoSQL Workbench connect to the endpoint with any access key and
-    /// region. The shop's table is created from its model when missing. Data lives in --data-dir
-    /// (default ./.monotable). Ctrl-C or SIGTERM stops it cleanly; every acknowledged write is
-    /// on disk.
-    Serve(serve::ServeArgs),
-    /// Print a bearer token for the local shop API (HS256, the data directory's secret).
-    Token(token::TokenArgs),
-    /// Load realistic sample data into the shop's table (users, products, orders over months in
-    /// every status), with a progress bar.
-    LoadSample(load_sample::LoadSampleArgs),
+    /// region (or the one --auth names). Data lives in --data-dir (default ./.monotable).
+    /// Ctrl-C or SIGTERM stops it cleanly; every acknowledged write is on disk. For the shop's
+    /// API beside the endpoint, run `monotable-shop serve` instead.
+    Serve(monotable_cli_common::serve::EngineArgs),
     /// Drive the model's [traffic] (each read pattern at its reads_per_second, each entity
     /// written at its writes_per_second) against a table loaded with generated data, and
     /// report achieved rates, latency, throttles and hot partitions.
@@ -117,8 +110,6 @@ enum Command {
     /// --function, a Lambda function behind an HTTP API), a markdown design document or a NoSQL
     /// Workbench data model.
     Export(export::ExportArgs),
-    /// Print the shop's REST API as an OpenAPI document (what `serve` answers at /openapi.json).
-    Openapi(openapi::OpenapiArgs),
     /// Import a NoSQL Workbench data model as a monotable model file.
     Import(import::ImportArgs),
     /// Create a project of your own on the monotable library: a starter model, entities and
@@ -132,28 +123,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // On AWS Lambda the binary is the shop's function, whatever its arguments.
-    if monotable_shop::lambda::in_lambda() {
-        lambda::init_logging();
-        return lambda::main();
-    }
-    let cli = Cli::parse();
-    init_logging();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let result = runtime.block_on(async {
+    let (cli, name) = monotable_cli_common::program::parse::<Cli>();
+    monotable_cli_common::program::run("monotable", &name, async {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
-            Command::Token(args) => token::run(args),
-            Command::LoadSample(args) => load_sample::run(args).await,
             Command::Load(args) => load::run(args).await,
             Command::Tables(args) => tables::run(args).await,
             Command::Check(args) => check::run(args),
@@ -164,18 +137,10 @@ fn main() -> ExitCode {
             Command::Diff(args) => diff::run(args),
             Command::Migrate(args) => migrate::run(args).await,
             Command::Export(args) => export::run(args),
-            Command::Openapi(args) => openapi::run(args),
             Command::Import(args) => import::run(args),
             Command::New(args) => new::run(args),
         }
-    });
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {}", one_line(&e));
-            ExitCode::FAILURE
-        }
-    }
+    })
 }
 
 /// A command's failure: with `--format json`, a JSON document `{"file", "error"}` on stdout
@@ -193,36 +158,16 @@ fn failed(json: bool, path: &str, error: &anyhow::Error, code: ExitCode) -> Exit
     let message = one_line(error);
     if json {
         let doc = serde_json::json!({ "file": path, "error": message });
-        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        println!("{}", monotable_model::text::escape_json(&text));
     }
     eprintln!("error: {message}");
     code
 }
 
-/// The error and its causes on one line, skipping a cause its parent already quoted.
+/// The error and its causes on one line (`monotable_cli_common::program::error_line`).
 fn one_line(error: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in error.chain() {
-        let text = cause.to_string();
-        if !line.contains(&text) {
-            if !line.is_empty() {
-                line.push_str(": ");
-            }
-            line.push_str(&text);
-        }
-    }
-    line
-}
-
-/// Logs go to stderr; `RUST_LOG` selects them. By default: warnings, but not the engine's
-/// per-request warnings about client errors (a failed condition is an answer, not a fault).
-fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,dynoxide::server=error"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+    monotable_cli_common::program::error_line(error.as_ref())
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use monotable_migrate::apply::{self, Options, Progress};
 use monotable_migrate::diff;
+use monotable_model::text::{escape, escape_json};
 
 use crate::connection::ConnectionArgs;
 use crate::diff::{OutputFormat, load_model};
@@ -153,16 +154,17 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
     let audit_clean = audit.as_ref().is_none_or(|a| !a.has_drift());
     match args.format {
         OutputFormat::Human => {
-            println!("plan ({} -> {}):", args.old.display(), args.new.display());
+            let mut out = format!("plan ({} -> {}):\n", args.old.display(), args.new.display());
             for change in &d.changes {
-                println!("  {}", diff::describe(change));
+                out.push_str(&format!("  {}\n", diff::describe(change)));
             }
-            println!();
-            print!("{}", apply::render_human(&summary));
+            out.push('\n');
+            out.push_str(&apply::render_human(&summary));
             if let Some(a) = &audit {
-                println!("\naudit against {}:", args.new.display());
-                print!("{}", a.render(monotable_migrate::audit::Format::Human));
+                out.push_str(&format!("\naudit against {}:\n", args.new.display()));
+                out.push_str(&a.render(monotable_migrate::audit::Format::Human));
             }
+            print!("{}", escape(&out));
         }
         OutputFormat::Json => {
             let mut doc = apply::render_json(&summary);
@@ -172,7 +174,8 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
                     serde_json::from_str(&rendered).unwrap_or(serde_json::Value::Null);
                 map.insert("audit".into(), value);
             }
-            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            println!("{}", escape_json(&text));
         }
     }
     let ok = summary.dry_run || (summary.complete() && audit_clean);

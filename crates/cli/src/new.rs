@@ -32,6 +32,9 @@ const SHARED_DEPENDENCIES: [(&str, &[&str]); 8] = [
 /// Development dependencies: `tower::ServiceExt::oneshot` drives the Router in the tests.
 const DEV_DEPENDENCIES: &str = "tower = { version = \"0.5\", features = [\"util\"] }\n";
 
+/// The crate of [`DEV_DEPENDENCIES`].
+const DEV_DEPENDENCY: &str = "tower";
+
 /// The project's files: where each goes, and its template.
 const FILES: [(&str, &str); 7] = [
     ("model.toml", include_str!("../templates/new/model.toml")),
@@ -45,42 +48,75 @@ const FILES: [(&str, &str); 7] = [
 
 const MANIFEST: &str = include_str!("../templates/new/Cargo.toml.in");
 
-/// Names Cargo refuses for a package, or that would shadow a crate the project uses.
-const RESERVED: [&str; 20] = [
-    "test",
-    "self",
-    "std",
-    "core",
-    "alloc",
-    "proc_macro",
-    "build",
-    "deps",
-    "examples",
-    "incremental",
-    "monotable",
-    "tokio",
-    "axum",
-    "lambda_http",
-    "serde",
-    "serde_json",
-    "rust_decimal",
-    "time",
-    "ulid",
-    "tower",
-];
+/// Crates of Rust's own: a crate of the same name would shadow them in the binary and tests.
+const RUST_CRATES: [&str; 5] = ["std", "core", "alloc", "proc_macro", "test"];
 
-/// Rust keywords (2024 edition): a package of that name has no usable crate name.
+/// Names Cargo keeps for the directories of its target directory.
+const CARGO_DIRECTORIES: [&str; 4] = ["build", "deps", "examples", "incremental"];
+
+/// Rust keywords (2024 edition), strict and reserved: a package of that name has no usable
+/// crate name (`self`, `super`, `crate` and `Self` among them). Weak keywords (`union`, `raw`,
+/// `safe`, `macro_rules`) are identifiers wherever a crate name stands: they build.
 const KEYWORDS: [&str; 52] = [
     "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
     "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
     "pub", "ref", "return", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
     "where", "while", "abstract", "become", "box", "do", "final", "macro", "override", "priv",
-    "typeof", "unsized", "virtual", "yield", "try", "union", "Self",
+    "typeof", "unsized", "virtual", "yield", "try", "self", "Self",
+];
+
+/// The types and traits of Rust's prelude (2024 edition). The library's name is in the
+/// binary's and the tests' extern prelude, which comes before the standard one in name lookup:
+/// a crate named `Result` stands for that type in every file of them, and `fn main() ->
+/// Result<...>` no longer builds. (Primitive types, and the variants `Some`, `None`, `Ok`,
+/// `Err` in value position, are found first: those names build.)
+const PRELUDE_TYPES: [&str; 39] = [
+    "Option",
+    "Result",
+    "String",
+    "ToString",
+    "Vec",
+    "Box",
+    "ToOwned",
+    "Copy",
+    "Send",
+    "Sized",
+    "Sync",
+    "Unpin",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "AsyncFn",
+    "AsyncFnMut",
+    "AsyncFnOnce",
+    "Clone",
+    "PartialEq",
+    "PartialOrd",
+    "Eq",
+    "Ord",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "Default",
+    "Iterator",
+    "Extend",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "TryFrom",
+    "TryInto",
+    "FromIterator",
+    "Future",
+    "IntoFuture",
 ];
 
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// The package name: ASCII letters, digits, `-` and `_`, starting with a letter.
+    /// The package name: up to 64 ASCII letters, digits, `-` and `_`, starting with a letter;
+    /// not a Rust keyword, one of Rust's own crates, a crate the project depends on, a prelude
+    /// type or trait, a Cargo directory or a Windows device name.
     name: String,
     /// The directory to create (default ./NAME). It must not exist, or be empty.
     #[arg(long, value_name = "DIR")]
@@ -110,36 +146,60 @@ pub fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A Cargo package name that also makes a usable crate name.
+/// A Cargo package name whose project builds: refused, with the reason, when Cargo refuses it
+/// or its crate name cannot be used as the templates use it. The templates refer to the library
+/// as `::name`, so a name equal to one of their own items (`Error`, `Value`, `Status`, `Body`,
+/// ...) builds.
 pub fn validate_name(name: &str) -> anyhow::Result<()> {
-    let invalid = |why: &str| anyhow::anyhow!("`{name}` is not a valid package name: {why}");
+    match refusal(name) {
+        Some(why) => Err(anyhow::anyhow!(
+            "`{name}` is not a valid package name: {why}"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Why `name` cannot name a project, if it cannot.
+fn refusal(name: &str) -> Option<String> {
     let Some(first) = name.chars().next() else {
-        return Err(invalid("it is empty"));
+        return Some("it is empty".into());
     };
     if !first.is_ascii_alphabetic() {
-        return Err(invalid("it must start with an ASCII letter"));
+        return Some("it must start with an ASCII letter".into());
     }
     if let Some(c) = name
         .chars()
         .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
     {
-        return Err(invalid(&format!(
+        return Some(format!(
             "{c:?} is not allowed (use ASCII letters, digits, `-` and `_`)"
-        )));
-    }
-    if name.len() > 64 {
-        return Err(invalid("it is longer than 64 characters"));
-    }
-    let crate_name = name.replace('-', "_");
-    if KEYWORDS.contains(&crate_name.as_str()) {
-        return Err(invalid("it is a Rust keyword"));
-    }
-    if RESERVED.contains(&crate_name.as_str()) || is_windows_device(&crate_name) {
-        return Err(invalid(
-            "it is reserved by Cargo or the platform, or it is the name of a crate the project uses",
         ));
     }
-    Ok(())
+    if name.len() > 64 {
+        return Some("it is longer than 64 characters".into());
+    }
+    let crate_name = name.replace('-', "_");
+    let crate_name = crate_name.as_str();
+    let used = |list: &[&str]| list.contains(&crate_name);
+    let dependency = crate_name == "monotable"
+        || crate_name == DEV_DEPENDENCY
+        || SHARED_DEPENDENCIES.iter().any(|(d, _)| *d == crate_name);
+    let why = if used(&KEYWORDS) {
+        "it is a Rust keyword, which cannot name a crate"
+    } else if used(&RUST_CRATES) {
+        "it is the name of one of Rust's own crates, which the project's crate would shadow"
+    } else if dependency {
+        "the project depends on a crate of that name"
+    } else if used(&PRELUDE_TYPES) {
+        "it is a type or trait of Rust's prelude, which the crate would shadow in the project's binary and tests"
+    } else if used(&CARGO_DIRECTORIES) {
+        "Cargo keeps that name for a directory of its own"
+    } else if is_windows_device(crate_name) {
+        "Windows keeps that name for a device"
+    } else {
+        return None;
+    };
+    Some(why.into())
 }
 
 /// `con`, `nul`, `com1`, ...: names Windows reserves for devices.
@@ -397,28 +457,128 @@ fn print_next_steps(name: &str, dir: &Path, locked: bool) {
 mod tests {
     use super::*;
 
+    /// Names of every class `new` accepts: each builds (`tests/new_project.rs` builds one of
+    /// each class).
+    const ACCEPTED: [(&str, &[&str]); 8] = [
+        ("plain", &["demo", "todo", "a", "A1"]),
+        ("with `-` or `_`", &["my-app", "todo_2", "x-", "a--b"]),
+        ("with digits", &["todo2", "v1-2-3"]),
+        (
+            "a module, function or variable of the templates",
+            &[
+                "error", "table", "value", "status", "body", "app", "main", "model", "router",
+            ],
+        ),
+        (
+            "a type or trait the templates use or define",
+            &[
+                "Error",
+                "Table",
+                "Value",
+                "Status",
+                "Body",
+                "Request",
+                "Method",
+                "StatusCode",
+                "ServiceExt",
+                "Backend",
+                "BackendChoice",
+                "Router",
+                "Json",
+                "ApiError",
+                "List",
+                "Task",
+                "ListTasksByStatus",
+            ],
+        ),
+        ("a weak keyword", &["union", "raw", "safe", "macro_rules"]),
+        (
+            "a primitive type or a prelude variant",
+            &[
+                "u16", "str", "bool", "usize", "f64", "Some", "None", "Ok", "Err",
+            ],
+        ),
+        (
+            "close to a refused name",
+            &[
+                "option", "result", "Std", "Tokio", "selfie", "u16x", "String2", "con1", "fn_",
+            ],
+        ),
+    ];
+
+    /// Each class `new` refuses, with names of it and the words of its reason.
+    const REFUSED: [(&[&str], &str); 11] = [
+        (&[""], "it is empty"),
+        (&["1app", "-x", "_x"], "must start with an ASCII letter"),
+        (&["my app", "app!", "café", "a.b"], "is not allowed"),
+        (
+            &[
+                "fn", "crate", "self", "super", "Self", "async", "gen", "yield", "try",
+            ],
+            "a Rust keyword",
+        ),
+        (
+            &["std", "core", "alloc", "proc_macro", "proc-macro", "test"],
+            "Rust's own crates",
+        ),
+        (
+            &[
+                "monotable",
+                "tokio",
+                "axum",
+                "lambda_http",
+                "lambda-http",
+                "serde",
+                "serde-json",
+                "rust_decimal",
+                "time",
+                "ulid",
+                "tower",
+            ],
+            "depends on a crate of that name",
+        ),
+        (
+            &[
+                "Option", "Result", "String", "Vec", "Box", "Send", "Future", "Iterator", "Default",
+            ],
+            "a type or trait of Rust's prelude",
+        ),
+        (
+            &["build", "deps", "examples", "incremental"],
+            "Cargo keeps that name",
+        ),
+        (
+            &["con", "NUL", "COM1", "lpt9", "aux"],
+            "Windows keeps that name",
+        ),
+        (&["Self"], "a Rust keyword"),
+        (
+            &["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"],
+            "longer than 64",
+        ),
+    ];
+
     #[test]
-    fn package_names_are_checked() {
-        for good in ["demo", "my-app", "todo_2", "A1"] {
-            assert!(validate_name(good).is_ok(), "{good}");
+    fn every_name_class_is_accepted_or_refused_with_its_reason() {
+        for (class, names) in ACCEPTED {
+            for name in names {
+                assert_eq!(refusal(name), None, "{name} ({class})");
+            }
         }
-        for bad in [
-            "",
-            "1app",
-            "-x",
-            "my app",
-            "app!",
-            "crate",
-            "fn",
-            "test",
-            "tokio",
-            "serde-json",
-            "con",
-            "COM1",
-        ] {
-            assert!(validate_name(bad).is_err(), "{bad}");
+        for (names, reason) in REFUSED {
+            for name in names {
+                let message = validate_name(name).expect_err(name).to_string();
+                assert!(
+                    message.starts_with(&format!("`{name}` is not a valid package name: "))
+                        && message.contains(reason),
+                    "{name}: {message}"
+                );
+            }
         }
-        assert!(validate_name(&"a".repeat(65)).is_err());
+        // Every crate the project depends on is refused, so the lists stay in step.
+        for (dependency, _) in SHARED_DEPENDENCIES {
+            assert!(refusal(dependency).is_some(), "{dependency}");
+        }
     }
 
     #[test]

@@ -10,9 +10,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use monotable_connect::serve::DataGate;
 use monotable_connect::{ServeError, serve};
 use monotable_ui::{Live, ModelSource, Options, Snapshot, Ui};
 
+use crate::auth::AuthArgs;
 use crate::connection::ConnectionArgs;
 
 #[derive(Debug, Args)]
@@ -35,6 +37,8 @@ pub struct UiArgs {
     /// Let the table view put and delete items (it only reads without this).
     #[arg(long)]
     allow_writes: bool,
+    #[command(flatten)]
+    auth: AuthArgs,
     /// The table view's backend: the embedded engine (default), --endpoint or --aws.
     #[command(flatten)]
     connection: ConnectionArgs,
@@ -50,12 +54,13 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
         .await
         .with_context(|| format!("cannot open the table view's backend ({backend})"))?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
+    let gate = DataGate::new(args.auth.credentials().await, args.host);
     let ui = Ui::new(
         ModelSource::File(args.model.clone()),
         Options {
             seed: args.seed,
             prefix: String::new(),
-            live: Some(Live::from_dynamo(dynamo, args.allow_writes)),
+            live: Some(Live::from_dynamo(dynamo, args.allow_writes).with_gate(gate.clone())),
             stop: stopped.clone(),
         },
     );
@@ -68,18 +73,36 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
     let url = format!("http://{}", listener.local_addr().context("bound address")?);
     let shown = match &*ui.snapshot().await {
         Snapshot::Ready(s) => format!("{} sample items", s.data.samples.len()),
-        Snapshot::Invalid(i) => format!("{}; the page shows why", i.message),
+        Snapshot::Invalid(i) => format!(
+            "{}; the page shows why",
+            monotable_model::text::escape(&i.message)
+        ),
     };
-    println!(
-        "monotable ui: {} ({shown}) at {url}/ (table view: {backend}, {}; Ctrl-C stops)",
-        args.model.display(),
-        if args.allow_writes {
-            "read-write"
-        } else {
-            "read-only"
-        }
+    let mode = if args.allow_writes {
+        "read-write"
+    } else {
+        "read-only"
+    };
+    let access = match &gate {
+        DataGate::Open => String::new(),
+        DataGate::Signed(c) => format!(", for SigV4 signatures by access key {}", c.access_key),
+        DataGate::Off => ", off: --host is beyond loopback and --auth is not set".to_string(),
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "monotable ui: {} ({shown}) at {url}/ (table view: {backend}, {mode}{access}; Ctrl-C stops)",
+        monotable_model::text::escape(&args.model.display().to_string()),
     );
-    let _ = std::io::stdout().flush();
+    if !args.host.is_loopback() {
+        let _ = writeln!(
+            out,
+            "{}",
+            exposure_warning(args.host, &gate, args.allow_writes)
+        );
+    }
+    let _ = out.flush();
+    drop(out);
     tokio::spawn(monotable_ui::reload::watch(ui.clone(), stopped.clone()));
     let mut wait = stopped;
     let server = monotable_ui::serve(listener, ui, args.allow_hosts, async move {
@@ -91,4 +114,41 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
     });
     server.await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `ui` says when it listens beyond loopback: who can reach what.
+fn exposure_warning(host: IpAddr, gate: &DataGate, allow_writes: bool) -> String {
+    let table = match (gate, allow_writes) {
+        (DataGate::Signed(_), true) => {
+            "the table view reads and writes the table for whoever holds the --auth secret"
+        }
+        (DataGate::Signed(_), false) => {
+            "the table view reads the table for whoever holds the --auth secret"
+        }
+        (_, true) => "the table view is off (--allow-writes has no effect without --auth)",
+        (_, false) => "the table view is off (set --auth KEY:SECRET to turn it on)",
+    };
+    format!(
+        "warning: listening on {host}: anyone who reaches it sees the model and its sample items; {table}"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monotable_connect::serve::sigv4::Credentials;
+    use std::net::Ipv4Addr;
+
+    #[test]
+    fn the_warning_says_what_is_exposed() {
+        let any = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+        let creds: Credentials = "local:s3cr3t-s3cr3t".parse().unwrap();
+        let signed = DataGate::new(Some(creds), any);
+        let text = exposure_warning(any, &signed, true);
+        assert!(text.contains("reads and writes"), "{text}");
+        assert!(!text.contains("s3cr3t"), "{text}");
+        let off = DataGate::new(None, any);
+        let text = exposure_warning(any, &off, true);
+        assert!(text.contains("--allow-writes has no effect"), "{text}");
+    }
 }

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use monotable_connect::Backend;
+use monotable_model::text::{escape, escape_json};
 
 use crate::connection::ConnectionArgs;
 
@@ -47,8 +48,8 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return crate::json_error(matches!(args.format, OutputFormat::Json), &path, e),
     };
     match args.format {
-        OutputFormat::Human => print!("{}", report.render_human()),
-        OutputFormat::Json => print!("{}", report.render_json()),
+        OutputFormat::Human => print!("{}", escape(&report.render_human())),
+        OutputFormat::Json => print!("{}", escape_json(&report.render_json())),
     }
     Ok(if report.passed() {
         ExitCode::SUCCESS

@@ -1,4 +1,5 @@
-//! `monotable audit` through the binary: 0 on the shop's table as `load-sample` fills it, 1 once
+//! `monotable audit` through the binary: 0 on the shop's table as `monotable-shop load-sample`
+//! fills it, 1 once
 //! an item no longer fits the model, 2 when no audit can be made.
 
 mod common;
@@ -6,6 +7,7 @@ mod common;
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::run;
 use monotable_connect::{Backend, DataLocation};
+use monotable_test_support::shop;
 
 fn shop_model() -> String {
     let path =
@@ -56,7 +58,7 @@ fn corrupt_an_order(data: std::path::PathBuf) {
 fn audit_exits_0_when_the_table_fits_and_1_once_an_item_drifts() {
     let dir = tempfile::tempdir().unwrap();
     let model = shop_model();
-    let out = run(
+    let out = shop::run(
         &[
             "load-sample",
             "--data-dir",

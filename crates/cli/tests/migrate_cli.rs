@@ -6,6 +6,7 @@ mod common;
 use std::path::Path;
 
 use common::run;
+use monotable_test_support::shop;
 
 fn shop(name: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/shop");
@@ -75,7 +76,7 @@ fn a_dry_run_writes_nothing_and_apply_then_finds_nothing_left() {
         "--days",
         "5",
     ];
-    assert!(run(&load, tmp.path()).status.success());
+    assert!(shop::run(&load, tmp.path()).status.success());
     let (old, new) = (shop("shop.toml"), shop("changes/orders-by-product.toml"));
     let migrate = |extra: &[&str]| {
         let mut args = vec!["migrate", old.as_str(), new.as_str(), "--data-dir", "data"];

@@ -9,6 +9,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use common::{monotable, run};
+use monotable_test_support::shop;
 
 fn model(name: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/shop");
@@ -94,7 +95,7 @@ fn a_migration_killed_at_random_points_resumes_to_the_same_end_state() {
         "--days",
         "30",
     ];
-    let out = run(&load, tmp.path());
+    let out = shop::run(&load, tmp.path());
     assert!(
         out.status.success(),
         "{}",

@@ -2,7 +2,8 @@
 //! `monotable export` writes for its model (and cfn-lint accepts it), is formatted, and its own
 //! tests pass with `cargo test --offline`. Its binary then runs as deployed: in local mode on a
 //! DynamoDB endpoint (`monotable serve`), creating its table, and in Lambda mode against a mock of
-//! the Lambda Runtime API, answering API Gateway events. Also what `new` refuses.
+//! the Lambda Runtime API, answering API Gateway events. A name of every class `new` accepts
+//! builds (one workspace, one `cargo check`). Also what `new` refuses.
 
 mod common;
 
@@ -10,9 +11,10 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::runtime_api::{Posted, RuntimeApi, http_event};
 use common::scaffold::{self, cargo, cfn_lint, text, timed};
-use common::{Served, monotable, run};
+use common::{monotable, run};
+use monotable_test_support::runtime_api::{Posted, RuntimeApi, http_event};
+use monotable_test_support::tool::serve;
 
 fn created(parent: &Path, name: &str) -> std::path::PathBuf {
     let out = run(&["new", name], parent);
@@ -59,7 +61,7 @@ fn a_new_project_checks_builds_and_passes_its_tests() {
 /// The binary `cargo test` built: in local mode on a `monotable serve` endpoint it creates its
 /// table and listens; in Lambda mode on the same endpoint it answers API Gateway events.
 fn runs_locally_and_on_lambda(dir: &Path, binary: &Path) {
-    let served = Served::start(&["--in-memory"], dir);
+    let served = serve(&["--in-memory"], dir);
     let mut local = Command::new(binary);
     scaffold::environment(&mut local)
         .env("AWS_ENDPOINT_URL_DYNAMODB", &served.url)
@@ -141,6 +143,74 @@ fn template_is_in_step(dir: &Path) {
     assert!(out.status.success(), "{}", text(&out));
 }
 
+/// One name of every class `new` accepts (`new.rs`'s unit test lists the classes): the names
+/// the templates use for their own items (`Error`, `Value`, `Status`, `Body`, `StatusCode`,
+/// `ServiceExt`, `Backend`, the generated `ListTasksByStatus`, the module `error`, the variable
+/// `table`, ...), a weak keyword, a primitive type, a prelude variant, `-` and digits.
+const BUILDING_NAMES: [&str; 25] = [
+    "Error",
+    "Table",
+    "Value",
+    "Status",
+    "Body",
+    "Request",
+    "Method",
+    "StatusCode",
+    "ServiceExt",
+    "Backend",
+    "BackendChoice",
+    "ApiError",
+    "ListTasksByStatus",
+    "error",
+    "table",
+    "value",
+    "status",
+    "body",
+    "app",
+    "main",
+    "union",
+    "u16",
+    "Some",
+    "my-app",
+    "todo2",
+];
+
+/// Every accepted class of name builds: a project for each in one Cargo workspace, checked with
+/// one `cargo check --all-targets` (the library, the binary and the tests of each). Its
+/// dependencies are shared: the first run in a fresh target directory checks them all (about
+/// 2.5 minutes on two cores), later ones only the projects (about 10 seconds).
+#[test]
+fn a_project_of_every_accepted_name_builds() {
+    let parent = scaffold::workdir("new-names");
+    let mut members = Vec::new();
+    let mut profile = String::new();
+    for name in BUILDING_NAMES {
+        let dir = created(&parent, name);
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        // A member keeps its package; the workspace's root holds the profile and the lock.
+        let (package, rest) = manifest
+            .split_once("# Lean debug builds")
+            .expect("the template's profile section");
+        profile = format!("# Lean debug builds{}", rest.replace("[workspace]", ""));
+        std::fs::write(dir.join("Cargo.toml"), package).unwrap();
+        std::fs::rename(dir.join("Cargo.lock"), parent.join("Cargo.lock")).unwrap();
+        members.push(format!("{name:?}"));
+    }
+    let root = format!(
+        "[workspace]\nresolver = \"3\"\nmembers = [{}]\n\n{profile}",
+        members.join(", ")
+    );
+    std::fs::write(parent.join("Cargo.toml"), root).unwrap();
+    let (out, _) = timed(
+        "cargo check (a project per accepted name)",
+        &mut cargo(
+            &parent,
+            &["check", "--offline", "--all-targets", "--keep-going"],
+        ),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+}
+
 #[test]
 fn a_directory_that_is_not_empty_is_left_alone() {
     let parent = tempfile::tempdir().unwrap();
@@ -167,7 +237,7 @@ fn a_directory_that_is_not_empty_is_left_alone() {
 #[test]
 fn bad_names_and_a_missing_library_are_refused() {
     let parent = tempfile::tempdir().unwrap();
-    for name in ["1st", "my app", "fn", "tokio"] {
+    for name in ["1st", "my app", "fn", "tokio", "self", "Result", "std"] {
         let out = run(&["new", name], parent.path());
         assert!(!out.status.success(), "{name}");
         assert!(

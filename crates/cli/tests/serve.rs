@@ -1,11 +1,11 @@
 //! `monotable serve` and `monotable tables` as a user runs them: the banner, a client on the
-//! endpoint, clean shutdown on SIGTERM with the data kept, and one-line errors for bad input.
-
-mod common;
+//! endpoint, clean shutdown on SIGTERM with the data kept, and one-line errors for bad input;
+//! `tables` on what `monotable-shop serve` holds.
 
 use std::net::TcpListener;
 
-use common::{Served, run};
+use monotable_test_support::shop;
+use monotable_test_support::tool::{run, serve};
 
 fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
@@ -14,7 +14,7 @@ fn stderr(output: &std::process::Output) -> String {
 #[test]
 fn banner_says_where_data_lives_and_how_to_connect() {
     let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(&["--data-dir", "shop-data"], dir.path());
+    let served = serve(&["--data-dir", "shop-data"], dir.path());
     let banner = served.banner.join("\n");
     let data_file = dir.path().join("shop-data").join("monotable.db");
     assert!(
@@ -43,7 +43,7 @@ fn banner_says_where_data_lives_and_how_to_connect() {
 #[test]
 fn sigterm_keeps_every_acknowledged_write() {
     let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(&[], dir.path());
+    let served = serve(&[], dir.path());
     let url = served.url.clone();
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
@@ -86,7 +86,7 @@ fn sigterm_keeps_every_acknowledged_write() {
     served.terminate();
 
     // Restarted on the same (default) data directory, the writes are there.
-    let served = Served::start(&[], dir.path());
+    let served = serve(&[], dir.path());
     let url = served.url.clone();
     let count = rt.block_on(async {
         let dynamo = monotable_connect::connect(&monotable_connect::Backend::Endpoint(url))
@@ -110,10 +110,7 @@ fn a_port_in_use_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
-    let output = run(
-        &["serve", "--dynamodb-port", &port, "--api-port", "0"],
-        dir.path(),
-    );
+    let output = run(&["serve", "--dynamodb-port", &port], dir.path());
     assert_eq!(output.status.code(), Some(1));
     let err = stderr(&output);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -130,15 +127,7 @@ fn an_unusable_data_directory_is_named() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("file"), b"not a directory").unwrap();
     let output = run(
-        &[
-            "serve",
-            "--data-dir",
-            "file/data",
-            "--dynamodb-port",
-            "0",
-            "--api-port",
-            "0",
-        ],
+        &["serve", "--data-dir", "file/data", "--dynamodb-port", "0"],
         dir.path(),
     );
     assert_eq!(output.status.code(), Some(1));
@@ -197,10 +186,17 @@ fn tables_lists_what_serve_holds_and_the_embedded_default_works_without_setup() 
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stderr(&output).contains("0 table(s) on embedded engine"));
 
-    let served = Served::start(&["--in-memory"], dir.path());
+    let served = serve(&["--in-memory"], dir.path());
     let output = run(&["tables", "--endpoint", &served.url], dir.path());
     assert!(output.status.success(), "{}", stderr(&output));
-    // serve created the shop's table from its model.
+    // The engine alone holds no table.
+    assert!(stderr(&output).contains(&format!("0 table(s) on endpoint {}", served.url)));
+    served.terminate();
+
+    let served = shop::serve(&["--in-memory"], dir.path());
+    let output = run(&["tables", "--endpoint", &served.url], dir.path());
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The shop's serve created the shop's table from its model.
     assert!(stderr(&output).contains(&format!("1 table(s) on endpoint {}", served.url)));
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "Shop");
     served.terminate();

@@ -1,13 +1,15 @@
-//! `monotable ui` and `serve`'s `/ui` driven in a real headless browser (Debian's Chromium
-//! through Playwright for Python, both installed by scripts/test.sh): the model view, live
-//! reload, the table view against a `serve` loaded with `load-sample`, and the error pages. The
-//! checks themselves are in scripts/ui-browser-test.py.
+//! `monotable ui` and `monotable-shop serve`'s `/ui` driven in a real headless browser (Debian's
+//! Chromium through Playwright for Python, both installed by scripts/test.sh): the model view,
+//! live reload, the table view against the shop's `serve` loaded with `load-sample`, and the
+//! error pages. The checks themselves are in scripts/ui-browser-test.py.
 //!
 //! Its screenshots go to the target directory; with `MONOTABLE_UPDATE_SCREENSHOTS=1` they
 //! replace the ones in docs/img that docs/ui.md and the README show.
 
 use std::path::Path;
 use std::process::Command;
+
+use monotable_test_support::Program;
 
 #[test]
 fn the_ui_works_in_a_real_browser() {
@@ -20,6 +22,8 @@ fn the_ui_works_in_a_real_browser() {
     let output = Command::new("python3")
         .arg(root.join("scripts/ui-browser-test.py"))
         .args(["--bin", env!("CARGO_BIN_EXE_monotable")])
+        .arg("--shop-bin")
+        .arg(Program::Shop.path())
         .arg("--screenshots")
         .arg(&shots)
         .output()

@@ -1,9 +1,11 @@
-//! `monotable verify --table`: the shop's patterns over the data `load-sample` wrote, read from
-//! the data directory; a table that is not there is an error, not an empty pass.
+//! `monotable verify --table`: the shop's patterns over the data `monotable-shop load-sample`
+//! wrote, read from the data directory; a table that is not there is an error, not an empty
+//! pass.
 
 mod common;
 
 use common::run;
+use monotable_test_support::shop;
 
 fn shop_model() -> String {
     let path =
@@ -36,7 +38,7 @@ fn verify_table_passes_on_the_loaded_shop() {
         "--days",
         "20",
     ];
-    let out = run(&load, dir.path());
+    let out = shop::run(&load, dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let model = shop_model();
     let out = run(

@@ -46,21 +46,31 @@ impl Dynamo {
     }
 
     /// One cheap call (ListTables, limit 1) that fails with [`ConnectError::Unreachable`] when
-    /// nothing answers, so a wrong endpoint is named at start-up rather than on the first request.
+    /// nothing answers, so a wrong endpoint is named at start-up rather than on the first
+    /// request, and with [`ConnectError::Refused`] when DynamoDB answers with an error (wrong
+    /// credentials or region, say).
     pub async fn ping(&self) -> Result<(), ConnectError> {
+        use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+        let endpoint = match &self.backend {
+            Backend::Endpoint(url) => url.clone(),
+            other => other.to_string(),
+        };
         let call = self.client.list_tables().limit(1).send();
         let reason = match tokio::time::timeout(Duration::from_secs(10), call).await {
             Ok(Ok(_)) => return Ok(()),
-            Ok(Err(e)) => innermost_cause(&e),
+            Ok(Err(e)) => match e.as_service_error() {
+                Some(answer) => {
+                    return Err(ConnectError::Refused {
+                        endpoint,
+                        code: answer.code().unwrap_or("an error").to_string(),
+                        message: answer.message().unwrap_or_default().trim().to_string(),
+                    });
+                }
+                None => innermost_cause(&e),
+            },
             Err(_) => "no answer within 10 s".to_string(),
         };
-        Err(ConnectError::Unreachable {
-            endpoint: match &self.backend {
-                Backend::Endpoint(url) => url.clone(),
-                other => other.to_string(),
-            },
-            reason,
-        })
+        Err(ConnectError::Unreachable { endpoint, reason })
     }
 }
 
@@ -134,12 +144,23 @@ fn with_env_capacity(engine: Engine) -> Engine {
     }
 }
 
-/// The region for an endpoint: from the environment or the profile when set, else `us-east-1`.
-/// Unlike the default chain it never asks instance metadata, which is slow or absent off AWS.
+/// The region for an endpoint: from the environment (`AWS_REGION`, then `AWS_DEFAULT_REGION`)
+/// or the profile when set, else `us-east-1`. Unlike the default chain it never asks instance
+/// metadata, which is slow or absent off AWS.
 fn local_region() -> RegionProviderChain {
     RegionProviderChain::first_try(EnvironmentVariableRegionProvider::new())
         .or_else(ProfileFileRegionProvider::new())
-        .or_else(Region::new("us-east-1"))
+        .or_else(Region::new(crate::serve::sigv4::DEFAULT_REGION))
+}
+
+/// The region an endpoint client built here signs for ([`local_region`]): what `serve --auth`
+/// accepts unless told otherwise, so monotable's own commands, the SDKs and boto3 in the same
+/// environment sign for the region it expects.
+pub async fn local_region_name() -> String {
+    local_region().region().await.map_or_else(
+        || crate::serve::sigv4::DEFAULT_REGION.to_string(),
+        |r| r.to_string(),
+    )
 }
 
 fn validate_endpoint(url: &str) -> Result<(), ConnectError> {

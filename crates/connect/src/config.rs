@@ -10,6 +10,10 @@ pub const DEFAULT_DATA_DIR: &str = ".monotable";
 /// beside it (`monotable.db-wal`, `monotable.db-shm`).
 pub const DATABASE_FILE: &str = "monotable.db";
 
+/// The secret `monotable-shop serve` signs tokens and cursors with, generated into a data
+/// directory on first use (`MONOTABLE_JWT_SECRET` overrides it).
+pub const SECRET_FILE: &str = "jwt-secret";
+
 /// Where the embedded engine keeps its data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DataLocation {

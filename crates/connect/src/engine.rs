@@ -4,8 +4,8 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use dynoxide::Database;
 
@@ -200,14 +200,16 @@ impl Engine {
 }
 
 fn open_dir(dir: &Path) -> Result<(Database, Disk), OpenError> {
-    fs::create_dir_all(dir).map_err(|source| OpenError::CreateDir {
+    crate::private::create_dir(dir).map_err(|source| OpenError::CreateDir {
         path: dir.to_path_buf(),
         source,
     })?;
     check_writable(dir)?;
     let lock = lock_dir(dir)?;
+    crate::private::tighten_dir(dir);
     let file = dir.join(crate::config::DATABASE_FILE);
     check_database_writable(&file)?;
+    create_database_file(&file)?;
     let path = file.to_str().ok_or_else(|| OpenError::NonUtf8Path {
         path: dir.to_path_buf(),
     })?;
@@ -239,6 +241,20 @@ fn open_dir(dir: &Path) -> Result<(Database, Disk), OpenError> {
     Ok((db, disk))
 }
 
+/// Create the database file, empty and 0600, before SQLite opens it: SQLite creates its own
+/// files with 0644 (less the umask) and gives its log and shared-memory files the database
+/// file's mode, so this one decides all three. An empty file is an empty database to SQLite.
+fn create_database_file(file: &Path) -> Result<(), OpenError> {
+    match crate::private::file_options().create_new(true).open(file) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(source) => Err(OpenError::NotWritable {
+            path: file.to_path_buf(),
+            source,
+        }),
+    }
+}
+
 /// (device, inode) of a file, `None` when it does not exist (or off Unix).
 fn identity(path: &Path) -> Option<(u64, u64)> {
     #[cfg(unix)]
@@ -253,19 +269,63 @@ fn identity(path: &Path) -> Option<(u64, u64)> {
     }
 }
 
-/// Take the directory's lock, or name the process that holds it.
+/// How this process is named in the lock files of the data directories it opens; see
+/// [`name_process`].
+static PROCESS_NAME: OnceLock<String> = OnceLock::new();
+
+/// Name this process in the lock file of every data directory it opens, beside its pid: a
+/// second process that finds the directory taken says who has it (`pid 4242 (monotable
+/// serve)`). The name should say what the program is doing, and hold no secret: it is written
+/// to disk and printed. Only the first call counts. Without one, the program's file name is
+/// used. The command line is never written: its arguments may carry secrets (`--auth`).
+pub fn name_process(name: &str) {
+    let _ = PROCESS_NAME.set(printable(name));
+}
+
+fn process_name() -> String {
+    PROCESS_NAME
+        .get()
+        .cloned()
+        .or_else(|| {
+            let program = std::env::args_os().next()?;
+            let name = Path::new(&program)
+                .file_name()?
+                .to_string_lossy()
+                .into_owned();
+            Some(printable(&name))
+        })
+        .unwrap_or_else(|| "a program".to_string())
+}
+
+/// At most 64 printable characters of `text`, each run of anything else one space.
+fn printable(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_graphic() || c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with(' ') {
+            out.push(' ');
+        }
+    }
+    out.trim().chars().take(64).collect()
+}
+
+/// Take the directory's lock, or name the process that holds it. The lock file is 0600 and
+/// holds this process's pid and name ([`name_process`]), nothing else.
 fn lock_dir(dir: &Path) -> Result<fs::File, OpenError> {
     let path = dir.join(LOCK_FILE);
-    let mut file = fs::OpenOptions::new()
+    let not_writable = |source| OpenError::NotWritable {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut file = crate::private::file_options()
         .read(true)
-        .write(true)
         .create(true)
         .truncate(false)
         .open(&path)
-        .map_err(|source| OpenError::NotWritable {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        .map_err(not_writable)?;
+    // An older version wrote the holder's whole command line here, readable by everyone.
+    crate::private::tighten(&path);
     match file.try_lock() {
         Ok(()) => {}
         Err(fs::TryLockError::WouldBlock) => {
@@ -275,36 +335,27 @@ fn lock_dir(dir: &Path) -> Result<fs::File, OpenError> {
                 holder: describe_holder(&holder),
             });
         }
-        Err(fs::TryLockError::Error(source)) => {
-            return Err(OpenError::NotWritable {
-                path: dir.to_path_buf(),
-                source,
-            });
-        }
+        Err(fs::TryLockError::Error(source)) => return Err(not_writable(source)),
     }
-    let me = format!(
-        "pid {}\ncommand {}\n",
-        std::process::id(),
-        std::env::args().collect::<Vec<_>>().join(" ")
-    );
+    let me = format!("pid {}\nprocess {}\n", std::process::id(), process_name());
     file.set_len(0)
         .and_then(|()| file.write_all(me.as_bytes()))
-        .map_err(|source| OpenError::NotWritable {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        .map_err(not_writable)?;
     Ok(file)
 }
 
-/// "pid 123 (monotable serve --data-dir x)" from the lock file's text.
+/// "pid 123 (monotable serve)" from the lock file's text. Only the pid and the process's name
+/// are read: a `command` line an older version wrote (the whole command line, secrets and all)
+/// is never repeated.
 fn describe_holder(text: &str) -> String {
     let field = |name: &str| {
         text.lines()
-            .find_map(|l| l.strip_prefix(name).map(str::trim))
+            .find_map(|l| l.strip_prefix(name).map(printable))
             .filter(|v| !v.is_empty())
     };
-    match (field("pid "), field("command ")) {
-        (Some(pid), Some(cmd)) => format!("pid {pid} ({cmd})"),
+    let pid = field("pid ").filter(|p| p.bytes().all(|b| b.is_ascii_digit()));
+    match (pid, field("process ")) {
+        (Some(pid), Some(name)) => format!("pid {pid} ({name})"),
         (Some(pid), None) => format!("pid {pid}"),
         _ => "another process".to_string(),
     }
@@ -313,9 +364,12 @@ fn describe_holder(text: &str) -> String {
 /// Write and remove a probe file, so an unwritable directory is named before SQLite reports it
 /// in its own words (or, worse, opens read-only).
 fn check_writable(dir: &Path) -> Result<(), OpenError> {
-    let probe = dir.join(format!(".monotable-write-probe-{}", std::process::id()));
-    let result = fs::OpenOptions::new()
-        .write(true)
+    let probe = dir.join(format!(
+        "{}{}",
+        crate::private::PROBE_PREFIX,
+        std::process::id()
+    ));
+    let result = crate::private::file_options()
         .create(true)
         .truncate(true)
         .open(&probe)
@@ -424,12 +478,142 @@ mod tests {
         assert!(engine.check_files().is_err());
     }
 
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[cfg(unix)]
+    fn set_mode(path: &Path, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    /// The database's files, the lock file, and the directory.
+    #[cfg(unix)]
+    fn modes(dir: &Path) -> Vec<(String, u32)> {
+        let mut found = vec![(".".to_string(), mode(dir))];
+        for name in [
+            "monotable.db",
+            "monotable.db-wal",
+            "monotable.db-shm",
+            LOCK_FILE,
+        ] {
+            found.push((name.to_string(), mode(&dir.join(name))));
+        }
+        found
+    }
+
+    #[cfg(unix)]
     #[test]
-    fn holders_are_described_from_the_lock_file() {
+    fn a_new_data_directory_and_its_files_are_private_to_the_user() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("data");
+        let engine = Engine::open(&DataLocation::Dir(dir.clone())).unwrap();
+        // SQLite gives its log and shared-memory files the database file's mode.
+        let expected = [
+            (".", 0o700),
+            ("monotable.db", 0o600),
+            ("monotable.db-wal", 0o600),
+            ("monotable.db-shm", 0o600),
+            (LOCK_FILE, 0o600),
+        ]
+        .map(|(n, m)| (n.to_string(), m));
+        assert_eq!(modes(&dir), expected);
+        drop(engine);
+        // No probe file is left behind.
+        let names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(!names.iter().any(|n| n.contains("probe")), "{names:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn looser_modes_an_older_version_left_are_tightened_on_open() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("data");
+        let location = DataLocation::Dir(dir.clone());
+        let engine = Engine::open(&location).unwrap();
+        for name in [
+            "monotable.db",
+            "monotable.db-wal",
+            "monotable.db-shm",
+            LOCK_FILE,
+        ] {
+            set_mode(&dir.join(name), 0o644);
+        }
+        drop(engine);
+        set_mode(&dir, 0o755);
+        let engine = Engine::open(&location).unwrap();
+        assert!(
+            modes(&dir)
+                .iter()
+                .all(|(name, m)| *m == if name == "." { 0o700 } else { 0o600 }),
+            "{:?}",
+            modes(&dir)
+                .iter()
+                .map(|(n, m)| format!("{n} {m:o}"))
+                .collect::<Vec<_>>()
+        );
+        drop(engine);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_holding_files_not_monotables_keeps_its_mode_but_not_its_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("project");
+        fs::create_dir(&dir).unwrap();
+        set_mode(&dir, 0o755);
+        fs::write(dir.join("notes.txt"), b"mine").unwrap();
+        set_mode(&dir.join("notes.txt"), 0o644);
+        let engine = Engine::open(&DataLocation::Dir(dir.clone())).unwrap();
+        assert_eq!(mode(&dir), 0o755);
+        assert_eq!(mode(&dir.join("notes.txt")), 0o644);
+        assert_eq!(mode(&dir.join("monotable.db")), 0o600);
+        assert_eq!(mode(&dir.join(LOCK_FILE)), 0o600);
+        drop(engine);
+    }
+
+    #[test]
+    fn the_lock_file_names_the_process_never_its_arguments() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("data");
+        let engine = Engine::open(&DataLocation::Dir(dir.clone())).unwrap();
+        let text = fs::read_to_string(dir.join(LOCK_FILE)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!(lines[0], format!("pid {}", std::process::id()));
+        assert!(lines[1].starts_with("process "), "{text}");
+        // The test harness's own arguments (a filter, --nocapture...) are not written.
+        for arg in std::env::args().skip(1) {
+            assert!(!lines[1].contains(&arg), "{arg} in {text}");
+        }
+        drop(engine);
+    }
+
+    #[test]
+    fn a_command_line_an_older_version_wrote_is_never_repeated() {
+        let old = "pid 42\ncommand monotable serve --auth local:s3cr3t-s3cr3t\n";
+        assert_eq!(describe_holder(old), "pid 42");
         assert_eq!(
-            describe_holder("pid 42\ncommand monotable serve\n"),
+            describe_holder("pid 42\nprocess monotable serve\n"),
             "pid 42 (monotable serve)"
         );
+        // Whatever the file holds, only printable text of a bounded length comes out.
+        let odd = format!("pid 7\nprocess x\u{1b}[2J{}\n", "y".repeat(500));
+        let described = describe_holder(&odd);
+        assert!(!described.contains('\u{1b}'), "{described}");
+        assert!(described.len() < 120, "{described}");
+        assert_eq!(describe_holder("pid 1; rm -rf\n"), "another process");
+    }
+
+    #[test]
+    fn holders_are_described_from_the_lock_file() {
+        assert_eq!(describe_holder("pid 42\n"), "pid 42");
         assert_eq!(describe_holder(""), "another process");
     }
 }

@@ -77,6 +77,16 @@ pub enum ConnectError {
     /// Real DynamoDB was asked for but the SDK's chain found no region.
     #[error("no AWS region is configured: set AWS_REGION or a region in your AWS profile")]
     NoRegion,
+    /// The endpoint answered a ListTables call with an error (credentials, region, permissions).
+    #[error("DynamoDB at {endpoint} refused the call: {code}: {message}")]
+    Refused {
+        /// The endpoint, as the user named it.
+        endpoint: String,
+        /// DynamoDB's error code.
+        code: String,
+        /// DynamoDB's message.
+        message: String,
+    },
     /// The endpoint did not answer a ListTables call.
     #[error("cannot reach DynamoDB at {endpoint}: {reason}")]
     Unreachable {

@@ -24,6 +24,7 @@ pub mod error;
 #[cfg(feature = "faults")]
 pub mod faults;
 pub mod inprocess;
+pub mod private;
 pub mod serve;
 
 pub use client::{Dynamo, connect, memory};

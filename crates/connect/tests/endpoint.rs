@@ -239,6 +239,93 @@ async fn with_auth_only_requests_signed_with_the_secret_pass() {
     assert!(body.contains("IncompleteSignatureException"), "{body}");
 }
 
+/// An SDK client of `server` signing with `secret` in `region`.
+fn signing_client(server: &Server, secret: &str, region: &str) -> aws_sdk_dynamodb::Client {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new(region.to_string()))
+        .endpoint_url(format!("http://{}", server.addr))
+        .credentials_provider(Credentials::new("local", secret, None, None, "test"))
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+#[tokio::test]
+async fn with_auth_a_credential_scoped_to_another_region_is_refused_as_dynamodb_does() {
+    use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+    let secret = "correct-horse-battery";
+    let server = start(Some(&format!("local:{secret}")), &[], Limits::default()).await;
+    signing_client(&server, secret, "us-east-1")
+        .list_tables()
+        .send()
+        .await
+        .expect("us-east-1 is the default region");
+    let err = signing_client(&server, secret, "eu-west-1")
+        .list_tables()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Some("InvalidSignatureException"), "{err:?}");
+    assert_eq!(
+        err.message(),
+        Some("Credential should be scoped to a valid region, not 'eu-west-1'. ")
+    );
+}
+
+#[tokio::test]
+async fn with_auth_in_a_region_only_that_region_is_accepted() {
+    use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+    let secret = "correct-horse-battery";
+    let engine = Engine::memory().unwrap();
+    let listener = serve::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let options = EndpointOptions {
+        auth: Some(
+            format!("local:{secret}")
+                .parse::<sigv4::Credentials>()
+                .unwrap()
+                .in_region("ap-southeast-2"),
+        ),
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let guard = endpoint_guard(addr.ip(), Vec::new(), Vec::new());
+    let served = engine.clone();
+    tokio::spawn(async move {
+        serve::serve_dynamodb(
+            listener,
+            &served,
+            options,
+            guard,
+            &Limits::default(),
+            async {
+                let _ = stopped.await;
+            },
+        )
+        .await
+        .unwrap();
+    });
+    let server = Server {
+        addr,
+        engine,
+        _stop: stop,
+    };
+    signing_client(&server, secret, "ap-southeast-2")
+        .list_tables()
+        .send()
+        .await
+        .expect("the endpoint's region");
+    let err = signing_client(&server, secret, "us-east-1")
+        .list_tables()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        Some("Credential should be scoped to a valid region, not 'us-east-1'. "),
+        "{err:?}"
+    );
+}
+
 #[tokio::test]
 async fn clients_that_never_finish_their_headers_are_cut_off() {
     let limits = Limits {

@@ -19,18 +19,11 @@ pub struct Conv<'a> {
     ty: &'a Type,
 }
 
-/// The `TimeFormat` for a model timestamp format.
+/// The model's timestamp format as the generated code names it: the variant's name is its
+/// `Debug` text (a fieldless enum), so a new format needs no edit here.
 pub fn time_format(format: Option<TimestampFormat>) -> TokenStream {
-    let variant = match format.unwrap_or(TimestampFormat::Rfc3339UtcMillis) {
-        TimestampFormat::Rfc3339UtcMillis => quote!(Rfc3339UtcMillis),
-        TimestampFormat::Rfc3339Utc => quote!(Rfc3339Utc),
-        TimestampFormat::Rfc3339Offset => quote!(Rfc3339Offset),
-        TimestampFormat::Iso8601Naive => quote!(Iso8601Naive),
-        TimestampFormat::Date => quote!(Date),
-        TimestampFormat::EpochSeconds => quote!(EpochSeconds),
-        TimestampFormat::EpochMillis => quote!(EpochMillis),
-    };
-    quote!(::monotable::TimeFormat::#variant)
+    let variant = quote::format_ident!("{}", format!("{:?}", format.unwrap_or_default()));
+    quote!(::monotable::__private::TimestampFormat::#variant)
 }
 
 impl<'a> Conv<'a> {

@@ -70,24 +70,11 @@ pub fn kind(ty: &Type) -> RustKind {
 pub fn type_name(a: &Attribute) -> String {
     let base = format!("{:?}", a.ty).to_ascii_lowercase();
     match (&a.ty, a.format, a.items) {
-        (AttributeType::Timestamp, Some(f), _) => format!("timestamp ({})", format_name(f)),
+        (AttributeType::Timestamp, Some(f), _) => format!("timestamp ({})", f.name()),
         (AttributeType::List | AttributeType::Set, _, Some(items)) => {
             format!("{base} of {}", format!("{items:?}").to_ascii_lowercase())
         }
         _ => base,
-    }
-}
-
-/// The model's name of a timestamp format.
-pub fn format_name(f: TimestampFormat) -> &'static str {
-    match f {
-        TimestampFormat::Rfc3339UtcMillis => "rfc3339-utc-millis",
-        TimestampFormat::Rfc3339Utc => "rfc3339-utc",
-        TimestampFormat::Rfc3339Offset => "rfc3339-offset",
-        TimestampFormat::Iso8601Naive => "iso8601-naive",
-        TimestampFormat::Date => "date",
-        TimestampFormat::EpochSeconds => "epoch-seconds",
-        TimestampFormat::EpochMillis => "epoch-millis",
     }
 }
 

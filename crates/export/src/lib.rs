@@ -152,12 +152,15 @@ pub struct ExportOptions<'a> {
 }
 
 /// Renders `model` in `format`. For [`Format::CreateTable`] this is the CreateTable input only;
-/// a model with a TTL attribute also needs [`ttl_spec`] applied after the table exists.
+/// a model with a TTL attribute also needs [`ttl_spec`] applied after the table exists. Hidden
+/// characters of free text (descriptions) are escaped ([`monotable_model::text`]): as JSON
+/// escapes in the JSON formats, as `\u{1b}` in markdown.
 pub fn export(model: &Model, format: Format, options: &ExportOptions<'_>) -> String {
+    let json = |text: String| monotable_model::text::escape_json(&text).into_owned();
     match format {
-        Format::CreateTable => create_table_json(model),
-        Format::CloudFormation => cloudformation(model),
-        Format::Sam => sam_with(model, &options.sam),
+        Format::CreateTable => json(create_table_json(model)),
+        Format::CloudFormation => json(cloudformation(model)),
+        Format::Sam => json(sam_with(model, &options.sam)),
         Format::Markdown => markdown_with(model, &options.markdown),
     }
 }

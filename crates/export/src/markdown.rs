@@ -445,7 +445,8 @@ pub fn markdown(model: &Model, check_results: Option<&str>) -> String {
 /// entity chart (entity × key attribute → template), for native indexes which entities' items
 /// they hold (by the attributes the items have), the access-pattern table (pattern,
 /// operation, index, key condition, returns, notes, optional RCU/WCU, description) and, when
-/// given, the check results.
+/// given, the check results. Hidden characters of free text (descriptions) are escaped
+/// ([`monotable_model::text::escape`]).
 pub fn markdown_with(model: &Model, options: &MarkdownOptions<'_>) -> String {
     let mut out = format!(
         "# {}: single-table design\n\n\
@@ -465,5 +466,5 @@ pub fn markdown_with(model: &Model, options: &MarkdownOptions<'_>) -> String {
     while out.ends_with("\n\n") {
         out.pop();
     }
-    out
+    monotable_model::text::escape(&out).into_owned()
 }

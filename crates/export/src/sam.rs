@@ -100,7 +100,8 @@ impl FunctionOptions {
 #[non_exhaustive]
 pub struct SamOptions {
     /// The function's `CodeUri`: the directory holding the `bootstrap` binary, relative to the
-    /// template. Default `target/lambda/monotable/` (`cargo lambda build` output).
+    /// template. Default `target/lambda/monotable-shop/` (where `cargo lambda build` puts the
+    /// shop's binary, `monotable-shop`).
     /// A literal rather than a template parameter, because `sam deploy` only uploads literal paths.
     pub code_uri: String,
     /// Environment variable carrying the table name to the function. Default `TABLE_NAME`.
@@ -116,7 +117,7 @@ pub struct SamOptions {
 impl Default for SamOptions {
     fn default() -> Self {
         Self {
-            code_uri: "target/lambda/monotable/".to_string(),
+            code_uri: "target/lambda/monotable-shop/".to_string(),
             table_env_var: "TABLE_NAME".to_string(),
             memory_size: 256,
             timeout: 10,

@@ -373,7 +373,8 @@ pub fn nosql_workbench(
     };
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
-    Ok(text)
+    // Descriptions and the embedded source are free text: no hidden character stays raw.
+    Ok(monotable_model::text::escape_json(&text).into_owned())
 }
 
 /// Whether Workbench's format can hold the model's indexes: the first index keyed on more than

@@ -15,5 +15,4 @@ pub mod apply;
 pub mod audit;
 pub mod diff;
 pub mod rewrite;
-pub mod scan;
-pub mod values;
+pub mod segment;

@@ -6,12 +6,12 @@
 
 use std::collections::BTreeSet;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::items::{self, Item};
-use monotable_model::{AttributeType, Model, TimestampFormat};
+use monotable_access::value::template_texts;
+use monotable_access::value::text::typed;
+use monotable_model::Model;
 
 use crate::diff::{Change, Diff};
-use crate::values;
 
 pub use monotable_access::items::MIGRATION_ENTITY;
 
@@ -175,10 +175,10 @@ impl<'a> Rewriter<'a> {
                 && a.required
                 && !next.contains_key(&a.name)
             {
-                next.insert(a.name.clone(), typed(a.ty, a.format, default));
+                next.insert(a.name.clone(), typed(a, default));
             }
         }
-        let texts = values::texts(&next);
+        let texts = template_texts(&next);
         let text = |name: &str| texts.get(name).cloned();
         let keys = items::keys(self.new, target, &text).map_err(|e| e.to_string())?;
         next.extend(keys);
@@ -196,28 +196,6 @@ impl<'a> Rewriter<'a> {
             Outcome::Move { item: next, from }
         }
     }
-}
-
-/// A default as the attribute's DynamoDB type.
-fn typed(ty: AttributeType, format: Option<TimestampFormat>, text: &str) -> AttributeValue {
-    match ty {
-        AttributeType::Boolean => AttributeValue::Bool(text == "true"),
-        AttributeType::Integer
-        | AttributeType::Number
-        | AttributeType::Float
-        | AttributeType::Decimal => AttributeValue::N(text.to_string()),
-        AttributeType::Timestamp if format.is_some_and(is_epoch) => {
-            AttributeValue::N(text.to_string())
-        }
-        _ => AttributeValue::S(text.to_string()),
-    }
-}
-
-fn is_epoch(format: TimestampFormat) -> bool {
-    matches!(
-        format,
-        TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis
-    )
 }
 
 #[cfg(test)]

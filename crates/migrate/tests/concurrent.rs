@@ -25,7 +25,7 @@ fn key(item: &Item) -> Item {
 
 fn text(item: &Item, name: &str) -> String {
     item.get(name)
-        .and_then(monotable_migrate::values::text)
+        .and_then(monotable_access::value::template_text)
         .unwrap_or_default()
 }
 

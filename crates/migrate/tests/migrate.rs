@@ -112,7 +112,7 @@ fn a_table_key_template_change_moves_every_user() {
             before.len(),
             "each user moved, none duplicated"
         );
-        let text = |i: &Item, a: &str| i.get(a).and_then(monotable_migrate::values::text);
+        let text = |i: &Item, a: &str| i.get(a).and_then(monotable_access::value::template_text);
         assert!(
             after
                 .iter()
@@ -234,7 +234,7 @@ fn a_move_onto_a_taken_key_leaves_the_item_and_says_why() {
             .expect("a user");
         let id = user
             .get("userId")
-            .and_then(monotable_migrate::values::text)
+            .and_then(monotable_access::value::template_text)
             .unwrap_or_default();
         let mut squatter = user.clone();
         squatter.insert(

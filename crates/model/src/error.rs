@@ -15,6 +15,9 @@ pub enum IssueKind {
     InvalidTemplate,
     /// The model is inconsistent in another way.
     Invalid,
+    /// A name or key text holds a character a terminal or an editor does not show as itself
+    /// (see [`text::is_hidden`](crate::text::is_hidden)).
+    HiddenCharacter,
 }
 
 /// One problem found while parsing or validating a model.

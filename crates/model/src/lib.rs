@@ -34,6 +34,7 @@ pub mod limits;
 mod model;
 pub mod raw;
 mod template;
+pub mod text;
 mod validate;
 
 pub use definition::{TableDefinition, table_definition};

@@ -80,6 +80,13 @@ impl Model {
         })
     }
 
+    /// The table's own key attributes: its partition key, then its sort key when it has one.
+    pub fn table_key_names(&self) -> Vec<&str> {
+        std::iter::once(self.table.partition_key.name.as_str())
+            .chain(self.table.sort_key.as_ref().map(|k| k.name.as_str()))
+            .collect()
+    }
+
     /// Every key attribute name of the table and its indexes.
     pub fn key_attribute_names(&self) -> Vec<&str> {
         let mut names = vec![self.table.partition_key.name.as_str()];
@@ -225,6 +232,20 @@ impl Attribute {
     /// True for `number`/`float`.
     pub fn is_float(&self) -> bool {
         matches!(self.ty, AttributeType::Number | AttributeType::Float)
+    }
+
+    /// The format a timestamp attribute is written in: its own, else the default
+    /// (`rfc3339-utc-millis`).
+    pub fn timestamp_format(&self) -> TimestampFormat {
+        self.format.unwrap_or_default()
+    }
+
+    /// The model type as a message names it: `integer`, `timestamp (epoch-seconds)`.
+    pub fn type_label(&self) -> String {
+        match self.ty {
+            AttributeType::Timestamp => format!("timestamp ({})", self.timestamp_format().name()),
+            ty => ty.name().to_string(),
+        }
     }
 }
 
@@ -595,6 +616,21 @@ pub const DEFAULT_WRITES_PER_SECOND: f64 = 2000.0;
 pub const MAX_RATE_PER_SECOND: f64 = 1e9;
 /// Built-in item size when the model states none.
 pub const DEFAULT_ITEM_SIZE_BYTES: u64 = 1024;
+/// DynamoDB's largest item, 400 KB: the most an item size, a string's `max_length` or a
+/// collection's `max_items` may state.
+pub const MAX_ITEM_SIZE_BYTES: u64 = 409_600;
+/// The largest `cardinality` or relation `max` a model may state.
+pub const MAX_COUNT: u64 = 1_000_000_000;
+/// The most items of one entity a model may say the table stores (`items`): every count
+/// below it is exact as a float.
+pub const MAX_STORED_ITEMS: u64 = 1_000_000_000_000_000;
+/// The most items one request may return (`items_per_read`): a Query or Scan reads at most
+/// 1 MB per call, and an item holds at least one byte.
+pub const MAX_ITEMS_PER_READ: u64 = 1_048_576;
+/// The largest `limit`: DynamoDB's `Limit` is a 32-bit integer.
+pub const MAX_LIMIT: u64 = 2_147_483_647;
+/// The most actions of one `TransactWriteItems` call: the largest transaction `count`.
+pub const MAX_TRANSACTION_ACTIONS: u64 = 100;
 
 impl Traffic {
     /// Writes/s of an entity and whether the figure was stated (entity or default) in the file.

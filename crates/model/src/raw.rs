@@ -284,11 +284,15 @@ impl AttributeType {
     }
 }
 
-/// How a timestamp is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+/// How a timestamp is written. Adding a format is an edit here (the variant, and in its `impl`
+/// its name, shape, length and resolution) and one in the access layer's value module, which
+/// writes and reads it (`monotable_access::value::time`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum TimestampFormat {
-    /// `2024-05-01T12:00:00.000Z`: UTC, fixed width, sorts correctly.
+    /// `2024-05-01T12:00:00.000Z`: UTC, fixed width, sorts correctly. The format of a timestamp
+    /// whose attribute names none.
+    #[default]
     Rfc3339UtcMillis,
     /// `2024-05-01T12:00:00Z`: UTC, fixed width.
     Rfc3339Utc,
@@ -302,6 +306,85 @@ pub enum TimestampFormat {
     EpochSeconds,
     /// Milliseconds since the epoch (a number).
     EpochMillis,
+}
+
+impl TimestampFormat {
+    /// Every format, in declaration order.
+    pub const ALL: [TimestampFormat; 7] = [
+        TimestampFormat::Rfc3339UtcMillis,
+        TimestampFormat::Rfc3339Utc,
+        TimestampFormat::Rfc3339Offset,
+        TimestampFormat::Iso8601Naive,
+        TimestampFormat::Date,
+        TimestampFormat::EpochSeconds,
+        TimestampFormat::EpochMillis,
+    ];
+
+    /// The format's name as the model file writes it (`epoch-seconds`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TimestampFormat::Rfc3339UtcMillis => "rfc3339-utc-millis",
+            TimestampFormat::Rfc3339Utc => "rfc3339-utc",
+            TimestampFormat::Rfc3339Offset => "rfc3339-offset",
+            TimestampFormat::Iso8601Naive => "iso8601-naive",
+            TimestampFormat::Date => "date",
+            TimestampFormat::EpochSeconds => "epoch-seconds",
+            TimestampFormat::EpochMillis => "epoch-millis",
+        }
+    }
+
+    /// Whether it is written as a number (`N`) rather than text (`S`).
+    pub fn is_number(self) -> bool {
+        matches!(
+            self,
+            TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis
+        )
+    }
+
+    /// What its text looks like, as alternatives: `D` is a digit, `*` any number of further
+    /// digits, anything else itself (what `check` builds key shapes from).
+    pub fn shapes(self) -> &'static [&'static str] {
+        match self {
+            TimestampFormat::Rfc3339UtcMillis => &["DDDD-DD-DDTDD:DD:DD.DDDZ"],
+            TimestampFormat::Rfc3339Utc => &["DDDD-DD-DDTDD:DD:DDZ"],
+            TimestampFormat::Rfc3339Offset => &[
+                "DDDD-DD-DDTDD:DD:DDZ",
+                "DDDD-DD-DDTDD:DD:DD+DD:DD",
+                "DDDD-DD-DDTDD:DD:DD-DD:DD",
+                "DDDD-DD-DDTDD:DD:DD.D*Z",
+                "DDDD-DD-DDTDD:DD:DD.D*+DD:DD",
+                "DDDD-DD-DDTDD:DD:DD.D*-DD:DD",
+            ],
+            TimestampFormat::Iso8601Naive => &["DDDD-DD-DDTDD:DD:DD", "DDDD-DD-DDTDD:DD:DD.D*"],
+            TimestampFormat::Date => &["DDDD-DD-DD"],
+            TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis => &["D*", "-D*"],
+        }
+    }
+
+    /// The length of its text today, in bytes (what `check::cost` sizes items with).
+    pub fn text_bytes(self) -> u64 {
+        match self {
+            TimestampFormat::Rfc3339UtcMillis => 24,
+            TimestampFormat::Rfc3339Utc => 20,
+            TimestampFormat::Rfc3339Offset => 25,
+            TimestampFormat::Iso8601Naive => 26,
+            TimestampFormat::Date | TimestampFormat::EpochSeconds => 10,
+            TimestampFormat::EpochMillis => 13,
+        }
+    }
+
+    /// The smallest step between two instants it tells apart, in milliseconds (1 for anything
+    /// finer).
+    pub fn resolution_millis(self) -> i64 {
+        match self {
+            TimestampFormat::Date => 86_400_000,
+            TimestampFormat::Rfc3339Utc | TimestampFormat::EpochSeconds => 1000,
+            TimestampFormat::Rfc3339UtcMillis
+            | TimestampFormat::Rfc3339Offset
+            | TimestampFormat::Iso8601Naive
+            | TimestampFormat::EpochMillis => 1,
+        }
+    }
 }
 
 /// One attribute of an entity (or a parameter of a pattern).
@@ -323,14 +406,19 @@ pub struct RawAttribute {
     /// Element type of a `list` or `set`.
     #[serde(default)]
     pub items: Option<AttributeType>,
-    /// Upper bound on elements of a `list`, `map` or `set`.
+    /// Upper bound on elements of a `list`, `map` or `set`: 1 to 409600 (an item is at most
+    /// 400 KB).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 409_600))]
     pub max_items: Option<u64>,
-    /// Upper bound on bytes of a `string`.
+    /// Upper bound on bytes of a `string`: 1 to 409600 (an item is at most 400 KB).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 409_600))]
     pub max_length: Option<u64>,
-    /// How many distinct values are live at once (a write burst spreads over them).
+    /// How many distinct values are live at once (a write burst spreads over them): 1 to
+    /// 1000000000.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 1_000_000_000))]
     pub cardinality: Option<u64>,
     /// The attribute holds money or an exact quantity.
     #[serde(default)]
@@ -372,8 +460,9 @@ pub struct RawRelation {
     pub entity: Sp<String>,
     /// `one` or `many`.
     pub kind: RelationKind,
-    /// Upper bound for `many`; absent means unbounded.
+    /// Upper bound for `many`, 1 to 1000000000; absent means unbounded.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 1_000_000_000))]
     pub max: Option<u64>,
     /// Index whose item collection they share (default: the table).
     #[serde(default)]
@@ -459,13 +548,47 @@ pub enum Operation {
 }
 
 /// How many items one transaction action list contains for an entity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RawCount {
-    /// An exact or maximum count.
+    /// An exact or maximum count: 1 to 100 (a transaction's most actions).
     Fixed(u64),
     /// `"many"`: one per element of an unbounded input.
     Many(ManyCount),
+}
+
+impl<'de> Deserialize<'de> for RawCount {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(CountVisitor)
+    }
+}
+
+/// Reads a count: a whole number or `"many"`, with a message that says so otherwise.
+struct CountVisitor;
+
+impl serde::de::Visitor<'_> for CountVisitor {
+    type Value = RawCount;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a whole number of items from 1 to 100, or \"many\"")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RawCount, E> {
+        Ok(RawCount::Fixed(v))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<RawCount, E> {
+        u64::try_from(v)
+            .map(RawCount::Fixed)
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawCount, E> {
+        match v {
+            "many" => Ok(RawCount::Many(ManyCount::Many)),
+            _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+        }
+    }
 }
 
 /// The literal string `many`.
@@ -519,8 +642,9 @@ pub struct RawPattern {
     /// The caller pages through results with `LastEvaluatedKey`.
     #[serde(default)]
     pub paginate: Option<bool>,
-    /// `Limit` per request.
+    /// `Limit` per request: 1 to 2147483647 (DynamoDB's `Limit` is a 32-bit integer).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 2_147_483_647))]
     pub limit: Option<u64>,
     /// The pattern is expected to return at most one item.
     #[serde(default)]
@@ -545,11 +669,13 @@ pub struct RawPattern {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTraffic {
-    /// Writes/s assumed for an entity without its own figure.
+    /// Writes/s assumed for an entity without its own figure: 0 to 1000000000.
     #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000_000))]
     pub default_writes_per_second: Option<f64>,
-    /// Item size assumed for an entity without its own figure.
+    /// Item size assumed for an entity without its own figure: 1 to 409600 bytes (400 KB).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 409_600))]
     pub default_item_size_bytes: Option<u64>,
     /// Per-entity figures.
     #[serde(default)]
@@ -563,14 +689,18 @@ pub struct RawTraffic {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawEntityTraffic {
-    /// Items written per second at peak.
+    /// Items written per second at peak: 0 to 1000000000.
     #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000_000))]
     pub writes_per_second: Option<f64>,
-    /// Largest expected item size in bytes.
+    /// Largest expected item size in bytes: 1 to 409600 (400 KB).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 409_600))]
     pub item_size_bytes: Option<u64>,
-    /// Items of the entity stored in the table (what a migration touches).
+    /// Items of the entity stored in the table (what a migration touches): at most
+    /// 1000000000000000.
     #[serde(default)]
+    #[schemars(range(max = 1_000_000_000_000_000_u64))]
     pub items: Option<u64>,
 }
 
@@ -578,10 +708,43 @@ pub struct RawEntityTraffic {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPatternTraffic {
-    /// Requests per second at peak.
+    /// Requests per second at peak: 0 to 1000000000.
     #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000_000))]
     pub reads_per_second: Option<f64>,
-    /// Items returned per request.
+    /// Items returned per request: 1 to 1048576 (a Query reads at most 1 MB per call).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 1_048_576))]
     pub items_per_read: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TimestampFormat;
+
+    #[test]
+    fn every_timestamp_format_is_listed_once_under_its_file_name() {
+        // The schema lists every variant serde knows (each documented one as a `const`):
+        // `ALL` must hold each of them.
+        let schema = serde_json::to_value(schemars::schema_for!(TimestampFormat)).unwrap();
+        let variants = schema["oneOf"].as_array().expect("documented variants");
+        let names: Vec<&str> = variants
+            .iter()
+            .flat_map(|v| match v["enum"].as_array() {
+                Some(values) => values.iter().filter_map(|n| n.as_str()).collect(),
+                None => v["const"].as_str().into_iter().collect::<Vec<_>>(),
+            })
+            .collect();
+        assert_eq!(names.len(), TimestampFormat::ALL.len(), "{names:?}");
+        for format in TimestampFormat::ALL {
+            assert!(names.contains(&format.name()), "{}", format.name());
+            let json = serde_json::to_value(format).unwrap();
+            assert_eq!(json.as_str(), Some(format.name()));
+        }
+        assert_eq!(
+            TimestampFormat::default(),
+            TimestampFormat::Rfc3339UtcMillis
+        );
+        assert!(TimestampFormat::EpochMillis.is_number() && !TimestampFormat::Date.is_number());
+    }
 }

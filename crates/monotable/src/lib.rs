@@ -34,14 +34,17 @@ pub use monotable_access::error::{
 pub use monotable_access::handle::{Retries, Table};
 pub use monotable_access::items::Item;
 pub use monotable_access::key::{Key, KeyArg, KeyKind, Seg};
-pub use monotable_access::request::{
-    GetRequest, KeyCondition, MAX_PAGE, Page, QueryRequest, QuerySpec, Row, SortCondition,
-};
 pub use monotable_access::table::{TableError, ensure_table};
 pub use monotable_access::transact::{MAX_ACTIONS, Transaction};
 pub use monotable_access::update::Update;
-pub use monotable_access::value::{EnumValue, TimeFormat, Value, ValueError};
-pub use monotable_access::write::{Condition, PutSpec};
+pub use monotable_access::value::{EnumValue, Value, ValueError};
+pub use monotable_access::{Condition, PutSpec};
+pub use monotable_access::{
+    GetRequest, KeyCondition, MAX_PAGE, Page, QueryRequest, QuerySpec, Row, SortCondition,
+};
+pub use monotable_model::TimestampFormat;
+/// [`TimestampFormat`] by the name this crate gave it before it moved to the model.
+pub type TimeFormat = TimestampFormat;
 
 /// The official AWS SDK for DynamoDB, as this crate uses it.
 pub use aws_sdk_dynamodb as sdk;
@@ -60,6 +63,7 @@ pub mod __private {
     pub use monotable_access::value::{
         ExactDecimal, Integer, KeyText, Timestamp, has_all, has_value, same_values,
     };
+    pub use monotable_model::TimestampFormat;
     pub use rust_decimal::Decimal;
     pub use time;
 }

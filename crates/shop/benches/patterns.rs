@@ -13,6 +13,7 @@
 
 use std::time::{Duration, Instant};
 
+use monotable_access::Table;
 use monotable_access::pattern::{self, PageRequest};
 use monotable_connect::Engine;
 use monotable_connect::direct::Decoded;
@@ -226,13 +227,14 @@ const SHARDS: u32 = 8;
 
 impl Pools {
     async fn gather(client: &aws_sdk_dynamodb::Client, model: &Model, users: usize) -> Pools {
+        let table = Table::new(client.clone(), &model.table.name);
         let mut products = Vec::new();
         for category in sample::CATEGORIES {
             let mut start = None;
             loop {
                 let values = |k: &str| (k == "category").then(|| category.to_string());
                 let page = pattern::query(
-                    client,
+                    &table,
                     model,
                     "listProductsByCategory",
                     &values,
@@ -255,7 +257,7 @@ impl Pools {
             let user = user_id(rng.usize(..users));
             let values = |k: &str| (k == "userId").then(|| user.clone());
             let page = pattern::query(
-                client,
+                &table,
                 model,
                 "listUserOrders",
                 &values,
@@ -327,6 +329,7 @@ async fn measure(
     name: &'static str,
     pools: &Pools,
 ) -> Row {
+    let table = Table::new(client.clone(), &model.table.name);
     let mut rng = fastrand::Rng::with_seed(17);
     let draws: Vec<Vec<(&'static str, String)>> = (0..WARMUP + calls())
         .map(|_| pools.draw(name, &mut rng))
@@ -353,7 +356,7 @@ async fn measure(
         for vals in block {
             let values = |k: &str| vals.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone());
             let t = Instant::now();
-            let n = stack_call(client, model, name, &values).await;
+            let n = stack_call(&table, model, name, &values).await;
             if timed {
                 stack.push(t.elapsed());
                 stack_items += n;
@@ -382,14 +385,14 @@ async fn measure(
 
 /// One call through our stack: the items it returned.
 async fn stack_call(
-    client: &aws_sdk_dynamodb::Client,
+    table: &Table,
     model: &Model,
     name: &str,
     values: &(dyn Fn(&str) -> Option<String> + Sync),
 ) -> usize {
     let p = model.pattern(name).expect("pattern");
     if p.operation == Operation::GetItem {
-        return pattern::get(client, model, name, values)
+        return pattern::get(table, model, name, values)
             .await
             .expect("get")
             .map_or(0, |_| 1);
@@ -398,7 +401,7 @@ async fn stack_call(
         limit: Some(PAGE),
         start: None,
     };
-    pattern::query(client, model, name, values, page)
+    pattern::query(table, model, name, values, page)
         .await
         .expect("query")
         .items

@@ -305,7 +305,7 @@ impl FromRequestParts<Shop> for Caller {
             .get(axum::http::header::AUTHORIZATION)
             .ok_or_else(|| {
                 ShopError::Unauthenticated(
-                    "missing `Authorization: Bearer <token>` (make one with `monotable token --user ID`)"
+                    "missing `Authorization: Bearer <token>` (make one with `monotable-shop token --user ID`)"
                         .into(),
                 )
             })?;

@@ -143,6 +143,13 @@ impl From<ServiceError> for ShopError {
                 code: "throttled",
                 message: "DynamoDB is throttling requests; retry shortly".into(),
             },
+            unreachable @ ServiceError::Unreachable { .. } => {
+                tracing::error!(detail = %unreachable, "DynamoDB did not answer");
+                ShopError::Unavailable {
+                    code: "unavailable",
+                    message: "the database is unavailable; retry shortly".into(),
+                }
+            }
             ServiceError::Unavailable { message } => {
                 tracing::error!(detail = %message, "DynamoDB failed or did not answer");
                 ShopError::Unavailable {

@@ -4,7 +4,7 @@
 //! - [`Shop`] holds the table, the parsed model and the secrets; the domain operations live in
 //!   [`users`], [`products`] and [`orders`]. Their entities derive `monotable::Entity` and their
 //!   reads are the model's patterns ([`patterns`]), so every key is rendered from the model.
-//! - [`api::router`] is the axum Router: the same one runs under `monotable serve` and on AWS
+//! - [`api::router`] is the axum Router: the same one runs under `monotable-shop serve` and on AWS
 //!   Lambda ([`lambda`]).
 
 pub mod api;

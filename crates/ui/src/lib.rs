@@ -13,6 +13,7 @@
 
 mod api;
 mod events;
+mod gate;
 mod live;
 mod params;
 pub mod reload;

@@ -1,19 +1,24 @@
 //! The table view: the model's read patterns run against a live backend with the parameters a
 //! person typed, a page at a time with a cursor; a plain Scan to browse; each item with its
-//! entity type and whether its keys are what the model renders (audit's item check); and, with
-//! `--allow-writes` only, putting and deleting an item.
+//! entity type and whether its keys are what the model renders (the access layer's conformance
+//! check, which `audit` runs too); and, with `--allow-writes` only, putting and deleting an
+//! item. Every call goes through the access layer and fails with its classified errors.
 
 use std::collections::HashMap;
 use std::fmt::Display;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use axum::http::StatusCode;
 use axum::response::Response;
-use monotable_access::error::ServiceError;
+use monotable_access::conform::{self, ItemKind};
+use monotable_access::delete::DeleteItem;
+use monotable_access::error::{ScanError, ServiceError, WriteError};
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PatternError};
-use monotable_migrate::audit::{self, ItemKind};
+use monotable_access::scan::Scan;
+use monotable_access::value::template_text;
+use monotable_access::{PutSpec, Table};
+use monotable_connect::serve::DataGate;
 use monotable_model::{Model, Operation, Pattern};
 use serde_json::{Value, json};
 
@@ -27,6 +32,8 @@ pub struct Live {
     client: Client,
     backend: String,
     allow_writes: bool,
+    /// Who may call the routes that read or write the table ([`DataGate::Open`] unless set).
+    pub(crate) gate: DataGate,
     /// Keeps an embedded engine open as long as the view.
     _dynamo: Option<monotable_connect::Dynamo>,
 }
@@ -38,6 +45,7 @@ impl Live {
             client,
             backend: backend.to_string(),
             allow_writes,
+            gate: DataGate::Open,
             _dynamo: None,
         }
     }
@@ -49,46 +57,57 @@ impl Live {
             client: dynamo.client().clone(),
             backend,
             allow_writes,
+            gate: DataGate::Open,
             _dynamo: Some(dynamo),
         }
     }
 
-    /// `GET /api/live`.
+    /// The same view behind `gate`: its table routes then ask for what the gate asks for, or
+    /// are off.
+    pub fn with_gate(mut self, gate: DataGate) -> Live {
+        self.gate = gate;
+        self
+    }
+
+    /// `GET /api/live`: the backend and what the table routes ask for (never table data).
     pub(crate) fn describe(&self, state: &UiState) -> Value {
         json!({
             "backend": self.backend,
             "table": state.model.table.name,
             "allowWrites": self.allow_writes,
+            "access": {
+                "mode": self.gate.mode(),
+                "accessKey": self.gate.access_key(),
+                "region": self.gate.region(),
+                "service": "dynamodb",
+            },
         })
     }
 
     /// Why a call failed, as the page's error: no answer at all (502 `backend_unreachable`), no
     /// such table (404), a request the backend refused as invalid (400), throttled (503), any
     /// other refusal (502 `backend_error`).
-    fn failure(&self, table: &str, status: Option<u16>, e: &ServiceError) -> Response {
+    fn failure(&self, table: &str, e: &ServiceError) -> Response {
         let backend = &self.backend;
-        let (status, code, message) = match (status, e) {
-            (None, _) => (
+        let (status, code, message) = match e {
+            ServiceError::Unreachable { cause, .. } => (
                 StatusCode::BAD_GATEWAY,
                 "backend_unreachable",
-                format!(
-                    "cannot reach the backend ({backend}): {}",
-                    readable(&e.to_string())
-                ),
+                format!("cannot reach the backend ({backend}): {cause}"),
             ),
-            (_, ServiceError::TableMissing { .. }) => (
+            ServiceError::TableMissing { .. } => (
                 StatusCode::NOT_FOUND,
                 "table_not_found",
                 format!(
                     "the backend ({backend}) has no table `{table}` ({e}); `monotable tables` lists the tables it has"
                 ),
             ),
-            (_, ServiceError::Validation { .. }) => (
+            ServiceError::Validation { .. } => (
                 StatusCode::BAD_REQUEST,
                 "rejected",
                 format!("the backend ({backend}) refused the request: {e}"),
             ),
-            (_, ServiceError::Throttled { .. }) => (
+            ServiceError::Throttled { .. } => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "throttled",
                 format!("the backend ({backend}) throttled the request: {e}; try again"),
@@ -102,18 +121,14 @@ impl Live {
         error(status, code, message)
     }
 
+    /// The model's table, reached through the view's client.
+    fn table(&self, model: &Model) -> Table {
+        Table::new(self.client.clone(), &model.table.name)
+    }
+
     fn pattern_failure(&self, table: &str, e: &PatternError) -> Response {
         match e {
-            PatternError::Call {
-                code,
-                status,
-                message,
-                ..
-            } => {
-                let code = code.as_deref().unwrap_or("error");
-                let classified = ServiceError::classify(code, message.clone(), *status);
-                self.failure(table, *status, &classified)
-            }
+            PatternError::Call { error: service, .. } => self.failure(table, service),
             PatternError::Render { .. } => {
                 error(StatusCode::BAD_REQUEST, "invalid_parameter", e.to_string())
             }
@@ -121,28 +136,12 @@ impl Live {
         }
     }
 
-    fn sdk_failure<E: ProvideErrorMetadata + std::error::Error + 'static>(
-        &self,
-        table: &str,
-        e: &SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>,
-    ) -> Response {
-        let status = e.raw_response().map(|r| r.status().as_u16());
-        self.failure(table, status, &ServiceError::from_sdk(e))
+    fn write_failure(&self, table: &str, e: &WriteError) -> Response {
+        match e {
+            WriteError::Service(service) => self.failure(table, service),
+            other => error(StatusCode::CONFLICT, "write_refused", other.to_string()),
+        }
     }
-}
-
-/// The SDK's account of a failed dispatch without the debug dump it ends with:
-/// `… Connection refused (os error 111) (DispatchFailure(DispatchFailure { … }))` ends at `111)`.
-fn readable(message: &str) -> &str {
-    let dump = message.match_indices(" (").find(|(i, _)| {
-        let rest = &message[i + 2..];
-        let word: String = rest
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .collect();
-        word.starts_with(|c: char| c.is_ascii_uppercase()) && rest[word.len()..].starts_with('(')
-    });
-    dump.map_or(message, |(i, _)| &message[..i])
 }
 
 fn refused((code, message): Refusal) -> Response {
@@ -151,7 +150,7 @@ fn refused((code, message): Refusal) -> Response {
 
 /// One item as the table view shows it.
 fn item_json(model: &Model, item: &Item) -> Value {
-    let checked = audit::check_item(model, item);
+    let checked = conform::check_item(model, item);
     let (kind, entity) = match &checked.kind {
         ItemKind::Entity(name) => ("entity", Some(name.clone())),
         ItemKind::Unknown(name) => ("unknown", Some(name.clone())),
@@ -160,7 +159,7 @@ fn item_json(model: &Model, item: &Item) -> Value {
         _ => ("unknown", None),
     };
     let keys_match = kind == "entity" && !checked.findings.iter().any(|f| f.code.concerns_keys());
-    let text = |name: &str| item.get(name).and_then(monotable_migrate::values::text);
+    let text = |name: &str| item.get(name).and_then(template_text);
     let findings: Vec<Value> = checked
         .findings
         .iter()
@@ -237,12 +236,13 @@ impl Live {
         let request = rendered(pattern, &values);
         let lookup = |n: &str| values.get(n).cloned();
         if pattern.operation == Operation::GetItem {
-            return match store_pattern::get(&self.client, model, name, &lookup).await {
+            return match store_pattern::get(&self.table(model), model, name, &lookup).await {
                 Ok(found) => json_ok(page_json(model, request, found.as_slice(), None)),
                 Err(e) => self.pattern_failure(&model.table.name, &e),
             };
         }
-        match store_pattern::query_page(&self.client, model, name, &lookup, limit, start).await {
+        let table = self.table(model);
+        match store_pattern::query_page(&table, model, name, &lookup, limit, start).await {
             Ok(page) => json_ok(page_json(
                 model,
                 request,
@@ -277,22 +277,19 @@ impl Live {
             (Ok(l), Ok(s)) => (l, s),
             (Err(r), _) | (_, Err(r)) => return refused(r),
         };
-        let answer = self
-            .client
-            .scan()
-            .table_name(&model.table.name)
-            .set_index_name(index.map(str::to_string))
-            .limit(i32::try_from(limit).unwrap_or(i32::MAX))
-            .set_exclusive_start_key(start)
-            .send()
+        let answer = Scan::new()
+            .index(index)
+            .limit(limit)
+            .start(start)
+            .page(&self.table(model))
             .await;
         match answer {
-            Ok(out) => {
+            Ok(page) => {
                 let request = format!("Scan {}", index.unwrap_or("table"));
-                let next = out.last_evaluated_key().filter(|k| !k.is_empty());
-                json_ok(page_json(model, request, out.items(), next))
+                json_ok(page_json(model, request, &page.items, page.next.as_ref()))
             }
-            Err(e) => self.sdk_failure(&model.table.name, &e),
+            Err(ScanError::Service(e)) => self.failure(&model.table.name, &e),
+            Err(e) => error(StatusCode::BAD_GATEWAY, "backend_error", e.to_string()),
         }
     }
 
@@ -312,16 +309,13 @@ impl Live {
                 );
             }
         };
-        let answer = self
-            .client
-            .put_item()
-            .table_name(&state.model.table.name)
-            .set_item(Some(item.clone()))
-            .send()
+        let model = &state.model;
+        let answer = PutSpec::item(item.clone(), &model.table_key_names())
+            .send(&self.table(model))
             .await;
         match answer {
-            Ok(_) => json_ok(json!({ "written": item_json(&state.model, &item) })),
-            Err(e) => self.sdk_failure(&state.model.table.name, &e),
+            Ok(()) => json_ok(json!({ "written": item_json(model, &item) })),
+            Err(e) => self.write_failure(&model.table.name, &e),
         }
     }
 
@@ -341,17 +335,12 @@ impl Live {
                 "the body is {\"key\": {...}}, the item's key in DynamoDB's JSON form".to_string(),
             );
         };
-        let answer = self
-            .client
-            .delete_item()
-            .table_name(&state.model.table.name)
-            .set_key(Some(key))
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllOld)
-            .send()
+        let answer = DeleteItem::new(key)
+            .measured(&self.table(&state.model))
             .await;
         match answer {
-            Ok(out) => json_ok(json!({ "deleted": out.attributes().is_some() })),
-            Err(e) => self.sdk_failure(&state.model.table.name, &e),
+            Ok(deleted) => json_ok(json!({ "deleted": deleted.old.is_some() })),
+            Err(e) => self.write_failure(&state.model.table.name, &e),
         }
     }
 }
@@ -380,19 +369,4 @@ fn rendered(pattern: &Pattern, values: &std::collections::BTreeMap<String, Strin
         })
         .collect::<Vec<_>>()
         .join(" AND ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::readable;
-
-    #[test]
-    fn dispatch_failures_read_without_the_debug_dump() {
-        let sdk = "unavailable: dispatch failure: io error: tcp connect error: Connection refused (os error 111) (DispatchFailure(DispatchFailure { source: ConnectorError { kind: Io } }))";
-        assert_eq!(
-            readable(sdk),
-            "unavailable: dispatch failure: io error: tcp connect error: Connection refused (os error 111)"
-        );
-        assert_eq!(readable("timeout (after 3 s)"), "timeout (after 3 s)");
-    }
 }

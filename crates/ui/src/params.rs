@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use monotable_access::items::{self, Item};
-use monotable_model::{Attribute, AttributeType, Model, Pattern, TimestampFormat};
+use monotable_model::{Attribute, AttributeType, Model, Pattern};
 
 /// Items per page when the request and the pattern name none.
 pub const DEFAULT_LIMIT: usize = 25;
@@ -17,6 +17,45 @@ const RESERVED: [&str; 3] = ["limit", "cursor", "index"];
 
 /// A request the table view refuses before calling the backend: (code, message).
 pub type Refusal = (&'static str, String);
+
+/// A request's query as name → value, each name at most once: `?userId=a&userId=b` is
+/// refused rather than one of them silently chosen.
+#[derive(Debug, Default)]
+pub struct Params(pub HashMap<String, String>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Params {
+    type Rejection = axum::response::Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Params, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or("");
+        let refuse = |code, message| {
+            crate::routes::error(axum::http::StatusCode::BAD_REQUEST, code, message)
+        };
+        let pairs: Vec<(String, String)> = query_pairs(query)
+            .ok_or_else(|| refuse("invalid_query", "the query string is not valid".into()))?;
+        let mut out = HashMap::with_capacity(pairs.len());
+        for (name, value) in pairs {
+            if out.contains_key(&name) {
+                return Err(refuse(
+                    "repeated_parameter",
+                    format!("`{name}` is given more than once; give each parameter once"),
+                ));
+            }
+            out.insert(name, value);
+        }
+        Ok(Params(out))
+    }
+}
+
+/// The query's name/value pairs, decoded as forms are (`+` is a space), in order.
+fn query_pairs(query: &str) -> Option<Vec<(String, String)>> {
+    axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&format!("/?{query}").parse().ok()?)
+        .ok()
+        .map(|q| q.0)
+}
 
 /// One parameter of a pattern.
 #[derive(Debug, Clone)]
@@ -35,15 +74,7 @@ impl Parameter<'_> {
         };
         match a.ty {
             AttributeType::Enum if !a.values.is_empty() => format!("enum: {}", a.values.join(", ")),
-            AttributeType::Timestamp => {
-                let f = a.format.unwrap_or(TimestampFormat::Rfc3339UtcMillis);
-                let name = serde_json::to_value(f).ok();
-                format!(
-                    "timestamp ({})",
-                    name.as_ref().and_then(|v| v.as_str()).unwrap_or("?")
-                )
-            }
-            ty => ty.name().to_string(),
+            _ => a.type_label(),
         }
     }
 }
@@ -122,7 +153,7 @@ pub fn values(
         };
         if let Some(why) = p
             .attribute
-            .and_then(|a| monotable_migrate::audit::text_problem(a, &value))
+            .and_then(|a| monotable_access::conform::text_problem(a, &value))
         {
             return Err((
                 "invalid_parameter",
@@ -136,7 +167,7 @@ pub fn values(
 
 /// The page size: `limit` from the query, else the pattern's, else [`DEFAULT_LIMIT`].
 pub fn limit(pattern: Option<&Pattern>, query: &HashMap<String, String>) -> Result<usize, Refusal> {
-    let max = monotable_access::request::MAX_PAGE;
+    let max = monotable_access::MAX_PAGE;
     match query.get("limit") {
         Some(text) => match text.trim().parse::<usize>() {
             Ok(n) if (1..=max).contains(&n) => Ok(n),

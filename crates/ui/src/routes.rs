@@ -3,23 +3,40 @@
 //! answers from the [`Ui`]'s current snapshot; while the model does not build they answer
 //! `422 invalid_model` with its diagnostics, and `/api/diagnostics` shows them.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
 
-use crate::{Snapshot, Ui, UiState, api, events};
+use crate::params::Params;
+use crate::{Snapshot, Ui, UiState, api, events, gate};
 
 /// The page: vanilla JS, no build step, nothing loaded from elsewhere.
 const PAGE: &str = include_str!("page.html");
 
+/// The page's Content-Security-Policy: its own inline script (by hash) and nothing else runs,
+/// it talks only to this server, submits no form anywhere and no other page may frame it.
+static PAGE_POLICY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let script = PAGE
+        .split_once("<script>")
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map_or("", |(body, _)| body);
+    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(script));
+    format!(
+        "default-src 'none'; script-src 'sha256-{hash}'; style-src 'unsafe-inline'; \
+         img-src 'self' data:; connect-src 'self'; base-uri 'self'; form-action 'none'; \
+         frame-ancestors 'none'"
+    )
+});
+
 /// The largest request body read (an item to put, a key to delete).
-const MAX_BODY: usize = 512 * 1024;
+pub(crate) const MAX_BODY: usize = 512 * 1024;
 
 type Shared = State<Arc<Ui>>;
 
@@ -28,6 +45,21 @@ type Shared = State<Arc<Ui>>;
 /// are, so the router merges into another (as `serve` does).
 pub fn router(ui: Arc<Ui>) -> Router {
     let p = ui.prefix.clone();
+    // The routes that read or write the table: behind the table view's gate.
+    let table = Router::new()
+        .route(
+            &format!("{p}/api/live/patterns/{{name}}"),
+            get(live_pattern),
+        )
+        .route(&format!("{p}/api/live/scan"), get(live_scan))
+        .route(
+            &format!("{p}/api/live/item"),
+            axum::routing::put(live_put).delete(live_delete),
+        )
+        .route_layer(axum::middleware::from_fn_with_state(
+            ui.clone(),
+            gate::table_gate,
+        ));
     let mut router = Router::new()
         .route(&format!("{p}/"), get(page))
         .route(&format!("{p}/api/model"), get(model))
@@ -37,15 +69,7 @@ pub fn router(ui: Arc<Ui>) -> Router {
         .route(&format!("{p}/api/cost"), get(cost))
         .route(&format!("{p}/api/events"), get(events))
         .route(&format!("{p}/api/live"), get(live))
-        .route(
-            &format!("{p}/api/live/patterns/{{name}}"),
-            get(live_pattern),
-        )
-        .route(&format!("{p}/api/live/scan"), get(live_scan))
-        .route(
-            &format!("{p}/api/live/item"),
-            axum::routing::put(live_put).delete(live_delete),
-        );
+        .merge(table);
     if p.is_empty() {
         router = router.fallback(not_found);
     } else {
@@ -54,7 +78,12 @@ pub fn router(ui: Arc<Ui>) -> Router {
             .route(&p, get(move || async move { Redirect::permanent(&to) }))
             .route(&format!("{p}/{{*rest}}"), axum::routing::any(not_found));
     }
-    router.with_state(ui)
+    router
+        .layer(axum::middleware::from_fn_with_state(
+            ui.clone(),
+            gate::json_errors,
+        ))
+        .with_state(ui)
 }
 
 /// A JSON error: `{"error": code, "message": message}`.
@@ -127,7 +156,14 @@ async fn page(State(ui): Shared) -> Response {
             &format!("<script id=\"initial\" type=\"application/json\">{initial}</script>"),
             1,
         );
-    ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+    (
+        [
+            (header::CACHE_CONTROL, "no-store"),
+            (header::CONTENT_SECURITY_POLICY, PAGE_POLICY.as_str()),
+        ],
+        Html(html),
+    )
+        .into_response()
 }
 
 /// What the page's `fetchAll()` would fetch for the table: diagnostics, model, collections, cost.
@@ -159,7 +195,7 @@ async fn model(State(ui): Shared) -> Response {
     .await
 }
 
-async fn collections(State(ui): Shared, Query(query): Query<HashMap<String, String>>) -> Response {
+async fn collections(State(ui): Shared, Params(query): Params) -> Response {
     let index = query.get("index").map_or("table", String::as_str);
     with_state(&ui, |s| match api::collections(s, index) {
         Some(v) => ok(v),
@@ -236,7 +272,7 @@ async fn live(State(ui): Shared) -> Response {
 async fn live_pattern(
     State(ui): Shared,
     Path(name): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params,
 ) -> Response {
     match live_parts(&ui).await {
         Ok((live, s)) => live.run(s.ready().expect("ready"), &name, &query).await,
@@ -244,7 +280,7 @@ async fn live_pattern(
     }
 }
 
-async fn live_scan(State(ui): Shared, Query(query): Query<HashMap<String, String>>) -> Response {
+async fn live_scan(State(ui): Shared, Params(query): Params) -> Response {
     match live_parts(&ui).await {
         Ok((live, s)) => live.scan(s.ready().expect("ready"), None, &query).await,
         Err(r) => r,

@@ -5,9 +5,11 @@
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_access::error::ScanError;
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PageRequest};
+use monotable_access::{PutSpec, Table};
 use monotable_connect::Dynamo;
 use monotable_model::{Model, Operation, Pattern};
 use monotable_verify::oracle::{self, KeyQuery, Shape};
@@ -40,6 +42,8 @@ pub async fn loaded(model: &Model, data: &Dataset) -> Result<Dynamo, UiError> {
     monotable_access::table::ensure_table(client, model)
         .await
         .map_err(monotable_verify::VerifyError::from)?;
+    let table = Table::new(client.clone(), &model.table.name);
+    let key = model.table_key_names();
     for s in &data.samples {
         let mut item = s.item.clone();
         for name in model.key_attribute_names() {
@@ -48,11 +52,8 @@ pub async fn loaded(model: &Model, data: &Dataset) -> Result<Dynamo, UiError> {
                 item.insert(name.to_string(), typed);
             }
         }
-        client
-            .put_item()
-            .table_name(&model.table.name)
-            .set_item(Some(item))
-            .send()
+        PutSpec::item(item, &key)
+            .send(&table)
             .await
             .map_err(|e| UiError::Load {
                 entity: s.entity.clone(),
@@ -76,11 +77,12 @@ pub async fn run_all(
             ((id.pk.clone(), id.sk.clone()), id.to_string())
         })
         .collect();
+    let table = Table::new(client.clone(), &model.table.name);
     let mut out = BTreeMap::new();
     for p in &model.patterns {
         let run = Runner {
             model,
-            client,
+            table: &table,
             data,
             known: &known,
         }
@@ -93,7 +95,7 @@ pub async fn run_all(
 
 struct Runner<'a> {
     model: &'a Model,
-    client: &'a Client,
+    table: &'a Table,
     data: &'a Dataset,
     known: &'a BTreeMap<(String, String), String>,
 }
@@ -116,7 +118,7 @@ impl Runner<'_> {
     fn ident_of(&self, item: &Item) -> String {
         let get = |name: &str| {
             item.get(name)
-                .map(|v| monotable_verify::values::key_text(v).unwrap_or_else(|| format!("{v:?}")))
+                .map(|v| monotable_access::value::key_text(v).unwrap_or_else(|| format!("{v:?}")))
                 .unwrap_or_default()
         };
         let pk = get(&self.model.table.partition_key.name);
@@ -209,7 +211,7 @@ impl Runner<'_> {
         let mut start = None;
         for _ in 0..MAX_PAGES {
             let page = store_pattern::query(
-                self.client,
+                self.table,
                 self.model,
                 &pattern.name,
                 &values,
@@ -241,57 +243,31 @@ impl Runner<'_> {
             key_condition: format!("Scan {}", pattern.index_name().unwrap_or("table")),
             ..PatternRun::default()
         };
-        let mut start = None;
-        for _ in 0..MAX_PAGES {
-            let page = self
-                .client
-                .scan()
-                .table_name(&self.model.table.name)
-                .set_index_name(pattern.index_name().map(str::to_string))
-                .set_exclusive_start_key(start.take())
-                .send()
-                .await;
-            match page {
-                Ok(out) => {
-                    run.items
-                        .extend(out.items().iter().map(|i| self.ident_of(i)));
-                    match out.last_evaluated_key {
-                        Some(k) if !k.is_empty() => start = Some(k),
-                        _ => return run,
-                    }
-                }
-                Err(e) => {
-                    run.problem = Some(aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string());
-                    return run;
-                }
+        let scan = match store_pattern::scan(self.model, &pattern.name) {
+            Ok(scan) => scan.max_pages(MAX_PAGES),
+            Err(e) => {
+                run.problem = Some(e.to_string());
+                return run;
             }
+        };
+        match scan.all(self.table).await {
+            Ok(found) => run.items = found.iter().map(|i| self.ident_of(i)).collect(),
+            Err(ScanError::Endless { pages }) => {
+                run.problem = Some(format!("stopped after {pages} pages"));
+            }
+            Err(e) => run.problem = Some(e.to_string()),
         }
-        run.problem = Some(format!("stopped after {MAX_PAGES} pages"));
         run
     }
 
     /// The keys of up to [`BATCH_SAMPLES`] samples of the entities it returns, in one
     /// BatchGetItem (its unprocessed keys sent again).
     async fn batch_get(&self, pattern: &Pattern) -> PatternRun {
-        let conditions = pattern.key_conditions();
         let mut keys: Vec<Item> = Vec::new();
         let mut shown = Vec::new();
         for s in self.candidates(pattern) {
             let map = values_for(self.model, pattern, s);
-            let values = lookup(&map);
-            let key: Option<Item> = conditions
-                .iter()
-                .map(|c| match &c.condition {
-                    monotable_model::Condition::Eq(t) => {
-                        let text = t.render(&values).ok()?;
-                        Some((
-                            c.attribute.clone(),
-                            items::key_value(self.model, &c.attribute, text),
-                        ))
-                    }
-                    _ => None,
-                })
-                .collect();
+            let key = store_pattern::key(self.model, pattern, &lookup(&map)).ok();
             if let Some(key) = key.filter(|k| !k.is_empty() && !keys.contains(k)) {
                 shown.push(Self::rendered(pattern, &map));
                 keys.push(key);
@@ -309,34 +285,9 @@ impl Runner<'_> {
             run.problem = Some("no sample item to take the keys from".to_string());
             return run;
         }
-        let table = self.model.table.name.clone();
-        let mut pending = Some(KeysAndAttributes::builder().set_keys(Some(keys)).build());
-        for _ in 0..MAX_PAGES {
-            let Some(Ok(request)) = pending.take() else {
-                return run;
-            };
-            let answer = self
-                .client
-                .batch_get_item()
-                .request_items(&table, request)
-                .send()
-                .await;
-            match answer {
-                Ok(out) => {
-                    if let Some(found) = out.responses().and_then(|r| r.get(&table)) {
-                        run.items.extend(found.iter().map(|i| self.ident_of(i)));
-                    }
-                    pending = out
-                        .unprocessed_keys()
-                        .and_then(|u| u.get(&table))
-                        .cloned()
-                        .map(Ok);
-                }
-                Err(e) => {
-                    run.problem = Some(aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string());
-                    return run;
-                }
-            }
+        match self.table.batch_get_items(keys, false).await {
+            Ok(found) => run.items = found.iter().map(|i| self.ident_of(i)).collect(),
+            Err(e) => run.problem = Some(e.to_string()),
         }
         run
     }
@@ -346,7 +297,7 @@ impl Runner<'_> {
         let mut last = None;
         for s in self.candidates(pattern).into_iter().take(20) {
             let map = values_for(self.model, pattern, s);
-            match store_pattern::get(self.client, self.model, &pattern.name, &lookup(&map)).await {
+            match store_pattern::get(self.table, self.model, &pattern.name, &lookup(&map)).await {
                 Ok(Some(item)) => {
                     return PatternRun {
                         key_condition: Self::rendered(pattern, &map),

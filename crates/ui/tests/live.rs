@@ -277,11 +277,12 @@ async fn a_backend_that_is_down_is_named() {
     let (status, body) = get_json(&ui, "/api/live/patterns/getUser?userId=u1").await;
     assert_eq!(status, StatusCode::BAD_GATEWAY, "{body}");
     assert_eq!(body["error"], "backend_unreachable");
+    let message = body["message"].as_str().unwrap();
+    assert!(message.contains(&port.to_string()), "{body}");
+    // The cause, without the SDK's layers and debug dump.
+    assert!(message.contains("): Connection refused"), "{body}");
     assert!(
-        body["message"]
-            .as_str()
-            .unwrap()
-            .contains(&port.to_string()),
+        !message.contains("Dispatch") && !message.contains("dispatch failure"),
         "{body}"
     );
     let (status, body) = get_json(&ui, "/api/live/scan").await;

@@ -78,7 +78,7 @@ fn line_up<'t>(bound: &'t KeyTemplate, written: &'t KeyTemplate) -> Vec<(&'t str
 fn same_kind(param: &Attribute, written: &Attribute) -> bool {
     param.ty == written.ty
         && (param.ty != AttributeType::Timestamp
-            || values::timestamp_format(param) == values::timestamp_format(written))
+            || param.timestamp_format() == written.timestamp_format())
 }
 
 /// The next value of `attr`'s type after `value` (`up`) or before it, when there is one.
@@ -86,9 +86,9 @@ fn step(attr: &Attribute, value: &str, up: bool) -> Option<String> {
     let sign = if up { 1 } else { -1 };
     match attr.ty {
         AttributeType::Timestamp => {
-            let format = values::timestamp_format(attr);
+            let format = attr.timestamp_format();
             let ms = values::parse_instant(value, format)?;
-            let next = ms.checked_add(sign * values::timestamp_step(format))?;
+            let next = ms.checked_add(sign * format.resolution_millis())?;
             Some(values::format_instant(next, format).text)
         }
         AttributeType::Integer => Some(value.parse::<i64>().ok()?.checked_add(sign)?.to_string()),

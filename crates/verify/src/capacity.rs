@@ -17,7 +17,7 @@ mod report;
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::Client;
+use monotable_access::Table;
 use monotable_model::{Model, Operation};
 use serde_json::Value;
 
@@ -38,11 +38,12 @@ const MAX_PAGES: usize = 100;
 
 struct Ctx<'a> {
     model: &'a Model,
-    /// Measured calls go through this client: the engine's capacity emulator meters them.
-    client: &'a Client,
+    /// Measured calls go through this table's client: the engine's capacity emulator meters
+    /// them.
+    table: Table,
     /// Unmeasured calls (putting an item back) go through this one, which shares the data
     /// unmetered.
-    plain: &'a Client,
+    plain: Table,
     /// The samples indexed.
     index: SampleIndex<'a>,
     /// Loaded items (typed keys) by primary key, in DynamoDB JSON.
@@ -89,8 +90,8 @@ pub async fn cross_check_data(
     monotable_access::table::ensure_table(client, model).await?;
     let mut ctx = Ctx {
         model,
-        client,
-        plain: &plain,
+        table: Table::new(client.clone(), &table),
+        plain: Table::new(plain, &table),
         index: SampleIndex::new(model, &data.samples),
         stored: HashMap::new(),
     };

@@ -4,14 +4,15 @@
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata};
+use monotable_access::Table;
 use monotable_access::items::{self, Item};
+use monotable_access::scan::{FULL_SCAN_PAGE, Scan};
+use monotable_access::value::{key_text, template_text};
 use monotable_model::{Entity, Model};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample, native_key_attributes};
 use crate::report::Source;
-use crate::values;
 
 pub use monotable_access::items::MIGRATION_ENTITY;
 
@@ -55,14 +56,14 @@ pub fn sample(model: &Model, entity: &Entity, item: Item) -> Sample {
         .attributes
         .iter()
         .filter_map(|a| {
-            let text = item.get(&a.name).and_then(values::template_text)?;
+            let text = item.get(&a.name).and_then(template_text)?;
             Some((a.name.clone(), text))
         })
         .collect();
     let mut keys: BTreeMap<String, String> = synthetic_key_names(model)
         .into_iter()
         .filter_map(|name| {
-            let text = item.get(name).and_then(values::key_text)?;
+            let text = item.get(name).and_then(key_text)?;
             Some((name.to_string(), text))
         })
         .collect();
@@ -98,7 +99,7 @@ fn primary_key(model: &Model, item: &Item) -> String {
     std::iter::once(&table.partition_key)
         .chain(table.sort_key.as_ref())
         .map(|k| {
-            let text = item.get(&k.name).and_then(values::key_text);
+            let text = item.get(&k.name).and_then(key_text);
             format!("{} = {:?}", k.name, text.unwrap_or_default())
         })
         .collect::<Vec<_>>()
@@ -120,32 +121,15 @@ fn skip_warning(entity: Option<&str>, count: usize, first: &str) -> String {
 
 /// Every item of `table`, read with strongly consistent Scans to the end.
 pub async fn scan_all(client: &Client, table: &str) -> Result<Vec<Item>, VerifyError> {
-    let mut out = Vec::new();
-    let mut start: Option<Item> = None;
-    loop {
-        let page = client
-            .scan()
-            .table_name(table)
-            .consistent_read(true)
-            // Bounded pages: the embedded engine reads the rest of the table for an
-            // unlimited one.
-            .limit(1000)
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .map_err(|e| VerifyError::Scan {
-                table: table.to_string(),
-                message: match e.code() {
-                    Some(code) => format!("{code}: {}", e.message().unwrap_or_default()),
-                    None => DisplayErrorContext(&e).to_string(),
-                },
-            })?;
-        out.extend(page.items.unwrap_or_default());
-        match page.last_evaluated_key.filter(|k| !k.is_empty()) {
-            Some(k) => start = Some(k),
-            None => return Ok(out),
-        }
-    }
+    Scan::new()
+        .consistent(true)
+        .limit(FULL_SCAN_PAGE)
+        .all(&Table::new(client.clone(), table))
+        .await
+        .map_err(|source| VerifyError::Scan {
+            table: table.to_string(),
+            source,
+        })
 }
 
 #[cfg(test)]

@@ -334,7 +334,7 @@ impl Generator<'_> {
             AttributeType::Timestamp => (0..3)
                 .map(|_| {
                     let instant = values::sample_instant(&mut self.rng);
-                    values::format_instant(instant, values::timestamp_format(attr))
+                    values::format_instant(instant, attr.timestamp_format())
                 })
                 .collect(),
             _ => (0..3)
@@ -396,9 +396,7 @@ impl Generator<'_> {
                 Value::n(values::FLOATS[self.rng.usize(0..values::FLOATS.len())])
             }
             AttributeType::Boolean => Value::b(self.rng.bool()),
-            AttributeType::Timestamp => {
-                values::format_instant(instant, values::timestamp_format(attr))
-            }
+            AttributeType::Timestamp => values::format_instant(instant, attr.timestamp_format()),
             AttributeType::List | AttributeType::Map | AttributeType::Set => {
                 values::collection(attr, &mut self.rng)
             }
@@ -435,10 +433,7 @@ impl Generator<'_> {
                 break;
             }
             let candidate = if attr.ty == AttributeType::Timestamp {
-                values::format_instant(
-                    instant + attempt * 1000 + n as i64,
-                    values::timestamp_format(attr),
-                )
+                values::format_instant(instant + attempt * 1000 + n as i64, attr.timestamp_format())
             } else {
                 self.typed(entity, attr, instant, n)
             };
@@ -511,7 +506,7 @@ impl Generator<'_> {
         let mut keys: BTreeMap<String, String> = item
             .iter()
             .filter(|(k, _)| k.as_str() != items::ENTITY_TYPE)
-            .filter_map(|(k, v)| values::key_text(v).map(|s| (k.clone(), s)))
+            .filter_map(|(k, v)| monotable_access::value::key_text(v).map(|s| (k.clone(), s)))
             .collect();
         // Native key attributes are the item's own values, in their declared types.
         for name in native_key_attributes(self.model, p.entity) {
@@ -545,7 +540,7 @@ impl Generator<'_> {
             entity: p.entity.name.clone(),
             values: vals
                 .into_iter()
-                .filter(|(_, v)| values::template_text(&v.av).is_some())
+                .filter(|(_, v)| monotable_access::value::template_text(&v.av).is_some())
                 .map(|(k, v)| (k, v.text))
                 .collect(),
             keys,

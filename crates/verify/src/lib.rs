@@ -67,12 +67,12 @@ pub enum VerifyError {
         message: String,
     },
     /// The table could not be read (`verify_table`).
-    #[error("cannot scan table `{table}`: {message}")]
+    #[error("cannot scan table `{table}`: {source}")]
     Scan {
         /// The table.
         table: String,
-        /// DynamoDB's code and message.
-        message: String,
+        /// What failed.
+        source: monotable_access::ScanError,
     },
 }
 

@@ -97,7 +97,7 @@ fn timestamp_candidates(format: TimestampFormat) -> Vec<String> {
 
 fn typed_candidates(attribute: &Attribute) -> Vec<String> {
     match attribute.ty {
-        AttributeType::Timestamp => timestamp_candidates(values::timestamp_format(attribute)),
+        AttributeType::Timestamp => timestamp_candidates(attribute.timestamp_format()),
         AttributeType::Enum => attribute.values.clone(),
         AttributeType::Integer => values::integer_candidates(attribute, None)
             .into_iter()
@@ -148,7 +148,7 @@ fn candidates(
         .collect();
     if let Some(a) = attribute.filter(|a| a.ty == AttributeType::Timestamp) {
         // Any timestamp of the same format in the samples is a boundary worth trying.
-        same.extend(samples.timestamps(values::timestamp_format(a)).take(room));
+        same.extend(samples.timestamps(a.timestamp_format()).take(room));
     }
     for v in same.into_iter().take(room) {
         push(&mut out, &mut seen, v.to_string());

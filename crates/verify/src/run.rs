@@ -4,8 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
-use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_access::Table;
+use monotable_access::error::ScanError;
 use monotable_access::items::{self, Item};
 use monotable_access::pattern::{self as store_pattern, PageRequest};
 use monotable_model::{Condition, Model, Operation, Pattern};
@@ -41,7 +42,8 @@ pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, Ver
     let dynamo = monotable_connect::memory()?;
     let client = dynamo.client();
     monotable_access::table::ensure_table(client, model).await?;
-    crate::load::load(client, model, &data.samples).await?;
+    let table = Table::new(client.clone(), &model.table.name);
+    crate::load::load(&table, model, &data.samples).await?;
     run_on(model, client, data, seed).await
 }
 
@@ -65,7 +67,7 @@ pub async fn run_on(
         .collect();
     let ctx = Ctx {
         model,
-        client,
+        table: Table::new(client.clone(), &model.table.name),
         data,
         index: SampleIndex::new(model, &data.samples),
         known,
@@ -111,14 +113,6 @@ pub(crate) fn typed_keys(model: &Model, item: &Item) -> Item {
     item
 }
 
-pub(crate) fn message(e: &dyn ProvideErrorMetadata) -> String {
-    format!(
-        "{}: {}",
-        e.code().unwrap_or("error"),
-        e.message().unwrap_or("no message")
-    )
-}
-
 fn article(word: &str) -> &'static str {
     match word.chars().next().map(|c| c.to_ascii_lowercase()) {
         Some('a' | 'e' | 'i' | 'o') => "an",
@@ -127,12 +121,12 @@ fn article(word: &str) -> &'static str {
 }
 
 pub(crate) fn key_text(value: &AttributeValue) -> String {
-    crate::values::key_text(value).unwrap_or_else(|| format!("{value:?}"))
+    monotable_access::value::key_text(value).unwrap_or_else(|| format!("{value:?}"))
 }
 
 struct Ctx<'a> {
     model: &'a Model,
-    client: &'a Client,
+    table: Table,
     data: &'a Dataset,
     /// The samples indexed: each pattern reads the partition or entity it concerns.
     index: SampleIndex<'a>,
@@ -435,7 +429,7 @@ impl Ctx<'_> {
         let mut seen_starts: BTreeSet<String> = BTreeSet::new();
         for _ in 0..MAX_PAGES {
             let page = store_pattern::query(
-                self.client,
+                &self.table,
                 self.model,
                 &pattern.name,
                 &lookup,
@@ -501,7 +495,7 @@ impl Ctx<'_> {
             .into_iter()
             .collect();
         let lookup = |n: &str| values.get(n).cloned();
-        match store_pattern::get(self.client, self.model, &pattern.name, &lookup).await {
+        match store_pattern::get(&self.table, self.model, &pattern.name, &lookup).await {
             Ok(item) => {
                 run.got = item.iter().map(|i| self.ident_of(i)).collect();
                 run.problem = verdict::members(&run.expected, &run.got);
@@ -554,48 +548,17 @@ impl Ctx<'_> {
                     .collect()
             })
             .collect();
-        let mut pending = match KeysAndAttributes::builder()
-            .set_keys(Some(request_keys))
-            .consistent_read(pattern.consistent_read)
-            .build()
+        let got = match self
+            .table
+            .batch_get_items(request_keys, pattern.consistent_read)
+            .await
         {
-            Ok(k) => Some(k),
+            Ok(got) => got,
             Err(e) => {
-                run.problem = Some(format!("cannot build the request: {e}"));
+                run.problem = Some(format!("BatchGetItem failed: {e}"));
                 return run;
             }
         };
-        let mut got: Vec<Item> = Vec::new();
-        for _ in 0..10 {
-            let Some(keys) = pending.take() else { break };
-            let out = self
-                .client
-                .batch_get_item()
-                .request_items(&self.model.table.name, keys)
-                .send()
-                .await;
-            match out {
-                Ok(out) => {
-                    if let Some(items) = out
-                        .responses
-                        .and_then(|mut r| r.remove(&self.model.table.name))
-                    {
-                        got.extend(items);
-                    }
-                    pending = out
-                        .unprocessed_keys
-                        .and_then(|mut u| u.remove(&self.model.table.name))
-                        .filter(|k| !k.keys().is_empty());
-                }
-                Err(e) => {
-                    let detail = e
-                        .as_service_error()
-                        .map_or_else(|| e.to_string(), |s| message(s));
-                    run.problem = Some(format!("BatchGetItem failed: {detail}"));
-                    return run;
-                }
-            }
-        }
         run.got = got.iter().map(|i| self.ident_of(i)).collect();
         run.got.sort();
         run.expected.sort();
@@ -615,40 +578,23 @@ impl Ctx<'_> {
             .into_iter()
             .map(|s| oracle::ident(self.model, s))
             .collect();
-        let mut got: Vec<Item> = Vec::new();
-        let mut start: Option<Item> = None;
-        for page_no in 0.. {
-            if page_no >= MAX_PAGES {
-                run.problem = Some(format!("pagination did not end after {MAX_PAGES} pages"));
-                break;
-            }
-            let out = self
-                .client
-                .scan()
-                .table_name(&self.model.table.name)
-                .set_index_name(shape.index.clone())
-                .limit(PAGE_SIZE)
-                .consistent_read(pattern.consistent_read && shape.index.is_none())
-                .set_exclusive_start_key(start.take())
-                .send()
-                .await;
-            match out {
-                Ok(out) => {
-                    got.extend(out.items.unwrap_or_default());
-                    match out.last_evaluated_key.filter(|k| !k.is_empty()) {
-                        Some(k) => start = Some(k),
-                        None => break,
-                    }
+        let scan = store_pattern::scan(self.model, &pattern.name).map(|scan| {
+            scan.limit(usize::try_from(PAGE_SIZE).unwrap_or(1))
+                .max_pages(MAX_PAGES)
+        });
+        let got = match scan {
+            Ok(scan) => scan.all(&self.table).await.map_err(|e| match e {
+                ScanError::Endless { pages } => {
+                    format!("pagination did not end after {pages} pages")
                 }
-                Err(e) => {
-                    let detail = e
-                        .as_service_error()
-                        .map_or_else(|| e.to_string(), |s| message(s));
-                    run.problem = Some(format!("Scan failed: {detail}"));
-                    break;
-                }
-            }
-        }
+                other => format!("Scan failed: {other}"),
+            }),
+            Err(e) => Err(e.to_string()),
+        };
+        let got = got.unwrap_or_else(|problem| {
+            run.problem = Some(problem);
+            Vec::new()
+        });
         run.got = got.iter().map(|i| self.ident_of(i)).collect();
         run.got.sort();
         run.expected.sort();

@@ -10,7 +10,6 @@ use monotable_model::{AttributeType, KeyAttributeType, Model, TimestampFormat};
 use crate::generate::Sample;
 use crate::oracle::{Bound, KeyQuery, Shape};
 use crate::order::canonical_number;
-use crate::values::timestamp_format;
 
 /// One key schema's partitions, each in sort key order.
 #[derive(Debug)]
@@ -77,7 +76,7 @@ impl<'a> SampleIndex<'a> {
                 .filter(|a| a.ty == AttributeType::Timestamp)
             {
                 if let Some(v) = s.values.get(&a.name) {
-                    let format = timestamp_format(a);
+                    let format = a.timestamp_format();
                     match index.timestamps.iter_mut().find(|(f, _)| *f == format) {
                         Some((_, set)) => {
                             set.insert(v);

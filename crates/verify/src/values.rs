@@ -1,6 +1,8 @@
-//! Typed sample values: timestamps in every model format, numbers of differing widths, ids.
+//! Typed sample values: timestamps in every model format (written by the access layer, as the
+//! library writes them), numbers of differing widths, ids.
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_access::value::{format_time, from_millis, parse_time, to_millis};
 use monotable_model::{Attribute, AttributeType, TimestampFormat};
 
 /// One attribute value of a sample item: the text key templates see, and the typed DynamoDB value.
@@ -40,25 +42,6 @@ impl Value {
     }
 }
 
-/// The text of a key value as its template rendered it: `S` and `N` as written, `B` as the
-/// text whose bytes it holds; `None` for any other type.
-pub fn key_text(value: &AttributeValue) -> Option<String> {
-    match value {
-        AttributeValue::S(s) | AttributeValue::N(s) => Some(s.clone()),
-        AttributeValue::B(bytes) => String::from_utf8(bytes.as_ref().to_vec()).ok(),
-        _ => None,
-    }
-}
-
-/// The text a key template renders for an attribute value: [`key_text`], and booleans as
-/// `true`/`false`; `None` for lists, maps, sets and nulls, which no template can hold.
-pub fn template_text(value: &AttributeValue) -> Option<String> {
-    match value {
-        AttributeValue::Bool(b) => Some(b.to_string()),
-        other => key_text(other),
-    }
-}
-
 const MS_PER_DAY: i64 = 86_400_000;
 
 /// Days since 1970-01-01 of a civil date (proleptic Gregorian).
@@ -70,20 +53,6 @@ pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let doy = (153 * mp + 2) / 5 + d - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146_097 + doe - 719_468
-}
-
-/// The civil date of a day number.
-pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 /// The days sample instants fall on: two busy days next to each other (so several items share a
@@ -116,138 +85,35 @@ pub fn sample_instant(rng: &mut fastrand::Rng) -> i64 {
 }
 
 /// UTC offsets (minutes) used for `rfc3339-offset`, chosen by the instant.
-const OFFSETS: [i64; 3] = [0, 120, -300];
+const OFFSETS: [i16; 3] = [0, 120, -300];
 
-fn clock(ms: i64) -> (i64, i64, i64, i64, i64, i64, i64) {
-    let day = ms.div_euclid(MS_PER_DAY);
-    let rest = ms.rem_euclid(MS_PER_DAY);
-    let (y, mo, d) = civil_from_days(day);
-    (
-        y,
-        mo,
-        d,
-        rest / 3_600_000,
-        rest / 60_000 % 60,
-        rest / 1000 % 60,
-        rest % 1000,
-    )
-}
-
-/// An instant written in a timestamp format; epoch formats are numbers.
+/// An instant written in a timestamp format, as the access layer writes it; epoch formats are
+/// numbers. `rfc3339-offset` writes it at one of [`OFFSETS`], chosen by the instant.
 pub fn format_instant(ms: i64, format: TimestampFormat) -> Value {
-    match format {
-        TimestampFormat::EpochSeconds => Value::n(ms.div_euclid(1000).to_string()),
-        TimestampFormat::EpochMillis => Value::n(ms.to_string()),
-        TimestampFormat::Date => {
-            let (y, mo, d, ..) = clock(ms);
-            Value::s(format!("{y:04}-{mo:02}-{d:02}"))
-        }
-        TimestampFormat::Rfc3339UtcMillis => {
-            let (y, mo, d, h, mi, s, f) = clock(ms);
-            Value::s(format!(
-                "{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{f:03}Z"
-            ))
-        }
-        TimestampFormat::Rfc3339Utc => {
-            let (y, mo, d, h, mi, s, _) = clock(ms);
-            Value::s(format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z"))
-        }
-        TimestampFormat::Iso8601Naive => {
-            let (y, mo, d, h, mi, s, f) = clock(ms);
-            let mut text = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}");
-            if f != 0 {
-                text.push_str(&format!(".{:06}", f * 1000));
-            }
-            Value::s(text)
-        }
-        TimestampFormat::Rfc3339Offset => {
-            let offset = OFFSETS[(ms.div_euclid(1000).rem_euclid(3)) as usize];
-            let (y, mo, d, h, mi, s, f) = clock(ms + offset * 60_000);
-            let sign = if offset < 0 { '-' } else { '+' };
-            let abs = offset.abs();
-            Value::s(format!(
-                "{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{f:03}{sign}{:02}:{:02}",
-                abs / 60,
-                abs % 60
-            ))
-        }
+    let pick = usize::try_from(ms.div_euclid(1000).rem_euclid(3)).unwrap_or(0);
+    let offset = match format {
+        TimestampFormat::Rfc3339Offset => OFFSETS[pick],
+        _ => 0,
+    };
+    let text = from_millis(ms, offset)
+        .map(|t| format_time(t, format))
+        .unwrap_or_default();
+    if format.is_number() {
+        Value::n(text)
+    } else {
+        Value::s(text)
     }
 }
 
-/// Reads exactly `width` ASCII digits as a number (at most 9, so it cannot overflow).
-fn digits(text: &str, width: usize) -> Option<i64> {
-    (text.len() == width && width <= 9 && text.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| text.parse().ok())
-        .flatten()
-}
-
-/// The instant (milliseconds since the epoch) of `YYYY-MM-DD` and an optional `THH:MM:SS`.
-fn civil_ms(date: &str, clock: Option<&str>) -> Option<i64> {
-    let mut d = date.split('-');
-    let y = digits(d.next()?, 4)?;
-    let (m, day) = (digits(d.next()?, 2)?, digits(d.next()?, 2)?);
-    if d.next().is_some() {
+/// The instant a timestamp written in `format` stands for, when `text` is exactly what the
+/// format writes; `None` for other text, and for `rfc3339-offset` (its order is not time order
+/// anyway).
+pub fn parse_instant(text: &str, format: TimestampFormat) -> Option<i64> {
+    if format == TimestampFormat::Rfc3339Offset {
         return None;
     }
-    let mut ms = days_from_civil(y, m, day) * MS_PER_DAY;
-    if let Some(clock) = clock {
-        let mut c = clock.split(':');
-        let (h, mi) = (digits(c.next()?, 2)?, digits(c.next()?, 2)?);
-        let sec = digits(c.next()?, 2)?;
-        if c.next().is_some() {
-            return None;
-        }
-        ms += ((h * 60 + mi) * 60 + sec) * 1000;
-    }
-    Some(ms)
-}
-
-/// The instant a timestamp written by [`format_instant`] in `format` stands for; `None` for
-/// other text, and for `rfc3339-offset` (its order is not time order anyway).
-pub fn parse_instant(text: &str, format: TimestampFormat) -> Option<i64> {
-    fn split(t: &str) -> Option<(&str, &str)> {
-        t.split_once('T')
-    }
-    match format {
-        TimestampFormat::EpochSeconds => text.parse::<i64>().ok()?.checked_mul(1000),
-        TimestampFormat::EpochMillis => text.parse().ok(),
-        TimestampFormat::Date => civil_ms(text, None),
-        TimestampFormat::Rfc3339Utc => {
-            let (date, clock) = split(text.strip_suffix('Z')?)?;
-            civil_ms(date, Some(clock))
-        }
-        TimestampFormat::Rfc3339UtcMillis => {
-            let (date, clock) = split(text.strip_suffix('Z')?)?;
-            let (clock, millis) = clock.split_once('.')?;
-            Some(civil_ms(date, Some(clock))? + digits(millis, 3)?)
-        }
-        TimestampFormat::Iso8601Naive => {
-            let (date, clock) = split(text)?;
-            match clock.split_once('.') {
-                None => civil_ms(date, Some(clock)),
-                Some((clock, micros)) => {
-                    Some(civil_ms(date, Some(clock))? + digits(micros, 6)? / 1000)
-                }
-            }
-        }
-        TimestampFormat::Rfc3339Offset => None,
-    }
-}
-
-/// The smallest step between two instants `format` can tell apart, in milliseconds.
-pub fn timestamp_step(format: TimestampFormat) -> i64 {
-    match format {
-        TimestampFormat::Date => MS_PER_DAY,
-        TimestampFormat::Rfc3339Utc | TimestampFormat::EpochSeconds => 1000,
-        _ => 1,
-    }
-}
-
-/// The format a timestamp attribute is written in (RFC 3339 UTC with milliseconds when unstated).
-pub fn timestamp_format(attribute: &Attribute) -> TimestampFormat {
-    attribute
-        .format
-        .unwrap_or(TimestampFormat::Rfc3339UtcMillis)
+    let t = parse_time(text, format).ok()?;
+    (format_time(t, format) == text).then_some(to_millis(t)?)
 }
 
 /// Integers whose decimal widths differ (9 and 10 sort the other way round as strings).
@@ -353,9 +219,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn civil_round_trip() {
+    fn civil_days_are_the_dates_the_access_layer_writes() {
         for (y, m, d) in [(1970, 1, 1), (2000, 2, 29), (2024, 5, 1), (2001, 9, 8)] {
-            assert_eq!(civil_from_days(days_from_civil(y, m, d)), (y, m, d));
+            let day = format_instant(days_from_civil(y, m, d) * MS_PER_DAY, TimestampFormat::Date);
+            assert_eq!(day.text, format!("{y:04}-{m:02}-{d:02}"));
         }
         assert_eq!(days_from_civil(1970, 1, 1), 0);
     }
@@ -405,7 +272,7 @@ mod tests {
                 EpochMillis,
             ] {
                 let text = format_instant(ms, format).text;
-                let step = timestamp_step(format);
+                let step = format.resolution_millis();
                 let expected = ms - ms.rem_euclid(step);
                 assert_eq!(
                     parse_instant(&text, format),

@@ -5,9 +5,10 @@ use serde::Serialize;
 
 use super::estimate::entry_bytes;
 use super::size::{MAX_PAGE_BYTES, ReadConsistency, read_units, write_units};
+use crate::num;
 
 /// Most actions a `TransactWriteItems` call may hold; bounds a `count = "many"` write.
-pub const MAX_TRANSACTION_ACTIONS: u64 = 100;
+pub use monotable_model::MAX_TRANSACTION_ACTIONS;
 
 /// Capacity units split the way `ReturnConsumedCapacity: INDEXES` reports them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -206,7 +207,9 @@ fn items_per_call(model: &Model, pattern: &Pattern, notes: &mut Vec<String>) -> 
     let n = if pattern.unique {
         1
     } else {
-        pattern.limit.unwrap_or(pattern.returns.len().max(1) as u64)
+        pattern
+            .limit
+            .unwrap_or(num::count(pattern.returns.len().max(1)))
     };
     notes.push(format!("items per call not stated; assumed {n}"));
     n
@@ -229,10 +232,10 @@ fn allocate<'m>(model: &'m Model, pattern: &Pattern, n: u64) -> Vec<(&'m Entity,
             .iter()
             .any(|r| names.contains(&r.entity.as_str()))
     };
-    let owners = entities.iter().filter(|e| is_owner(e)).count() as u64;
-    let others = entities.len() as u64 - owners;
+    let owners = num::count(entities.iter().filter(|e| is_owner(e)).count());
+    let others = num::count(entities.len()).saturating_sub(owners);
     let (owner_share, rest) = if owners == 0 || others == 0 || n <= owners {
-        (None, entities.len() as u64)
+        (None, num::count(entities.len()))
     } else {
         (Some(1), others)
     };
@@ -276,7 +279,7 @@ pub fn call_cost(model: &Model, pattern: &Pattern) -> CallCost {
                     .iter()
                     .map(|(e, k)| EntityUnits {
                         entity: e.name.clone(),
-                        units: *k as f64 * read_units(entry(e), consistency),
+                        units: num::to_f64(*k) * read_units(entry(e), consistency),
                     })
                     .collect();
                 cost.requests_table_per_entity = 1;
@@ -305,7 +308,7 @@ pub fn call_cost(model: &Model, pattern: &Pattern) -> CallCost {
                     })
                     .collect();
                 cost.rcu_table_per_entity = cost.rcu_by_entity.iter().map(|u| u.units).sum();
-                cost.requests_table_per_entity = shares.len().max(1) as u64;
+                cost.requests_table_per_entity = num::count(shares.len().max(1));
                 read_units(cost.bytes, consistency)
             }
         };
@@ -346,8 +349,8 @@ pub fn call_cost(model: &Model, pattern: &Pattern) -> CallCost {
                 });
                 cost.items = cost.items.saturating_add(count);
                 let one = put_units(model, entity, true);
-                cost.wcu.add_scaled(&one, count as f64);
-                cost.wcu_if_condition_fails += one.table * count as f64;
+                cost.wcu.add_scaled(&one, num::to_f64(count));
+                cost.wcu_if_condition_fails += one.table * num::to_f64(count);
             }
         }
         operation => {

@@ -15,6 +15,7 @@ use super::call::{entity_indexes, put_units};
 use super::estimate::{entry_bytes, rendered_bytes};
 use super::render::{number, table};
 use super::{CostReport, DesignCost, PriceTable, estimate};
+use crate::num;
 
 /// One entity's figures in one design.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -62,12 +63,15 @@ fn key_copy_bytes(model: &Model, entity: &Entity) -> u64 {
         Some(model.table.partition_key.name.as_str()),
         model.table.sort_key.as_ref().map(|k| k.name.as_str()),
     ];
-    entity
-        .keys
-        .iter()
-        .filter(|k| !table_keys.contains(&Some(k.attribute.as_str())))
-        .map(|k| k.attribute.len() as u64 + rendered_bytes(&k.template, entity))
-        .sum()
+    num::total(
+        entity
+            .keys
+            .iter()
+            .filter(|k| !table_keys.contains(&Some(k.attribute.as_str())))
+            .map(|k| {
+                num::count(k.attribute.len()).saturating_add(rendered_bytes(&k.template, entity))
+            }),
+    )
 }
 
 fn figures(model: &Model, entity: &Entity) -> EntityFigures {
@@ -156,8 +160,12 @@ fn cell<T>(x: Option<&T>, show: impl Fn(&T) -> String) -> String {
 }
 
 impl Comparison {
-    /// Aligned text tables.
+    /// Aligned text tables. Hidden characters (of a price file's text, say) are escaped.
     pub fn render_human(&self) -> String {
+        monotable_model::text::escape(&self.human()).into_owned()
+    }
+
+    fn human(&self) -> String {
         let mut out = format!("cost: {} -> {}\n\n", self.old_name, self.new_name);
         self.entity_table(&mut out);
         self.month_table(&mut out);
@@ -185,10 +193,10 @@ impl Comparison {
                     e.entity.clone(),
                     cell(o, |f| f.storage_bytes.to_string()),
                     cell(n, |f| f.storage_bytes.to_string()),
-                    both(&|f| f.storage_bytes as f64),
+                    both(&|f| num::to_f64(f.storage_bytes)),
                     cell(o, |f| f.key_copy_bytes.to_string()),
                     cell(n, |f| f.key_copy_bytes.to_string()),
-                    both(&|f| f.key_copy_bytes as f64),
+                    both(&|f| num::to_f64(f.key_copy_bytes)),
                     cell(o, |f| number(f.wcu_per_write)),
                     cell(n, |f| number(f.wcu_per_write)),
                     both(&|f| f.wcu_per_write),
@@ -222,7 +230,10 @@ impl Comparison {
                 "indexes".to_string(),
                 old.indexes.to_string(),
                 new.indexes.to_string(),
-                change(old.indexes as f64, new.indexes as f64),
+                change(
+                    num::to_f64(num::count(old.indexes)),
+                    num::to_f64(num::count(new.indexes)),
+                ),
             ],
             vec![
                 "RCU/s".to_string(),
@@ -256,6 +267,6 @@ impl Comparison {
     pub fn render_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
         text.push('\n');
-        text
+        monotable_model::text::escape_json(&text).into_owned()
     }
 }

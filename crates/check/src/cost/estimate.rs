@@ -9,7 +9,8 @@ use monotable_model::{
     TimestampFormat,
 };
 
-use super::size::number_size;
+use super::size::{COLLECTION_OVERHEAD_BYTES, number_size};
+use crate::num;
 
 /// Estimated string length when the model gives no bound (a ULID is 26).
 pub const DEFAULT_STRING_BYTES: u64 = 26;
@@ -18,22 +19,11 @@ pub const DEFAULT_COLLECTION_ITEMS: u64 = 4;
 
 /// Estimated text length of a timestamp in `format`.
 fn timestamp_text(format: Option<TimestampFormat>) -> u64 {
-    match format {
-        Some(TimestampFormat::Rfc3339UtcMillis) | None => 24,
-        Some(TimestampFormat::Rfc3339Utc) => 20,
-        Some(TimestampFormat::Rfc3339Offset) => 25,
-        Some(TimestampFormat::Iso8601Naive) => 26,
-        Some(TimestampFormat::Date) => 10,
-        Some(TimestampFormat::EpochSeconds) => 10,
-        Some(TimestampFormat::EpochMillis) => 13,
-    }
+    format.unwrap_or_default().text_bytes()
 }
 
 fn is_epoch(format: Option<TimestampFormat>) -> bool {
-    matches!(
-        format,
-        Some(TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis)
-    )
+    format.is_some_and(TimestampFormat::is_number)
 }
 
 fn string_bytes(attr: &Attribute) -> u64 {
@@ -44,7 +34,7 @@ fn string_bytes(attr: &Attribute) -> u64 {
 fn enum_bytes(attr: &Attribute) -> u64 {
     attr.values
         .iter()
-        .map(|v| v.len() as u64)
+        .map(|v| num::count(v.len()))
         .max()
         .unwrap_or(DEFAULT_STRING_BYTES)
 }
@@ -62,7 +52,7 @@ fn scalar_value_bytes(ty: AttributeType, attr: &Attribute) -> u64 {
         }
         AttributeType::Boolean => 1,
         AttributeType::Timestamp if is_epoch(attr.format) => {
-            number_size(&"1".repeat(timestamp_text(attr.format) as usize))
+            number_size(&"1".repeat(usize::try_from(timestamp_text(attr.format)).unwrap_or(0)))
         }
         AttributeType::Timestamp => timestamp_text(attr.format),
         AttributeType::List | AttributeType::Map | AttributeType::Set => DEFAULT_STRING_BYTES,
@@ -74,10 +64,12 @@ pub fn value_bytes(attr: &Attribute) -> u64 {
     let elements = || attr.max_items.unwrap_or(DEFAULT_COLLECTION_ITEMS);
     let element = || scalar_value_bytes(attr.items.unwrap_or(AttributeType::String), attr);
     match attr.ty {
-        AttributeType::List => 3 + elements().saturating_mul(1 + element()),
-        AttributeType::Map => {
-            3 + elements().saturating_mul(1 + DEFAULT_STRING_BYTES / 2 + DEFAULT_STRING_BYTES)
+        AttributeType::List => {
+            COLLECTION_OVERHEAD_BYTES.saturating_add(elements().saturating_mul(1 + element()))
         }
+        AttributeType::Map => COLLECTION_OVERHEAD_BYTES.saturating_add(
+            elements().saturating_mul(1 + DEFAULT_STRING_BYTES / 2 + DEFAULT_STRING_BYTES),
+        ),
         AttributeType::Set => elements().saturating_mul(element()),
         ty => scalar_value_bytes(ty, attr),
     }
@@ -97,19 +89,15 @@ fn rendered_var_bytes(attr: Option<&Attribute>, pad: Option<usize>) -> u64 {
             AttributeType::List | AttributeType::Map | AttributeType::Set => DEFAULT_STRING_BYTES,
         },
     };
-    pad.map_or(natural, |p| natural.max(p as u64))
+    pad.map_or(natural, |p| natural.max(num::count(p)))
 }
 
 /// Estimated length of a key rendered from `template` with the entity's attribute values.
 pub fn rendered_bytes(template: &KeyTemplate, entity: &Entity) -> u64 {
-    template
-        .segments()
-        .iter()
-        .map(|s| match s {
-            Segment::Literal(text) => text.len() as u64,
-            Segment::Var { name, pad } => rendered_var_bytes(entity.attribute(name), *pad),
-        })
-        .sum()
+    num::total(template.segments().iter().map(|s| match s {
+        Segment::Literal(text) => num::count(text.len()),
+        Segment::Var { name, pad } => rendered_var_bytes(entity.attribute(name), *pad),
+    }))
 }
 
 /// Estimated size of one key attribute (name + value) the entity writes through a template; 0
@@ -121,14 +109,14 @@ pub fn key_field_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
     let value = rendered_bytes(&field.template, entity);
     let numeric = model.key_attribute_type(attribute) == Some(monotable_model::KeyAttributeType::N);
     let value = if numeric { value / 2 + 1 } else { value };
-    attribute.len() as u64 + value
+    num::count(attribute.len()).saturating_add(value)
 }
 
 /// Estimated size of one key attribute (name + value) of the entity's item: written through a
 /// template, or, for a native key, the entity's own attribute; 0 when it has neither.
 fn key_attribute_bytes(model: &Model, entity: &Entity, attribute: &str) -> u64 {
     match (entity.key_field(attribute), entity.attribute(attribute)) {
-        (None, Some(a)) => attribute.len() as u64 + value_bytes(a),
+        (None, Some(a)) => num::count(attribute.len()).saturating_add(value_bytes(a)),
         _ => key_field_bytes(model, entity, attribute),
     }
 }
@@ -144,21 +132,19 @@ pub fn index_entry_bytes(model: &Model, entity: &Entity, index: &Index, item_byt
     names.extend(index.key_attributes().map(|k| k.name.as_str()));
     names.sort_unstable();
     names.dedup();
-    let keys: u64 = names
-        .iter()
-        .map(|n| key_attribute_bytes(model, entity, n))
-        .sum();
-    let projected: u64 = if index.projection == ProjectionType::Include {
-        index
-            .include
-            .iter()
-            .filter_map(|n| entity.attribute(n))
-            .map(|a| a.name.len() as u64 + value_bytes(a))
-            .sum()
+    let keys = num::total(names.iter().map(|n| key_attribute_bytes(model, entity, n)));
+    let projected = if index.projection == ProjectionType::Include {
+        num::total(
+            index
+                .include
+                .iter()
+                .filter_map(|n| entity.attribute(n))
+                .map(|a| num::count(a.name.len()).saturating_add(value_bytes(a))),
+        )
     } else {
         0
     };
-    (keys + projected).min(item_bytes)
+    keys.saturating_add(projected).min(item_bytes)
 }
 
 /// The entity's entry size in `index` (`None` = the table: the item size).
@@ -200,8 +186,11 @@ pub fn actual_entry_bytes(
     }
     keys.sort_unstable();
     keys.dedup();
-    keys.iter()
-        .filter_map(|k| object.get(*k).map(|v| (k, v)))
-        .map(|(k, v)| super::size::value_size(v).map(|s| s + k.len() as u64))
-        .sum()
+    num::total_of(
+        keys.iter()
+            .filter_map(|k| object.get(*k).map(|v| (k, v)))
+            .map(|(k, v)| {
+                super::size::value_size(v).map(|s| s.saturating_add(num::count(k.len())))
+            }),
+    )
 }

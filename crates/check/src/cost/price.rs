@@ -56,6 +56,19 @@ pub enum PriceError {
         /// The value given.
         value: String,
     },
+    /// A text (`source`, `region`, `as_of`, `currency`) holds a hidden character: a control,
+    /// bidirectional or invisible one, which the report would print.
+    #[error(
+        "`{field}` = `{value}` holds {character}: a price file's text may not hold control, bidirectional or invisible characters"
+    )]
+    HiddenCharacter {
+        /// The key.
+        field: String,
+        /// The value given, hidden characters escaped.
+        value: String,
+        /// The character, `U+001B`.
+        character: String,
+    },
     /// A figure outside what any region charges or any month holds.
     #[error("`{field}` = `{value}` is not plausible: it must be {bounds}")]
     Implausible {
@@ -85,6 +98,21 @@ struct RawPrices {
     provisioned_rcu_per_hour: Option<String>,
     provisioned_wcu_per_hour: Option<String>,
     hours_per_month: Option<String>,
+}
+
+/// A text of the file: refused when it holds a hidden character.
+fn text(field: &str, value: Option<String>, default: String) -> Result<String, PriceError> {
+    let Some(value) = value else {
+        return Ok(default);
+    };
+    match monotable_model::text::first_hidden(&value) {
+        Some((_, c)) => Err(PriceError::HiddenCharacter {
+            field: field.to_string(),
+            value: monotable_model::text::escape(&value).into_owned(),
+            character: monotable_model::text::code_point(c),
+        }),
+        None => Ok(value),
+    }
 }
 
 fn decimal(field: &str, value: Option<String>, default: Decimal) -> Result<Decimal, PriceError> {
@@ -145,10 +173,10 @@ impl PriceTable {
             message: e.message().to_string(),
         })?;
         Ok(Self {
-            source: raw.source.unwrap_or(base.source),
-            region: raw.region.unwrap_or(base.region),
-            as_of: raw.as_of.unwrap_or(base.as_of),
-            currency: raw.currency.unwrap_or(base.currency),
+            source: text("source", raw.source, base.source)?,
+            region: text("region", raw.region, base.region)?,
+            as_of: text("as_of", raw.as_of, base.as_of)?,
+            currency: text("currency", raw.currency, base.currency)?,
             on_demand_read_per_million: decimal(
                 "on_demand_read_per_million",
                 raw.on_demand_read_per_million,
@@ -239,5 +267,16 @@ mod tests {
             );
         }
         assert!(PriceTable::from_toml("hours_per_month = \"744\"").is_ok());
+        for hidden in [
+            "region = \"us\\u001b]0;x\\u0007\"",
+            "currency = \"US\u{202e}D\"",
+        ] {
+            let err = PriceTable::from_toml(hidden).expect_err(hidden);
+            assert!(
+                matches!(err, PriceError::HiddenCharacter { .. }),
+                "{hidden}: {err}"
+            );
+            assert!(!err.to_string().contains(['\u{1b}', '\u{202e}']), "{err}");
+        }
     }
 }

@@ -11,7 +11,8 @@ pub(crate) fn number(x: f64) -> String {
         return "-".to_string();
     }
     if (x - x.round()).abs() < 1e-9 {
-        return format!("{:.0}", x.round());
+        // `+ 0.0` makes a rounded -0 (a sum off by a rounding error below zero) read `0`.
+        return format!("{:.0}", x.round() + 0.0);
     }
     let magnitude = x.abs();
     let decimals = if magnitude >= 0.01 {
@@ -73,8 +74,12 @@ pub(crate) fn table(out: &mut String, headers: &[&str], text: usize, rows: &[Vec
 }
 
 impl CostReport {
-    /// The report as aligned text tables.
+    /// The report as aligned text tables. Hidden characters (of a price file's text, say) are escaped.
     pub fn render_human(&self) -> String {
+        monotable_model::text::escape(&self.human()).into_owned()
+    }
+
+    fn human(&self) -> String {
         let mut out = String::new();
         let p = &self.prices;
         let _ = writeln!(out, "monotable cost: table {}", self.table);
@@ -294,7 +299,7 @@ impl CostReport {
     pub fn render_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
         text.push('\n');
-        text
+        monotable_model::text::escape_json(&text).into_owned()
     }
 }
 
@@ -319,6 +324,8 @@ mod tests {
         assert_eq!(number(1e9 + 0.5), "1000000000.5");
         assert_eq!(number(1e20), "100000000000000000000");
         assert_eq!(number(f64::NAN), "-");
+        assert_eq!(number(-0.0), "0");
+        assert_eq!(number(-1e-12), "0");
         assert_eq!(number(f64::INFINITY), "-");
     }
 }

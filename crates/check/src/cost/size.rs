@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use crate::num;
+
 /// Bytes per read capacity unit (strongly consistent read).
 pub const READ_UNIT_BYTES: u64 = 4096;
 /// Bytes per write capacity unit.
@@ -55,12 +57,12 @@ pub fn blocks(bytes: u64, unit: u64) -> u64 {
 /// Read units of one request that reads `bytes` in total (GetItem: one item; Query/Scan: the
 /// sum of every item read before the filter, rounded up once per call).
 pub fn read_units(bytes: u64, consistency: ReadConsistency) -> f64 {
-    blocks(bytes, READ_UNIT_BYTES) as f64 * consistency.factor()
+    num::to_f64(blocks(bytes, READ_UNIT_BYTES)) * consistency.factor()
 }
 
 /// Write units of writing (or deleting) one item of `bytes`; transactional writes cost twice.
 pub fn write_units(bytes: u64, transactional: bool) -> f64 {
-    let units = blocks(bytes, WRITE_UNIT_BYTES) as f64;
+    let units = num::to_f64(blocks(bytes, WRITE_UNIT_BYTES));
     if transactional { units * 2.0 } else { units }
 }
 
@@ -76,15 +78,15 @@ pub fn number_size(text: &str) -> u64 {
         .unwrap_or_default()
         .trim_start_matches(['-', '+']);
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let significant = digits.trim_start_matches('0').trim_end_matches('0').len() as u64;
+    let significant = num::count(digits.trim_start_matches('0').trim_end_matches('0').len());
     significant.div_ceil(2) + 1 + u64::from(negative && significant > 0)
 }
 
 /// Decoded length of base64 text (DynamoDB JSON carries binary as base64).
 fn base64_len(text: &str) -> u64 {
     let text = text.trim();
-    let padding = text.chars().rev().take_while(|c| *c == '=').count() as u64;
-    let len = text.len() as u64;
+    let padding = num::count(text.chars().rev().take_while(|c| *c == '=').count());
+    let len = num::count(text.len());
     (len / 4 * 3 + (len % 4).saturating_sub(1)).saturating_sub(padding)
 }
 
@@ -94,32 +96,35 @@ pub fn value_size(value: &Value) -> Option<u64> {
     let object = value.as_object()?;
     let (tag, inner) = object.iter().next().filter(|_| object.len() == 1)?;
     let size = match (tag.as_str(), inner) {
-        ("S", Value::String(s)) => s.len() as u64,
+        ("S", Value::String(s)) => num::count(s.len()),
         ("N", Value::String(n)) => number_size(n),
         ("B", Value::String(b)) => base64_len(b),
         ("BOOL", Value::Bool(_)) | ("NULL", _) => 1,
-        ("SS", Value::Array(items)) => items
-            .iter()
-            .map(|s| s.as_str().map(|s| s.len() as u64))
-            .sum::<Option<u64>>()?,
-        ("NS", Value::Array(items)) => items
-            .iter()
-            .map(|n| n.as_str().map(number_size))
-            .sum::<Option<u64>>()?,
-        ("BS", Value::Array(items)) => items
-            .iter()
-            .map(|b| b.as_str().map(base64_len))
-            .sum::<Option<u64>>()?,
+        ("SS", Value::Array(items)) => num::total_of(
+            items
+                .iter()
+                .map(|s| s.as_str().map(|s| num::count(s.len()))),
+        )?,
+        ("NS", Value::Array(items)) => {
+            num::total_of(items.iter().map(|n| n.as_str().map(number_size)))?
+        }
+        ("BS", Value::Array(items)) => {
+            num::total_of(items.iter().map(|b| b.as_str().map(base64_len)))?
+        }
         ("L", Value::Array(items)) => {
-            let elements = items.iter().map(value_size).sum::<Option<u64>>()?;
-            COLLECTION_OVERHEAD_BYTES + items.len() as u64 + elements
+            let elements = num::total_of(items.iter().map(value_size))?;
+            COLLECTION_OVERHEAD_BYTES
+                .saturating_add(num::count(items.len()))
+                .saturating_add(elements)
         }
         ("M", Value::Object(map)) => {
-            let elements = map
-                .iter()
-                .map(|(k, v)| value_size(v).map(|s| s + k.len() as u64))
-                .sum::<Option<u64>>()?;
-            COLLECTION_OVERHEAD_BYTES + map.len() as u64 + elements
+            let elements = num::total_of(
+                map.iter()
+                    .map(|(k, v)| value_size(v).map(|s| s.saturating_add(num::count(k.len())))),
+            )?;
+            COLLECTION_OVERHEAD_BYTES
+                .saturating_add(num::count(map.len()))
+                .saturating_add(elements)
         }
         _ => return None,
     };
@@ -129,10 +134,11 @@ pub fn value_size(value: &Value) -> Option<u64> {
 /// Size of an item in DynamoDB JSON: the sum over its attributes of the UTF-8 length of the
 /// name plus the size of the value. `None` when it is not a DynamoDB JSON item.
 pub fn item_size(item: &Value) -> Option<u64> {
-    item.as_object()?
-        .iter()
-        .map(|(name, value)| value_size(value).map(|s| s + name.len() as u64))
-        .sum()
+    num::total_of(
+        item.as_object()?.iter().map(|(name, value)| {
+            value_size(value).map(|s| s.saturating_add(num::count(name.len())))
+        }),
+    )
 }
 
 #[cfg(test)]

@@ -72,3 +72,19 @@ fn long_quotes_are_shortened() {
     let prose = "word ".repeat(1000);
     assert_eq!(elide(&prose).chars().count(), MAX_TEXT + 1);
 }
+
+#[test]
+fn hidden_characters_are_escaped_and_the_carets_stay_under_the_span() {
+    // `name = "a<ESC>[31mb"` with the span on the string.
+    let line = "name = \"a\u{1b}[31mb\u{202e}\"";
+    let w = window(line, 7, 10).escaped();
+    assert_eq!(w.text, "name = \"a\\u{1b}[31mb\\u{202e}\"");
+    assert_eq!((w.start, w.width), (7, 22));
+    let quoted: String = w.text.chars().skip(w.start).take(w.width).collect();
+    assert_eq!(quoted, "\"a\\u{1b}[31mb\\u{202e}\"");
+    // Before the span, a hidden character moves the carets right.
+    let w = window("\u{9b}x = 1", 1, 1).escaped();
+    assert_eq!((w.text.as_str(), w.start, w.width), ("\\u{9b}x = 1", 6, 1));
+    // Nothing to escape: unchanged.
+    assert_eq!(window("k = 1", 4, 1).escaped(), window("k = 1", 4, 1));
+}

@@ -2,7 +2,7 @@
 
 use monotable_model::{
     Attribute, AttributeType, Condition, Entity, Index, IndexKind, KeyCondition, KeyTemplate,
-    Model, Operation, Pattern, Relation, RelationKind, TimestampFormat,
+    MAX_TRANSACTION_ACTIONS, Model, Operation, Pattern, Relation, RelationKind, TimestampFormat,
 };
 
 use super::lookup::Lookup;
@@ -14,16 +14,14 @@ use crate::num;
 pub const PARTITION_WCU: f64 = 1000.0;
 /// Per-partition read limit (RCU/s).
 pub const PARTITION_RCU: f64 = 3000.0;
-const MAX_TRANSACT_ACTIONS: u64 = 100;
 const MAX_TRANSACT_BYTES: u64 = 4 * 1024 * 1024;
-const MAX_ITEM_BYTES: u64 = 400 * 1024;
 const MAX_COLLECTION_BYTES: u64 = 10 * 1024 * 1024 * 1024;
 
 pub(crate) fn check(model: &Model, _lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
     hot_writes(model, out);
     hot_patterns(model, out);
     transactions(model, out);
-    item_sizes(model, out);
+    unbounded_collections(model, out);
     collections(model, out);
 }
 
@@ -452,7 +450,7 @@ fn transactions(model: &Model, out: &mut Vec<Diagnostic>) {
                     .saturating_mul(model.traffic.item_size_bytes(&w.entity))
             })
             .fold(0u64, u64::saturating_add);
-        if actions > MAX_TRANSACT_ACTIONS || bytes > MAX_TRANSACT_BYTES {
+        if actions > MAX_TRANSACTION_ACTIONS || bytes > MAX_TRANSACT_BYTES {
             out.push(
                 Diagnostic::error(
                     Rule::SizeLimit,
@@ -470,28 +468,10 @@ fn transactions(model: &Model, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn item_sizes(model: &Model, out: &mut Vec<Diagnostic>) {
+/// Collections without `max_items`. (A stated item size over 400 KB is refused when the model
+/// is read, MT000.)
+fn unbounded_collections(model: &Model, out: &mut Vec<Diagnostic>) {
     for e in &model.entities {
-        let size = model.traffic.item_size_bytes(&e.name);
-        if size > MAX_ITEM_BYTES {
-            let span = model
-                .traffic
-                .entities
-                .get(&e.name)
-                .map_or(e.span.clone(), |t| t.span.clone());
-            out.push(
-                Diagnostic::error(
-                    Rule::SizeLimit,
-                    format!(
-                        "`{}` items can exceed 400 KB (~{} KB estimated)",
-                        e.name,
-                        size / 1024
-                    ),
-                    span,
-                )
-                .help("move large parts to their own items or to S3 with a pointer"),
-            );
-        }
         for a in &e.attributes {
             let unbounded = matches!(
                 a.ty,

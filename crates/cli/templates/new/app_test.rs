@@ -7,7 +7,8 @@ use monotable::Table;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use __crate_name__::{self as app, ListTasksByStatus, Status};
+// `::` names the library crate, whatever its name: never an item of this file.
+use ::__crate_name__::{self as app, ListTasksByStatus, Status};
 
 /// A fresh table on the in-memory engine, and the Router over it.
 async fn setup() -> (axum::Router, Table) {

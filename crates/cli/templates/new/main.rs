@@ -6,7 +6,8 @@ use monotable::Table;
 use monotable::connect::Backend;
 use monotable::connect::config::BackendChoice;
 
-use __crate_name__ as app;
+// `::` names the library crate, whatever its name: never an item of this file.
+use ::__crate_name__ as app;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::Served;
+use monotable_test_support::tool::serve;
 
 /// Run `script` with python3 against a fresh in-memory `monotable serve` and return its stdout,
 /// once it exited successfully and its last line says some checks passed and none failed.
@@ -19,7 +19,7 @@ pub fn run_against_serve(script: &Path) -> String {
          (scripts/test.sh does)"
     );
     let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(&["--in-memory"], dir.path());
+    let served = serve(&["--in-memory"], dir.path());
     assert!(
         served.url.starts_with("http://127.0.0.1:"),
         "{}",

@@ -72,9 +72,10 @@ impl Meter {
         self.throttled_reads + self.throttled_writes
     }
 
-    fn key_metrics(&self, key: &str) -> KeyMetrics {
+    fn key_metrics(&self, key: &str, key_id: String) -> KeyMetrics {
         KeyMetrics {
-            key: key.to_string(),
+            key: Some(key.to_string()),
+            key_id,
             read_units: self.read_units,
             write_units: self.write_units,
             throttled_reads: self.throttled_reads,
@@ -118,8 +119,15 @@ impl ResourceMeter {
             .retain(|_, m| (m.units(), m.throttles()) > (units, throttles));
     }
 
-    /// This resource's figures, with the `top` hottest keys.
-    pub fn metrics(&self, table: &str, index: Option<&str>, top: usize) -> ResourceMetrics {
+    /// This resource's figures, with the `top` hottest keys, each named by its value and by
+    /// `pseudonym(value)`.
+    pub fn metrics(
+        &self,
+        table: &str,
+        index: Option<&str>,
+        top: usize,
+        pseudonym: &dyn Fn(&str) -> String,
+    ) -> ResourceMetrics {
         let total = &self.total;
         let ranked = |order: fn(&Meter, &Meter) -> Ordering, keep: fn(&Meter) -> bool| {
             let mut keys: Vec<(&String, &Meter)> =
@@ -127,7 +135,7 @@ impl ResourceMeter {
             keys.sort_by(|a, b| order(a.1, b.1).then_with(|| a.0.cmp(b.0)));
             keys.into_iter()
                 .take(top)
-                .map(|(k, m)| m.key_metrics(k))
+                .map(|(k, m)| m.key_metrics(k, pseudonym(k)))
                 .collect()
         };
         ResourceMetrics {
@@ -185,8 +193,14 @@ pub struct ResourceMetrics {
 /// The figures of one partition key.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct KeyMetrics {
-    /// The partition key value.
-    pub key: String,
+    /// The partition key value; `None` in a snapshot without key values
+    /// ([`Snapshot::without_key_values`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// A pseudonym of the key: the same for the same key while the emulator lives, and telling
+    /// nothing of the value to whoever lacks the emulator's secret (see
+    /// [`super::Emulator::pseudonym`]).
+    pub key_id: String,
     /// Read capacity units consumed.
     pub read_units: f64,
     /// Write capacity units consumed.
@@ -198,6 +212,17 @@ pub struct KeyMetrics {
 }
 
 impl Snapshot {
+    /// The same figures with every partition key named by its pseudonym only: what may be shown
+    /// to whoever may not read the table.
+    pub fn without_key_values(mut self) -> Snapshot {
+        for r in &mut self.resources {
+            for k in r.hot_keys.iter_mut().chain(r.throttled_keys.iter_mut()) {
+                k.key = None;
+            }
+        }
+        self
+    }
+
     /// The figures in Prometheus' text exposition format (version 0.0.4).
     pub fn prometheus(&self) -> String {
         let mut out = String::new();
@@ -247,7 +272,7 @@ impl Snapshot {
         for r in &self.resources {
             for k in &r.hot_keys {
                 for (op, v) in [("read", k.read_units), ("write", k.write_units)] {
-                    let _ = writeln!(out, "{name}{{{}}} {v}", labels(r, Some(&k.key), op));
+                    let _ = writeln!(out, "{name}{{{}}} {v}", labels(r, Some(k), op));
                 }
             }
         }
@@ -260,7 +285,7 @@ impl Snapshot {
         for r in &self.resources {
             for k in &r.throttled_keys {
                 for (op, v) in [("read", k.throttled_reads), ("write", k.throttled_writes)] {
-                    let _ = writeln!(out, "{name}{{{}}} {v}", labels(r, Some(&k.key), op));
+                    let _ = writeln!(out, "{name}{{{}}} {v}", labels(r, Some(k), op));
                 }
             }
         }
@@ -283,14 +308,17 @@ fn count(n: u64) -> f64 {
     value
 }
 
-fn labels(r: &ResourceMetrics, key: Option<&str>, op: &str) -> String {
+fn labels(r: &ResourceMetrics, key: Option<&KeyMetrics>, op: &str) -> String {
     let mut out = format!(
         r#"table="{}",index="{}",operation="{op}""#,
         escape(&r.table),
         escape(r.index.as_deref().unwrap_or(""))
     );
-    if let Some(key) = key {
-        let _ = write!(out, r#",key="{}""#, escape(key));
+    if let Some(k) = key {
+        let _ = write!(out, r#",key_id="{}""#, escape(&k.key_id));
+        if let Some(value) = &k.key {
+            let _ = write!(out, r#",key="{}""#, escape(value));
+        }
     }
     out
 }
@@ -307,6 +335,10 @@ fn escape(value: &str) -> String {
 mod tests {
     use super::*;
 
+    fn id(key: &str) -> String {
+        format!("id-{key}")
+    }
+
     #[test]
     fn hot_keys_rank_by_units_and_throttled_keys_by_throttles() {
         let mut meter = ResourceMeter::default();
@@ -314,13 +346,17 @@ mod tests {
         meter.key("hot").served(Op::Write, 50.0);
         meter.key("hot").throttled(Op::Write);
         meter.key("warm").served(Op::Read, 5.0);
-        let metrics = meter.metrics("T", None, 2);
-        let hot: Vec<&str> = metrics.hot_keys.iter().map(|k| k.key.as_str()).collect();
+        let metrics = meter.metrics("T", None, 2, &id);
+        let hot: Vec<&str> = metrics
+            .hot_keys
+            .iter()
+            .map(|k| k.key.as_deref().unwrap())
+            .collect();
         assert_eq!(hot, ["hot", "warm"]);
         let throttled: Vec<&str> = metrics
             .throttled_keys
             .iter()
-            .map(|k| k.key.as_str())
+            .map(|k| k.key.as_deref().unwrap())
             .collect();
         assert_eq!(throttled, ["hot"]);
     }
@@ -335,8 +371,12 @@ mod tests {
         meter.key("k7").served(Op::Write, 500.0);
         meter.key("new").served(Op::Read, 1.0);
         assert!(meter.keys.len() <= MAX_KEYS / 2 + 3, "{}", meter.keys.len());
-        let top = meter.metrics("T", None, 2);
-        let hot: Vec<&str> = top.hot_keys.iter().map(|k| k.key.as_str()).collect();
+        let top = meter.metrics("T", None, 2, &id);
+        let hot: Vec<&str> = top
+            .hot_keys
+            .iter()
+            .map(|k| k.key.as_deref().unwrap())
+            .collect();
         assert_eq!(hot, ["hot", "k7"]);
     }
 
@@ -347,13 +387,38 @@ mod tests {
         meter.key("a\"b").served(Op::Write, 2.0);
         let snapshot = Snapshot {
             elapsed_seconds: 1.0,
-            resources: vec![meter.metrics("T", Some("GSI1"), 10)],
+            resources: vec![meter.metrics("T", Some("GSI1"), 10, &id)],
         };
         let text = snapshot.prometheus();
         assert!(text.contains(
             r#"monotable_consumed_capacity_units_total{table="T",index="GSI1",operation="write"} 2"#
         ), "{text}");
-        assert!(text.contains(r#"key="a\"b""#), "{text}");
+        assert!(text.contains(r#"key_id="id-a\"b",key="a\"b""#), "{text}");
         assert_eq!(text.matches("# TYPE").count(), 5);
+    }
+
+    #[test]
+    fn without_key_values_only_pseudonyms_remain() {
+        let mut meter = ResourceMeter::default();
+        meter.key("alice@example.com").served(Op::Write, 2.0);
+        meter.key("alice@example.com").throttled(Op::Write);
+        let snapshot = Snapshot {
+            elapsed_seconds: 1.0,
+            resources: vec![meter.metrics("T", None, 10, &id)],
+        }
+        .without_key_values();
+        let text = snapshot.prometheus();
+        let json = serde_json::to_string(&snapshot).unwrap();
+        for shown in [&text, &json] {
+            // `id` keeps the value inside its pseudonym, so only the pseudonym may hold it.
+            assert_eq!(
+                shown.matches("alice@example.com").count(),
+                shown.matches("id-alice@example.com").count(),
+                "{shown}"
+            );
+            assert!(shown.contains("id-alice@example.com"), "{shown}");
+        }
+        assert!(!text.contains(",key=\""), "{text}");
+        assert!(!json.contains("\"key\":"), "{json}");
     }
 }

@@ -121,11 +121,23 @@ pub(crate) struct Touch {
 }
 
 /// The emulator. One per engine; every clone of that engine shares it.
-#[derive(Debug)]
 pub struct Emulator {
     settings: Settings,
     catalog: catalog::Catalog,
     state: Mutex<State>,
+    /// The key of [`Emulator::pseudonym`]: drawn at start, never shown.
+    key_secret: [u8; 32],
+}
+
+impl std::fmt::Debug for Emulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Emulator")
+            .field("settings", &self.settings)
+            .field("catalog", &self.catalog)
+            .field("state", &self.state)
+            .field("key_secret", &"<hidden>")
+            .finish()
+    }
 }
 
 /// Everything the emulator keeps, by table name.
@@ -206,11 +218,41 @@ fn op_index(op: Op) -> usize {
 impl Emulator {
     /// An emulator with `settings`.
     pub fn new(settings: Settings) -> Emulator {
+        let mut key_secret = [0u8; 32];
+        if getrandom::fill(&mut key_secret).is_err() {
+            // No system randomness here: std's per-process hash keys are the next best secret.
+            use std::hash::{BuildHasher, Hasher};
+            for chunk in key_secret.chunks_mut(8) {
+                let mut h = std::hash::RandomState::new().build_hasher();
+                h.write_usize(chunk.as_ptr() as usize);
+                chunk.copy_from_slice(&h.finish().to_le_bytes());
+            }
+        }
         Emulator {
             settings,
             catalog: catalog::Catalog::default(),
             state: Mutex::new(State::default()),
+            key_secret,
         }
+    }
+
+    /// The pseudonym of partition key `key` of `table` (or of its `index`): 16 hex digits of
+    /// HMAC-SHA-256 under a key drawn when the emulator starts. A scrape can follow a hot key
+    /// from one sample to the next, but cannot learn or confirm its value (a guessed e-mail
+    /// address, say) without that key, which never leaves the process.
+    pub fn pseudonym(&self, table: &str, index: Option<&str>, key: &str) -> String {
+        use hmac::{KeyInit, Mac};
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.key_secret)
+            .expect("HMAC takes a key of any length");
+        for part in [table, index.unwrap_or(""), key] {
+            // Lengths first, so no two (table, index, key) triples share an input.
+            mac.update(&u64::try_from(part.len()).unwrap_or(u64::MAX).to_be_bytes());
+            mac.update(part.as_bytes());
+        }
+        mac.finalize().into_bytes()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     /// The settings it runs with.
@@ -234,8 +276,13 @@ impl Emulator {
             .iter()
             .flat_map(|(table, t)| t.slots.iter().map(move |s| (table, s)))
             .map(|(table, slot)| {
-                slot.meter
-                    .metrics(table, slot.index.as_deref(), self.settings.hot_keys)
+                let pseudonym = |key: &str| self.pseudonym(table, slot.index.as_deref(), key);
+                slot.meter.metrics(
+                    table,
+                    slot.index.as_deref(),
+                    self.settings.hot_keys,
+                    &pseudonym,
+                )
             })
             .collect();
         resources.sort_by(|a, b| (&a.table, &a.index).cmp(&(&b.table, &b.index)));

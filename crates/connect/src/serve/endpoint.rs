@@ -103,7 +103,9 @@ async fn post(
     response(answer, reply_type)
 }
 
-/// The refusal for a request whose credentials do not pass.
+/// The refusal for a request whose credentials do not pass. Incomplete auth material is refused
+/// first, as DynamoDB (and DynamoDB Local) words it; with `--auth`, the signature is then
+/// verified.
 fn check_auth(
     options: &EndpointOptions,
     method: &Method,
@@ -111,25 +113,22 @@ fn check_auth(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Option<Answer> {
-    match &options.auth {
-        Some(credentials) => {
-            sigv4::verify(credentials, method, uri, headers, body, SystemTime::now())
-                .err()
-                .map(|r| r.answer())
-        }
-        None => {
-            let material = dynoxide::auth_material::AuthMaterial {
-                authorization: headers.get("authorization").and_then(|v| v.to_str().ok()),
-                query: uri.query().unwrap_or(""),
-                has_date_header: headers.contains_key("x-amz-date") || headers.contains_key("date"),
-            };
-            dynoxide::auth_material::validate(material).map(|body| Answer {
-                status: 400,
-                body: body.into_bytes(),
-                ticket: None,
-            })
-        }
+    let material = dynoxide::auth_material::AuthMaterial {
+        authorization: headers.get("authorization").and_then(|v| v.to_str().ok()),
+        query: uri.query().unwrap_or(""),
+        has_date_header: headers.contains_key("x-amz-date") || headers.contains_key("date"),
+    };
+    if let Some(body) = dynoxide::auth_material::validate(material) {
+        return Some(Answer {
+            status: 400,
+            body: body.into_bytes(),
+            ticket: None,
+        });
     }
+    let credentials = options.auth.as_ref()?;
+    sigv4::verify(credentials, method, uri, headers, body, SystemTime::now())
+        .err()
+        .map(|r| r.answer())
 }
 
 fn response(answer: Answer, content_type: &'static str) -> Response {

@@ -124,19 +124,42 @@ fn cross_site(headers: &HeaderMap) -> bool {
     )
 }
 
+/// What every answer of a guarded listener carries, whatever route gave it: no page of another
+/// site may frame it (clickjacking), no browser may guess another content type for it, read it
+/// into another site's page (no-cors) or send a Referer from it.
+pub const HARDENING: [(&str, &str); 5] = [
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),
+    ("content-security-policy", "frame-ancestors 'none'"),
+    ("cross-origin-resource-policy", "same-origin"),
+    ("referrer-policy", "no-referrer"),
+];
+
 /// The middleware: refuse what [`Guard`] does not allow; answer CORS preflights and tag the
-/// answers of allowed cross-origin requests.
+/// answers of allowed cross-origin requests; every answer gets [`HARDENING`] (a route that sets
+/// its own `Content-Security-Policy` keeps it, and must forbid framing itself).
 pub async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
-    if let Some((status, code, message)) = refusal(&guard, &request) {
-        return (guard.refuse)(status, code, message);
+    let mut response = match refusal(&guard, &request) {
+        Some((status, code, message)) => (guard.refuse)(status, code, message),
+        None => allowed(&guard, request, next).await,
+    };
+    let headers = response.headers_mut();
+    for (name, value) in HARDENING {
+        if !headers.contains_key(name) {
+            headers.insert(name, HeaderValue::from_static(value));
+        }
     }
+    response
+}
+
+async fn allowed(guard: &Guard, request: Request, next: Next) -> Response {
     let origin = request.headers().get(header::ORIGIN).cloned();
     let preflight = request.method() == Method::OPTIONS
         && request
             .headers()
             .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     let mut response = if preflight {
-        preflight_response(&guard, request.headers())
+        preflight_response(guard, request.headers())
     } else {
         next.run(request).await
     };
@@ -216,6 +239,49 @@ mod tests {
         let everywhere = guard(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
         assert!(everywhere.host_allowed("192.168.1.5:8000"));
         assert!(!everywhere.host_allowed("rebind.evil.example:8000"));
+    }
+
+    #[tokio::test]
+    async fn every_answer_is_hardened_and_a_routes_own_policy_is_kept() {
+        use tower::ServiceExt;
+        let app = axum::Router::new()
+            .route("/", axum::routing::get(|| async { "ok" }))
+            .route(
+                "/page",
+                axum::routing::get(|| async {
+                    (
+                        [(header::CONTENT_SECURITY_POLICY, "default-src 'none'")],
+                        "page",
+                    )
+                }),
+            )
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::new(guard(IpAddr::V4(Ipv4Addr::LOCALHOST))),
+                super::guard,
+            ));
+        let request = |path: &str, origin: Option<&str>| {
+            let mut r = Request::get(path).header(header::HOST, "127.0.0.1:8000");
+            if let Some(o) = origin {
+                r = r.header(header::ORIGIN, o);
+            }
+            r.body(axum::body::Body::empty()).unwrap()
+        };
+        for (path, origin, status) in [
+            ("/", None, StatusCode::OK),
+            ("/", Some("https://evil.example"), StatusCode::FORBIDDEN),
+            ("/nowhere", None, StatusCode::NOT_FOUND),
+        ] {
+            let answer = app.clone().oneshot(request(path, origin)).await.unwrap();
+            assert_eq!(answer.status(), status, "{path}");
+            for (name, value) in HARDENING {
+                assert_eq!(answer.headers()[name], value, "{path} {name}");
+            }
+        }
+        let page = app.oneshot(request("/page", None)).await.unwrap();
+        assert_eq!(
+            page.headers()[header::CONTENT_SECURITY_POLICY],
+            "default-src 'none'"
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Serving over HTTP: the DynamoDB-compatible endpoint over the embedded engine ([`endpoint`]),
-//! the server both of `monotable serve`'s listeners run on ([`serve_router`]), what keeps them
-//! private to this machine ([`guard`]), and the stop signal.
+//! the server every listener of `serve` (the tool's, the shop's) runs on ([`serve_router`]),
+//! what keeps them private to this machine ([`guard`]), and the stop signal.
 
 pub mod endpoint;
+pub mod gate;
 pub mod guard;
 mod http;
 mod shaped;
@@ -19,6 +20,7 @@ use crate::engine::Engine;
 use crate::error::ServeError;
 
 pub use endpoint::EndpointOptions;
+pub use gate::{DataGate, Denied};
 pub use guard::Guard;
 pub use http::{Limits, serve_router};
 pub use shaped::ErrorBody;

@@ -62,10 +62,14 @@ fn replacement(status: u16, errors: ErrorBody) -> Vec<u8> {
         .and_then(|s| s.canonical_reason())
         .unwrap_or("Error");
     let mut out = format!(
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n",
         body.len()
-    )
-    .into_bytes();
+    );
+    for (name, value) in super::guard::HARDENING {
+        out.push_str(&format!("{name}: {value}\r\n"));
+    }
+    out.push_str("\r\n");
+    let mut out = out.into_bytes();
     out.extend_from_slice(&body);
     out
 }
@@ -146,6 +150,11 @@ mod tests {
         let text = String::from_utf8(replacement(414, errors)).unwrap();
         assert!(text.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{text}");
         assert!(text.contains("content-length: 9\r\n"), "{text}");
+        assert!(
+            text.contains("x-content-type-options: nosniff\r\n"),
+            "{text}"
+        );
+        assert!(text.contains("x-frame-options: DENY\r\n"), "{text}");
         assert!(text.ends_with("\r\n\r\n{\"s\":414}"), "{text}");
     }
 }

@@ -15,13 +15,30 @@ const ALGORITHM: &str = "AWS4-HMAC-SHA256";
 /// How far a request's `X-Amz-Date` may be from this machine's clock, as DynamoDB allows.
 pub const MAX_SKEW: Duration = Duration::from_secs(15 * 60);
 
-/// The one access key the endpoint accepts, and its secret.
+/// The region a credential is scoped to unless the endpoint is given another
+/// ([`Credentials::in_region`]).
+pub const DEFAULT_REGION: &str = "us-east-1";
+/// The service every credential must be scoped to.
+const SERVICE: &str = "dynamodb";
+
+/// The one access key the endpoint accepts, its secret, and the region its signatures must be
+/// scoped to (DynamoDB refuses a credential scoped to another region).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Credentials {
     /// The access key id.
     pub access_key: String,
     /// The secret access key.
     pub secret_key: String,
+    /// The region signatures are scoped to.
+    pub region: String,
+}
+
+impl Credentials {
+    /// These credentials, accepted in `region` only.
+    pub fn in_region(mut self, region: impl Into<String>) -> Credentials {
+        self.region = region.into();
+        self
+    }
 }
 
 impl std::fmt::Debug for Credentials {
@@ -29,6 +46,7 @@ impl std::fmt::Debug for Credentials {
         f.debug_struct("Credentials")
             .field("access_key", &self.access_key)
             .field("secret_key", &"<hidden>")
+            .field("region", &self.region)
             .finish()
     }
 }
@@ -49,6 +67,7 @@ impl FromStr for Credentials {
         Ok(Credentials {
             access_key: key.to_string(),
             secret_key: secret.to_string(),
+            region: DEFAULT_REGION.to_string(),
         })
     }
 }
@@ -64,25 +83,47 @@ pub enum Rejection {
     Malformed(String),
     /// Another access key.
     UnknownKey,
-    /// The date is too far from now.
+    /// The credential is scoped to another region (the one named).
+    WrongRegion(String),
+    /// The credential is scoped to another service than DynamoDB.
+    WrongService,
+    /// The credential's date is not the day of `X-Amz-Date` (DynamoDB's message).
+    DateMismatch(String),
+    /// The date is too far from now (DynamoDB's message).
     Expired(String),
     /// The signature does not match.
     BadSignature,
 }
 
 impl Rejection {
-    /// The answer DynamoDB gives.
+    /// The answer DynamoDB gives. The texts are DynamoDB's own as its clients quote them in
+    /// public GitHub issues: the region from aws/aws-sdk-js#4002 and 3mcloud/falcano#47 (both
+    /// DynamoDB), an expired signature from sebdah/dynamic-dynamodb#118, a wrong signature from
+    /// awslabs/dynamodb-cross-region-library#34; the service and the scope's date in the form
+    /// every AWS JSON service answers them (aws/aws-sdk-go-v2#163, disneystreaming/smithy4s#1568
+    /// and #387, tedder/requests-aws4auth#7), with DynamoDB's name. AWS IAM's "Troubleshoot
+    /// signed requests" page lists the same checks. DynamoDB appends the canonical request to a
+    /// wrong signature's message; this endpoint does not. `QueryString` and `Malformed` are this
+    /// endpoint's own: DynamoDB accepts presigned URLs, and a header's completeness is checked
+    /// first, in DynamoDB's words, by `dynoxide::auth_material` (see `serve::endpoint`).
     pub fn answer(&self) -> Answer {
         const CORAL: &str = "com.amazon.coral.service#";
-        let (kind, message) = match self {
+        let (kind, message) = self.kind_and_message();
+        Answer::error(400, &format!("{CORAL}{kind}"), &message)
+    }
+
+    /// DynamoDB's exception name for it, and its message.
+    pub fn kind_and_message(&self) -> (&'static str, String) {
+        match self {
             Rejection::Missing => ("MissingAuthenticationTokenException", "Request is missing Authentication Token".to_string()),
             Rejection::QueryString => ("IncompleteSignatureException", "this endpoint accepts only signatures in the Authorization header".to_string()),
             Rejection::Malformed(why) => ("IncompleteSignatureException", why.clone()),
             Rejection::UnknownKey => ("UnrecognizedClientException", "The security token included in the request is invalid.".to_string()),
-            Rejection::Expired(why) => ("InvalidSignatureException", why.clone()),
-            Rejection::BadSignature => ("InvalidSignatureException", "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.".to_string()),
-        };
-        Answer::error(400, &format!("{CORAL}{kind}"), &message)
+            Rejection::WrongRegion(region) => ("InvalidSignatureException", format!("Credential should be scoped to a valid region, not '{region}'. ")),
+            Rejection::WrongService => ("InvalidSignatureException", format!("Credential should be scoped to correct service: '{SERVICE}'. ")),
+            Rejection::DateMismatch(why) | Rejection::Expired(why) => ("InvalidSignatureException", why.clone()),
+            Rejection::BadSignature => ("InvalidSignatureException", "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.".to_string()),
+        }
     }
 }
 
@@ -143,14 +184,14 @@ pub fn verify(
         .to_str()
         .map_err(|_| Rejection::Malformed("the Authorization header is not ASCII".into()))?;
     let auth = parse(header)?;
+    if auth.region != credentials.region {
+        return Err(Rejection::WrongRegion(auth.region.to_string()));
+    }
+    if auth.service != SERVICE {
+        return Err(Rejection::WrongService);
+    }
     if auth.access_key != credentials.access_key {
         return Err(Rejection::UnknownKey);
-    }
-    if auth.service != "dynamodb" {
-        return Err(Rejection::Malformed(format!(
-            "the credential is scoped to `{}`, not dynamodb",
-            auth.service
-        )));
     }
     if !auth.signed_headers.contains(&"host") {
         return Err(Rejection::Malformed(
@@ -162,10 +203,12 @@ pub fn verify(
         .and_then(|v| v.to_str().ok())
         .ok_or_else(|| Rejection::Malformed("the request has no X-Amz-Date header".into()))?;
     let signed_at = parse_amz_date(amz_date)?;
-    if !amz_date.starts_with(auth.date) || auth.date.len() != 8 {
-        return Err(Rejection::Malformed(
-            "the credential's date is not the X-Amz-Date's".into(),
-        ));
+    let day = &amz_date[..8];
+    if auth.date != day {
+        return Err(Rejection::DateMismatch(format!(
+            "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '{}' != '{day}', from '{amz_date}'.",
+            auth.date
+        )));
     }
     check_skew(amz_date, signed_at, now)?;
     let canonical = canonical_request(method, uri, headers, &auth.signed_headers, body)?;
@@ -191,24 +234,42 @@ pub fn verify(
     }
 }
 
+const AMZ_DATE: &[time::format_description::BorrowedFormatItem<'static>] =
+    time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
+
 fn parse_amz_date(text: &str) -> Result<SystemTime, Rejection> {
-    let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
-    time::PrimitiveDateTime::parse(text, &format)
+    time::PrimitiveDateTime::parse(text, AMZ_DATE)
         .map(|t| SystemTime::from(t.assume_utc()))
         .map_err(|_| Rejection::Malformed(format!("X-Amz-Date `{text}` is not YYYYMMDDTHHMMSSZ")))
 }
 
-fn check_skew(amz_date: &str, signed_at: SystemTime, now: SystemTime) -> Result<(), Rejection> {
-    let skew = now
-        .duration_since(signed_at)
-        .or_else(|e| Ok::<_, ()>(e.duration()))
-        .unwrap_or(Duration::MAX);
-    if skew > MAX_SKEW {
-        return Err(Rejection::Expired(format!(
-            "Signature expired: {amz_date} is more than 15 minutes away from this server's clock"
-        )));
+/// `t` as `X-Amz-Date` writes it.
+fn amz_date(t: SystemTime) -> String {
+    time::OffsetDateTime::from(t)
+        .format(AMZ_DATE)
+        .unwrap_or_else(|_| "?".to_string())
+}
+
+/// Refuse a signature made more than [`MAX_SKEW`] before or after `now`, in DynamoDB's words.
+fn check_skew(
+    amz_date_text: &str,
+    signed_at: SystemTime,
+    now: SystemTime,
+) -> Result<(), Rejection> {
+    let stamp = |t: Option<SystemTime>| t.map_or_else(|| "?".to_string(), amz_date);
+    match now.duration_since(signed_at) {
+        Ok(age) if age > MAX_SKEW => Err(Rejection::Expired(format!(
+            "Signature expired: {amz_date_text} is now earlier than {} ({} - 15 min.)",
+            stamp(now.checked_sub(MAX_SKEW)),
+            stamp(Some(now))
+        ))),
+        Err(ahead) if ahead.duration() > MAX_SKEW => Err(Rejection::Expired(format!(
+            "Signature not yet current: {amz_date_text} is still later than {} ({} + 15 min.)",
+            stamp(now.checked_add(MAX_SKEW)),
+            stamp(Some(now))
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// The canonical request, as SigV4 defines it for services other than S3.
@@ -317,6 +378,17 @@ mod tests {
 
     /// A request signed by aws-sigv4's own signer, as the SDK signs it.
     fn signed(secret: &str, body: &'static str, at: SystemTime) -> http::Request<&'static str> {
+        signed_for(secret, body, at, "us-east-1", "dynamodb")
+    }
+
+    /// The same, with the credential scoped to `region` and `service`.
+    fn signed_for(
+        secret: &str,
+        body: &'static str,
+        at: SystemTime,
+        region: &str,
+        service: &str,
+    ) -> http::Request<&'static str> {
         use aws_sigv4::http_request::{SignableBody, SignableRequest, SigningSettings, sign};
         use aws_sigv4::sign::v4::SigningParams;
         let mut request = http::Request::builder()
@@ -332,8 +404,8 @@ mod tests {
                 .into();
         let params = SigningParams::builder()
             .identity(&identity)
-            .region("us-east-1")
-            .name("dynamodb")
+            .region(region)
+            .name(service)
             .time(at)
             .settings(SigningSettings::default())
             .build()
@@ -422,6 +494,123 @@ mod tests {
             now,
         );
         assert_eq!(err, Err(Rejection::QueryString));
+    }
+
+    /// The `__type` and `message` of a refusal.
+    fn said(rejection: &Rejection) -> (String, String) {
+        let answer = rejection.answer();
+        assert_eq!(answer.status, 400);
+        let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
+        (
+            body["__type"].as_str().unwrap().to_string(),
+            body["message"].as_str().unwrap().to_string(),
+        )
+    }
+
+    const INVALID_SIGNATURE: &str = "com.amazon.coral.service#InvalidSignatureException";
+
+    #[test]
+    fn a_credential_scoped_to_another_region_gets_dynamodbs_answer() {
+        let now = SystemTime::now();
+        let elsewhere = signed_for(&creds().secret_key, "{}", now, "eu-west-1", "dynamodb");
+        let refused = check(&elsewhere, now).unwrap_err();
+        assert_eq!(refused, Rejection::WrongRegion("eu-west-1".into()));
+        assert_eq!(
+            said(&refused),
+            (
+                INVALID_SIGNATURE.to_string(),
+                "Credential should be scoped to a valid region, not 'eu-west-1'. ".to_string()
+            )
+        );
+        // The region the endpoint was given is the one it accepts.
+        let in_eu = creds().in_region("eu-west-1");
+        let verified = verify(
+            &in_eu,
+            elsewhere.method(),
+            elsewhere.uri(),
+            elsewhere.headers(),
+            b"{}",
+            now,
+        );
+        assert_eq!(verified, Ok(()));
+        let home = signed(&creds().secret_key, "{}", now);
+        let refused = verify(
+            &in_eu,
+            home.method(),
+            home.uri(),
+            home.headers(),
+            b"{}",
+            now,
+        );
+        assert_eq!(refused, Err(Rejection::WrongRegion("us-east-1".into())));
+    }
+
+    #[test]
+    fn a_credential_scoped_to_another_service_gets_dynamodbs_answer() {
+        let now = SystemTime::now();
+        let s3 = signed_for(&creds().secret_key, "{}", now, "us-east-1", "s3");
+        let refused = check(&s3, now).unwrap_err();
+        assert_eq!(refused, Rejection::WrongService);
+        assert_eq!(
+            said(&refused),
+            (
+                INVALID_SIGNATURE.to_string(),
+                "Credential should be scoped to correct service: 'dynamodb'. ".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn dates_out_of_step_get_dynamodbs_texts() {
+        let format =
+            time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
+        let stamp = |t: SystemTime| time::OffsetDateTime::from(t).format(&format).unwrap();
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let quarter = Duration::from_secs(15 * 60);
+        let old = now - Duration::from_secs(20 * 60);
+        let refused = check(&signed(&creds().secret_key, "{}", old), now).unwrap_err();
+        let expected = format!(
+            "Signature expired: {} is now earlier than {} ({} - 15 min.)",
+            stamp(old),
+            stamp(now - quarter),
+            stamp(now)
+        );
+        assert_eq!(said(&refused), (INVALID_SIGNATURE.to_string(), expected));
+        let ahead = now + Duration::from_secs(20 * 60);
+        let refused = check(&signed(&creds().secret_key, "{}", ahead), now).unwrap_err();
+        let expected = format!(
+            "Signature not yet current: {} is still later than {} ({} + 15 min.)",
+            stamp(ahead),
+            stamp(now + quarter),
+            stamp(now)
+        );
+        assert_eq!(said(&refused), (INVALID_SIGNATURE.to_string(), expected));
+        // A scope of another day than X-Amz-Date's.
+        let mut request = signed(&creds().secret_key, "{}", now);
+        let header = request.headers()["authorization"].to_str().unwrap();
+        let day = &stamp(now)[..8];
+        let other = header.replace(&format!("/{day}/"), "/20000101/");
+        request
+            .headers_mut()
+            .insert("authorization", other.parse().unwrap());
+        let refused = check(&request, now).unwrap_err();
+        let expected = format!(
+            "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '20000101' != '{day}', from '{}'.",
+            stamp(now)
+        );
+        assert_eq!(said(&refused), (INVALID_SIGNATURE.to_string(), expected));
+    }
+
+    #[test]
+    fn a_wrong_signature_gets_dynamodbs_text() {
+        let (kind, message) = said(&Rejection::BadSignature);
+        assert_eq!(kind, INVALID_SIGNATURE);
+        assert_eq!(
+            message,
+            "The request signature we calculated does not match the signature you provided. \
+             Check your AWS Secret Access Key and signing method. Consult the service \
+             documentation for details."
+        );
     }
 
     #[test]

@@ -63,6 +63,13 @@ pub enum ImportError {
         /// The most entries taken.
         limit: usize,
     },
+    /// A name in the file (table, index, attribute, facet, key alias) holds a control,
+    /// bidirectional or invisible character, which a model refuses: nothing is imported.
+    #[error("{message}; nothing imported")]
+    HiddenCharacter {
+        /// The model's message: which name, escaped, and which character.
+        message: String,
+    },
 }
 
 /// The result of an import.
@@ -644,7 +651,21 @@ pub fn import_nosql_workbench_from_reader(
         .as_ref()
         .and_then(|m| text(m, "Description"))
         .unwrap_or_default();
-    if let Some(source) = embedded_source(&description) {
+    let embedded = embedded_source(&description).filter(|source| {
+        // Written out as it is, a hidden character would reach the terminal or the file raw.
+        let hidden = source
+            .chars()
+            .find(|c| monotable_model::text::is_hidden(*c) && !matches!(c, '\n' | '\t' | '\r'));
+        if let Some(c) = hidden {
+            warnings.push(format!(
+                "the embedded monotable model holds {} ({}); rebuilt from Workbench, so access patterns, index key templates and traffic are not imported",
+                monotable_model::text::code_point(c),
+                monotable_model::text::hidden_kind(c)
+            ));
+        }
+        hidden.is_none()
+    });
+    if let Some(source) = embedded {
         match monotable_model::parse(&source) {
             Ok(model) => {
                 super::check_representable(&model).map_err(|_| native(&model))?;
@@ -668,6 +689,16 @@ pub fn import_nosql_workbench_from_reader(
     }
     let source = rebuild(&table, &mut warnings);
     if let Err(e) = monotable_model::parse(&source) {
+        // A model that holds a name a terminal would not show as written is refused, not written.
+        if let Some(hidden) = e
+            .issues
+            .iter()
+            .find(|i| i.kind == monotable_model::IssueKind::HiddenCharacter)
+        {
+            return Err(ImportError::HiddenCharacter {
+                message: hidden.message.clone(),
+            });
+        }
         warnings.push(format!("the rebuilt model does not validate: {e}"));
     }
     Ok(Imported {

@@ -4,12 +4,12 @@
 //! without batching. On DynamoDB a transactional write costs two write units per KB instead of
 //! one; on the embedded engine it saves the per-call overhead.
 
-use aws_sdk_dynamodb::types::{TransactWriteItem, Update};
+use monotable_access::Transaction;
 use monotable_access::items::Item;
 
 use super::ApplyError;
 use super::progress::Counts;
-use super::write::{Writer, units};
+use super::write::{Writer, cancelled, units};
 use crate::rewrite::Outcome;
 
 impl Writer<'_> {
@@ -43,42 +43,26 @@ impl Writer<'_> {
         chunk: &[(Item, Item)],
         counts: &mut Counts,
     ) -> Result<(), ApplyError> {
-        let mut call = self.client.transact_write_items();
+        let mut transaction = Transaction::new();
         for (read, next) in chunk {
-            let (key, update, expect) = self.update_parts(read, next);
-            let action = Update::builder()
-                .table_name(self.table)
-                .set_key(Some(key))
-                .update_expression(update)
-                .condition_expression(expect.expression)
-                .set_expression_attribute_names(Some(expect.names))
-                .set_expression_attribute_values(Some(expect.values))
-                .build()
-                .map_err(|e| ApplyError::Call {
-                    operation: "TransactWriteItems",
-                    message: e.to_string(),
-                })?;
-            call = call.transact_items(TransactWriteItem::builder().update(action).build());
+            transaction = transaction.apply(self.update_parts(read, next));
         }
         self.pace(|| chunk.iter().map(|(_, next)| units(next, true)).sum())
             .await;
-        match call.send().await {
-            Ok(_) => {
-                let n = chunk.len() as u64;
+        match transaction.send(self.table).await {
+            Ok(()) => {
+                let n = u64::try_from(chunk.len()).unwrap_or(u64::MAX);
                 counts.rewritten += n;
                 self.progress.count(0, n);
                 Ok(())
             }
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|s| s.is_transaction_canceled_exception()) =>
-            {
+            Err(e) => {
+                cancelled(e)?;
                 for (read, _) in chunk {
                     self.settle(read.clone(), counts).await?;
                 }
                 Ok(())
             }
-            Err(e) => Err(ApplyError::call("TransactWriteItems", &e)),
         }
     }
 }

@@ -4,11 +4,13 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_access::delete::DeleteItem;
+use monotable_access::get::GetItem;
 use monotable_access::items::{self, ENTITY_TYPE, Item};
+use monotable_access::update::UpdateItem;
+use monotable_access::{PutSpec, Table};
 use monotable_model::{KeyAttributeType, Model};
 use sha2::{Digest, Sha256};
 
@@ -30,7 +32,6 @@ pub struct SegmentState {
 /// A migration's record in the table.
 #[derive(Debug, Clone)]
 pub struct Checkpoint {
-    table: String,
     key: Item,
     /// Segments the scan is split into (fixed by the first run).
     pub segments: i32,
@@ -109,18 +110,11 @@ fn state_of(value: Option<&AttributeValue>) -> SegmentState {
     }
 }
 
-fn call(operation: &'static str) -> impl Fn(&dyn ProvideErrorMetadata) -> ApplyError {
-    move |e| ApplyError::Call {
-        operation,
-        message: e.message().or(e.code()).unwrap_or("no message").to_string(),
-    }
-}
-
 impl Checkpoint {
     /// Reads the record of migration `id`, or starts one of `segments` segments. `None` when the
     /// table cannot hold one (numeric keys): the migration then runs without resume.
     pub async fn open(
-        client: &Client,
+        table: &Table,
         model: &Model,
         id: &str,
         segments: i32,
@@ -129,16 +123,12 @@ impl Checkpoint {
         let Some(key) = record_key(model, id) else {
             return Ok(None);
         };
-        let table = model.table.name.clone();
-        let found = client
-            .get_item()
-            .table_name(&table)
-            .set_key(Some(key.clone()))
-            .consistent_read(true)
-            .send()
+        let found = GetItem::new(key.clone())
+            .consistent(true)
+            .send(table)
             .await
-            .map_err(|e| call("GetItem")(&e))?;
-        let item = found.item.filter(|_| !restart);
+            .map_err(|e| ApplyError::get("GetItem", e))?;
+        let item = found.filter(|_| !restart);
         let segments = item
             .as_ref()
             .and_then(|i| i.get("segments"))
@@ -149,13 +139,12 @@ impl Checkpoint {
             .map(|s| state_of(item.as_ref().and_then(|i| i.get(&format!("s{s}")))))
             .collect();
         let checkpoint = Checkpoint {
-            table,
             key,
             segments,
             states,
         };
         if item.is_none() {
-            checkpoint.create(client, id).await?;
+            checkpoint.create(table, id).await?;
         }
         Ok(Some(checkpoint))
     }
@@ -165,7 +154,7 @@ impl Checkpoint {
         self.states.iter().any(|s| s.next.is_some() || s.done)
     }
 
-    async fn create(&self, client: &Client, id: &str) -> Result<(), ApplyError> {
+    async fn create(&self, table: &Table, id: &str) -> Result<(), ApplyError> {
         let mut item = self.key.clone();
         item.insert(
             ENTITY_TYPE.into(),
@@ -179,36 +168,27 @@ impl Checkpoint {
         for (s, state) in self.states.iter().enumerate() {
             item.insert(format!("s{s}"), state_value(state));
         }
-        client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .send()
+        let keys: Vec<&str> = self.key.keys().map(String::as_str).collect();
+        PutSpec::item(item, &keys)
+            .send(table)
             .await
-            .map_err(|e| call("PutItem")(&e))?;
-        Ok(())
+            .map_err(|e| ApplyError::write("PutItem", e))
     }
 
     /// Records segment `segment`'s state (only its own attribute: segments never clobber each
     /// other's progress).
     pub async fn save(
-        client: &Client,
-        table: &str,
+        table: &Table,
         key: &Item,
         segment: i32,
         state: &SegmentState,
     ) -> Result<(), ApplyError> {
-        client
-            .update_item()
-            .table_name(table)
-            .set_key(Some(key.clone()))
-            .update_expression("SET #s = :s")
-            .expression_attribute_names("#s", format!("s{segment}"))
-            .expression_attribute_values(":s", state_value(state))
-            .send()
+        UpdateItem::new(key.clone())
+            .set(format!("s{segment}"), state_value(state))
+            .build()
+            .send(table)
             .await
-            .map_err(|e| call("UpdateItem")(&e))?;
-        Ok(())
+            .map_err(|e| ApplyError::write("UpdateItem", e))
     }
 
     /// The record's key.
@@ -217,14 +197,10 @@ impl Checkpoint {
     }
 
     /// Deletes the record: the migration is complete.
-    pub async fn finish(&self, client: &Client) -> Result<(), ApplyError> {
-        client
-            .delete_item()
-            .table_name(&self.table)
-            .set_key(Some(self.key.clone()))
-            .send()
+    pub async fn finish(&self, table: &Table) -> Result<(), ApplyError> {
+        DeleteItem::new(self.key.clone())
+            .send(table)
             .await
-            .map_err(|e| call("DeleteItem")(&e))?;
-        Ok(())
+            .map_err(|e| ApplyError::write("DeleteItem", e))
     }
 }

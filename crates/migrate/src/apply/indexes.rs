@@ -3,8 +3,7 @@
 //! an earlier run did.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::TableDescription;
-use monotable_access::table;
+use monotable_access::table::{self, Description};
 use monotable_model::Model;
 use monotable_model::definition::table_definition;
 
@@ -12,42 +11,22 @@ use super::{ApplyError, Options, Step};
 use crate::diff::{Change, Diff};
 
 /// The table as DynamoDB describes it now.
-pub(crate) async fn describe(client: &Client, name: &str) -> Result<TableDescription, ApplyError> {
-    let out = client.describe_table().table_name(name).send().await;
-    match out {
-        Ok(out) => out
-            .table
-            .ok_or_else(|| ApplyError::NoTable(name.to_string())),
-        Err(e)
-            if e.as_service_error()
-                .is_some_and(|s| s.is_resource_not_found_exception()) =>
-        {
-            Err(ApplyError::NoTable(name.to_string()))
-        }
-        Err(e) => Err(ApplyError::call("DescribeTable", &e)),
-    }
+pub(crate) async fn describe(client: &Client, name: &str) -> Result<Description, ApplyError> {
+    table::describe(client, name)
+        .await?
+        .ok_or_else(|| ApplyError::NoTable(name.to_string()))
 }
 
 /// The key schema of global index `name` as the table has it, `(attribute, is_hash)`.
-fn live_schema(described: &TableDescription, name: &str) -> Option<Vec<(String, bool)>> {
-    let index = described
-        .global_secondary_indexes()
-        .iter()
-        .find(|i| i.index_name() == Some(name))?;
-    Some(
-        index
-            .key_schema()
-            .iter()
-            .map(|k| {
-                let hash = *k.key_type() == aws_sdk_dynamodb::types::KeyType::Hash;
-                (k.attribute_name().to_string(), hash)
-            })
-            .collect(),
-    )
+fn live_schema<'d>(described: &'d Description, name: &str) -> Option<&'d [(String, bool)]> {
+    described
+        .index(name)
+        .filter(|i| !i.local)
+        .map(|i| i.key.as_slice())
 }
 
 /// Whether the table's index `name` has the key schema `model` gives it.
-fn matches_model(described: &TableDescription, model: &Model, name: &str) -> bool {
+fn matches_model(described: &Description, model: &Model, name: &str) -> bool {
     let definition = table_definition(model);
     let Some(wanted) = definition
         .global_secondary_indexes
@@ -61,7 +40,7 @@ fn matches_model(described: &TableDescription, model: &Model, name: &str) -> boo
         .elements()
         .map(|(k, hash)| (k.to_string(), hash))
         .collect();
-    live_schema(described, name).is_some_and(|live| live == wanted)
+    live_schema(described, name).is_some_and(|live| live == wanted.as_slice())
 }
 
 fn step(what: String, status: &str) -> Step {
@@ -105,11 +84,7 @@ pub(crate) async fn before_scan(
                 steps.push(step(what, done(run)));
             }
             Change::Billing { to, .. } => {
-                let live = described
-                    .billing_mode_summary()
-                    .and_then(|b| b.billing_mode())
-                    .map_or("PROVISIONED", |m| m.as_str());
-                if live == to {
+                if described.billing == *to {
                     steps.push(step(format!("billing mode {to}"), "already there"));
                 } else {
                     if run {

@@ -17,15 +17,19 @@ mod write;
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use futures_util::future::try_join_all;
+use monotable_access::Table;
+use monotable_access::error::{
+    DescribeTableError, GetError, ServiceError, TransactError, TtlError, UpdateTableError,
+    WriteError,
+};
 use monotable_access::items::Item;
+use monotable_access::scan::{FULL_SCAN_PAGE, Scan};
 use monotable_model::Model;
 use serde::Serialize;
 
 use crate::diff::{Change, Diff};
 use crate::rewrite::Rewriter;
-use crate::scan::{self, PageRequest};
 use checkpoint::{Checkpoint, SegmentState};
 use pace::Pace;
 pub use progress::{Counts, Progress};
@@ -33,7 +37,7 @@ use write::Writer;
 
 /// Items per scan page, the unit of checkpointing: large, because a segmented scan on the
 /// embedded engine costs a pass over its index per page.
-pub const PAGE_ITEMS: i32 = scan::PAGE_ITEMS;
+pub const PAGE_ITEMS: usize = FULL_SCAN_PAGE;
 
 /// A migration could not run (items it could not rewrite are not errors: see
 /// [`Summary::left`]).
@@ -49,29 +53,69 @@ pub enum ApplyError {
     )]
     NoTable(String),
     /// A DynamoDB call failed.
-    #[error("{operation} failed: {message}")]
+    #[error("{operation} failed: {error}")]
     Call {
         /// The operation.
         operation: &'static str,
-        /// DynamoDB's code and message.
-        message: String,
+        /// What DynamoDB (or the way to it) said.
+        #[source]
+        error: ServiceError,
     },
-    /// An index or table update failed.
+    /// A write DynamoDB refused for another reason than a service error.
+    #[error("{operation} failed: {source}")]
+    Write {
+        /// The operation.
+        operation: &'static str,
+        /// Why.
+        source: WriteError,
+    },
+    /// A transaction failed for another reason than a service error.
+    #[error("TransactWriteItems failed: {0}")]
+    Transact(TransactError),
+    /// Describing the table failed.
     #[error(transparent)]
-    Table(#[from] monotable_access::table::TableError),
+    Describe(#[from] DescribeTableError),
+    /// An index or billing change failed.
+    #[error(transparent)]
+    Table(#[from] UpdateTableError),
+    /// A time-to-live change failed.
+    #[error(transparent)]
+    Ttl(#[from] TtlError),
     /// A scan failed.
     #[error(transparent)]
-    Scan(#[from] scan::ScanError),
+    Scan(#[from] crate::segment::SegmentError),
 }
 
 impl ApplyError {
-    pub(crate) fn call(operation: &'static str, e: &dyn ProvideErrorMetadata) -> ApplyError {
-        ApplyError::Call {
-            operation,
-            message: match (e.code(), e.message()) {
-                (Some(code), Some(message)) => format!("{code}: {message}"),
-                (code, message) => message.or(code).unwrap_or("no message").to_string(),
+    /// A failed write `operation`.
+    pub(crate) fn write(operation: &'static str, e: WriteError) -> ApplyError {
+        match e {
+            WriteError::Service(error) => ApplyError::Call { operation, error },
+            source => ApplyError::Write { operation, source },
+        }
+    }
+
+    /// A failed read `operation`.
+    pub(crate) fn get(operation: &'static str, e: GetError) -> ApplyError {
+        match e {
+            GetError::Service(error) => ApplyError::Call { operation, error },
+            other => ApplyError::Call {
+                operation,
+                error: ServiceError::Validation {
+                    message: other.to_string(),
+                },
             },
+        }
+    }
+
+    /// A failed TransactWriteItems.
+    pub(crate) fn transact(e: TransactError) -> ApplyError {
+        match e {
+            TransactError::Service(error) => ApplyError::Call {
+                operation: "TransactWriteItems",
+                error,
+            },
+            other => ApplyError::Transact(other),
         }
     }
 }
@@ -178,7 +222,7 @@ pub async fn run(
     }
     let table = new.table.name.clone();
     let described = indexes::describe(client, &table).await?;
-    let total = described.item_count().unwrap_or(0);
+    let total = described.item_count.unwrap_or(0);
     progress.total.store(
         u64::try_from(total).unwrap_or(0),
         std::sync::atomic::Ordering::Relaxed,
@@ -220,9 +264,10 @@ async fn scan_all(
     summary: &mut Summary,
 ) -> Result<(), ApplyError> {
     let segments = options.segments.clamp(1, 1_000_000);
+    let table = Table::new(client.clone(), &new.table.name);
     let checkpoint = if options.apply {
         Checkpoint::open(
-            client,
+            &table,
             new,
             &options.migration_id,
             segments,
@@ -244,8 +289,7 @@ async fn scan_all(
     let rewriter = Rewriter::new(old, new, diff, options.delete_removed);
     let pace = options.max_wcu.and_then(Pace::new);
     let writer = Writer {
-        client,
-        table: &new.table.name,
+        table: &table,
         old,
         rewriter: &rewriter,
         pace: pace.as_ref(),
@@ -262,7 +306,7 @@ async fn scan_all(
         summary.counts.add(&counts);
     }
     if let Some(c) = &checkpoint {
-        c.finish(client).await?;
+        c.finish(&table).await?;
     }
     Ok(())
 }
@@ -276,21 +320,24 @@ async fn run_segment(
     mut state: SegmentState,
 ) -> Result<Counts, ApplyError> {
     writer.progress.count(state.counts.scanned, 0);
+    let table = writer.table;
+    // The writes are conditional on what was read: an eventually consistent read (half the
+    // units) can only cause a retry, never a lost write.
+    let mut pages = Scan::new()
+        .segment(segment, total)
+        .limit(PAGE_ITEMS)
+        .start(state.next.clone())
+        .pages(table);
     while !state.done {
-        let page = scan::page(
-            writer.client,
-            PageRequest {
-                table: writer.table,
-                segment,
-                total,
-                start: state.next.clone(),
-                limit: Some(PAGE_ITEMS),
-                // The writes are conditional on what was read: an eventually consistent
-                // read (half the units) can only cause a retry, never a lost write.
-                consistent: false,
-            },
-        )
-        .await?;
+        let Some(page) = pages.next().await else {
+            break;
+        };
+        let page = page.map_err(|source| crate::segment::SegmentError {
+            table: table.name().to_string(),
+            segment,
+            total,
+            source,
+        })?;
         // The migration's own record is not data: neither scanned nor settled.
         let items: Vec<Item> = page
             .items
@@ -306,7 +353,7 @@ async fn run_segment(
         state.done = page.next.is_none();
         state.next = page.next;
         if let Some(key) = record {
-            Checkpoint::save(writer.client, writer.table, key, segment, &state).await?;
+            Checkpoint::save(table, key, segment, &state).await?;
         }
     }
     Ok(state.counts)

@@ -2,12 +2,15 @@
 //! exactly what the scan read, so a concurrent write by the live app is never clobbered. A
 //! failed condition re-reads the item and tries again; nothing is skipped silently.
 
-use std::collections::HashMap;
-
-use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
-use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
+use aws_sdk_dynamodb::types::AttributeValue;
+use monotable_access::delete::DeleteItem;
+use monotable_access::get::GetItem;
 use monotable_access::items::Item;
+use monotable_access::key::describe_key;
+use monotable_access::update::{UpdateItem, UpdateParts};
+use monotable_access::value::template_text;
+use monotable_access::write::WriteError;
+use monotable_access::{Condition, PutSpec, Table, TransactError, Transaction};
 use monotable_check::cost::{item_size, write_units};
 use monotable_model::Model;
 
@@ -19,36 +22,20 @@ use crate::rewrite::{Outcome, Rewriter};
 /// Attempts at one item before it is reported as still changing.
 const MAX_ATTEMPTS: usize = 8;
 
-/// A condition expression and its placeholders.
-#[derive(Debug, Default)]
-pub(crate) struct Expect {
-    pub expression: String,
-    pub names: HashMap<String, String>,
-    pub values: HashMap<String, AttributeValue>,
-}
-
 /// `item` exactly as read: each attribute equal, each of `absent` still missing.
-pub(crate) fn unchanged(item: &Item, absent: &[String]) -> Expect {
-    let mut e = Expect::default();
-    let mut parts = Vec::new();
+pub(crate) fn unchanged(item: &Item, absent: &[String]) -> Condition {
     let mut sorted: Vec<(&String, &AttributeValue)> = item.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(b.0));
-    for (i, (name, value)) in sorted.into_iter().enumerate() {
-        e.names.insert(format!("#a{i}"), name.clone());
-        e.values.insert(format!(":a{i}"), value.clone());
-        parts.push(format!("#a{i} = :a{i}"));
-    }
-    for (i, name) in absent.iter().enumerate() {
-        e.names.insert(format!("#x{i}"), name.clone());
-        parts.push(format!("attribute_not_exists(#x{i})"));
-    }
-    e.expression = parts.join(" AND ");
-    e
+    let equal = sorted
+        .into_iter()
+        .map(|(name, value)| Condition::equals(name, value.clone()));
+    let missing = absent.iter().map(|name| Condition::not_exists(name));
+    equal.chain(missing).fold(Condition::none(), Condition::and)
 }
 
 /// The attributes `names` as `item` holds them: each one it has equal, each one it lacks still
 /// absent.
-pub(crate) fn holding(item: &Item, names: &[String]) -> Expect {
+pub(crate) fn holding(item: &Item, names: &[String]) -> Condition {
     let present: Item = names
         .iter()
         .filter_map(|n| item.get(n).map(|v| (n.clone(), v.clone())))
@@ -72,8 +59,7 @@ enum Attempt {
 
 /// Writes outcomes for one segment.
 pub(crate) struct Writer<'a> {
-    pub client: &'a Client,
-    pub table: &'a str,
+    pub table: &'a Table,
     pub old: &'a Model,
     pub rewriter: &'a Rewriter<'a>,
     pub pace: Option<&'a Pace>,
@@ -94,53 +80,21 @@ fn changed(read: &Item, next: &Item) -> Vec<String> {
     names
 }
 
-/// `SET` each of `set` to its value in `next`, `REMOVE` what `read` has and `next` does not;
-/// the placeholders join `expect`'s.
-fn update_expression(read: &Item, next: &Item, set: &[String], expect: &mut Expect) -> String {
-    let mut sets = Vec::new();
-    for (i, name) in set.iter().enumerate() {
-        expect.names.insert(format!("#s{i}"), name.clone());
-        if let Some(v) = next.get(name) {
-            expect.values.insert(format!(":s{i}"), v.clone());
-        }
-        sets.push(format!("#s{i} = :s{i}"));
-    }
-    let mut removed: Vec<&String> = read.keys().filter(|k| !next.contains_key(*k)).collect();
-    removed.sort();
-    let mut removes = Vec::new();
-    for (i, name) in removed.into_iter().enumerate() {
-        expect.names.insert(format!("#r{i}"), name.clone());
-        removes.push(format!("#r{i}"));
-    }
-    let mut out = String::new();
-    if !sets.is_empty() {
-        out.push_str(&format!("SET {}", sets.join(", ")));
-    }
-    if !removes.is_empty() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(&format!("REMOVE {}", removes.join(", ")));
-    }
-    out
-}
-
 pub(crate) fn units(item: &Item, transactional: bool) -> f64 {
     let bytes = item_size(&monotable_access::items::to_json(item)).unwrap_or(1024);
     write_units(bytes, transactional)
 }
 
-fn describe_key(key: &Item) -> String {
-    let mut parts: Vec<String> = key
-        .iter()
-        .map(|(k, v)| format!("{k}={}", crate::values::text(v).unwrap_or_default()))
-        .collect();
-    parts.sort();
-    parts.join(" ")
-}
-
-fn is_condition_failure(code: Option<&str>) -> bool {
-    code == Some("ConditionalCheckFailedException")
+/// Whether a write failed only because its condition did not hold.
+fn changed_meanwhile(
+    result: Result<(), WriteError>,
+    operation: &'static str,
+) -> Result<Attempt, ApplyError> {
+    match result {
+        Ok(()) => Ok(Attempt::Done),
+        Err(WriteError::ConditionFailed { .. }) => Ok(Attempt::Changed),
+        Err(e) => Err(ApplyError::write(operation, e)),
+    }
 }
 
 impl Writer<'_> {
@@ -200,21 +154,16 @@ impl Writer<'_> {
     fn leave(&self, item: &Item, why: &str, counts: &mut Counts) {
         counts.left += 1;
         let key = Rewriter::primary_key(self.old, item);
-        self.progress.leave(why, describe_key(&key));
+        self.progress.leave(why, key_text(&key));
     }
 
     async fn reread(&self, item: &Item) -> Result<Option<Item>, ApplyError> {
         let key = Rewriter::primary_key(self.old, item);
-        let out = self
-            .client
-            .get_item()
-            .table_name(self.table)
-            .set_key(Some(key))
-            .consistent_read(true)
-            .send()
+        GetItem::new(key)
+            .consistent(true)
+            .send(self.table)
             .await
-            .map_err(|e| ApplyError::call("GetItem", &e))?;
-        Ok(out.item)
+            .map_err(|e| ApplyError::get("GetItem", e))
     }
 
     pub(crate) async fn pace(&self, units: impl FnOnce() -> f64) {
@@ -228,16 +177,25 @@ impl Writer<'_> {
     /// conditioned on what it depends on still holding what the scan read: the rewrite's inputs
     /// (the entity type and every key template's variables), and each attribute it sets or
     /// removes. Another writer's change to any of them makes it read the item again.
-    pub(crate) fn update_parts(&self, read: &Item, next: &Item) -> (Item, String, Expect) {
+    pub(crate) fn update_parts(&self, read: &Item, next: &Item) -> UpdateParts {
         let set: Vec<String> = changed(read, next);
         let mut watched = self.rewriter.inputs(read);
         watched.extend(set.iter().cloned());
         watched.extend(read.keys().filter(|k| !next.contains_key(*k)).cloned());
         watched.sort();
         watched.dedup();
-        let mut expect = holding(read, &watched);
-        let update = update_expression(read, next, &set, &mut expect);
-        (Rewriter::primary_key(self.old, read), update, expect)
+        let mut update = UpdateItem::new(Rewriter::primary_key(self.old, read));
+        for name in &set {
+            if let Some(value) = next.get(name) {
+                update = update.set(name, value.clone());
+            }
+        }
+        let mut removed: Vec<&String> = read.keys().filter(|k| !next.contains_key(*k)).collect();
+        removed.sort();
+        for name in removed {
+            update = update.remove(name);
+        }
+        update.when(holding(read, &watched)).build()
     }
 
     async fn put(&self, read: &Item, next: Item) -> Result<Attempt, ApplyError> {
@@ -245,23 +203,8 @@ impl Writer<'_> {
             return Ok(Attempt::Done);
         }
         self.pace(|| units(&next, false)).await;
-        let (key, update, expect) = self.update_parts(read, &next);
-        let sent = self
-            .client
-            .update_item()
-            .table_name(self.table)
-            .set_key(Some(key))
-            .update_expression(update)
-            .condition_expression(expect.expression)
-            .set_expression_attribute_names(Some(expect.names))
-            .set_expression_attribute_values(Some(expect.values))
-            .send()
-            .await;
-        match sent {
-            Ok(_) => Ok(Attempt::Done),
-            Err(e) if is_condition_failure(e.code()) => Ok(Attempt::Changed),
-            Err(e) => Err(ApplyError::call("UpdateItem", &e)),
-        }
+        let sent = self.update_parts(read, &next).send(self.table).await;
+        changed_meanwhile(sent, "UpdateItem")
     }
 
     async fn delete(&self, read: &Item, key: Item) -> Result<Attempt, ApplyError> {
@@ -269,22 +212,11 @@ impl Writer<'_> {
             return Ok(Attempt::Done);
         }
         self.pace(|| units(read, false)).await;
-        let expect = unchanged(read, &self.rewriter.absent(read));
-        let sent = self
-            .client
-            .delete_item()
-            .table_name(self.table)
-            .set_key(Some(key))
-            .condition_expression(expect.expression)
-            .set_expression_attribute_names(Some(expect.names))
-            .set_expression_attribute_values(Some(expect.values))
-            .send()
+        let sent = DeleteItem::new(key)
+            .when(unchanged(read, &self.rewriter.absent(read)))
+            .send(self.table)
             .await;
-        match sent {
-            Ok(_) => Ok(Attempt::Done),
-            Err(e) if is_condition_failure(e.code()) => Ok(Attempt::Changed),
-            Err(e) => Err(ApplyError::call("DeleteItem", &e)),
-        }
+        changed_meanwhile(sent, "DeleteItem")
     }
 
     /// The item put at its new key (which must be free) and deleted at the old one (which
@@ -295,61 +227,40 @@ impl Writer<'_> {
         }
         self.pace(|| units(&next, true) + units(read, true)).await;
         let pk = &self.old.table.partition_key.name;
-        let put = Put::builder()
-            .table_name(self.table)
-            .set_item(Some(next))
-            .condition_expression("attribute_not_exists(#pk)")
-            .expression_attribute_names("#pk", pk)
-            .build()
-            .map_err(|e| ApplyError::Call {
-                operation: "TransactWriteItems",
-                message: e.to_string(),
-            })?;
+        let put = PutSpec::item(next, &self.old.table_key_names()).when(Condition::not_exists(pk));
         let expect = unchanged(read, &self.rewriter.absent(read));
-        let delete = Delete::builder()
-            .table_name(self.table)
-            .set_key(Some(from))
-            .condition_expression(expect.expression)
-            .set_expression_attribute_names(Some(expect.names))
-            .set_expression_attribute_values(Some(expect.values))
-            .build()
-            .map_err(|e| ApplyError::Call {
-                operation: "TransactWriteItems",
-                message: e.to_string(),
-            })?;
-        let sent = self
-            .client
-            .transact_write_items()
-            .transact_items(TransactWriteItem::builder().put(put).build())
-            .transact_items(TransactWriteItem::builder().delete(delete).build())
-            .send()
+        let sent = Transaction::new()
+            .write(put)
+            .delete_item(from.clone(), expect, describe_key(&from))
+            .send(self.table)
             .await;
-        let err = match sent {
-            Ok(_) => return Ok(Attempt::Done),
-            Err(e) => e,
-        };
-        let reasons: Vec<Option<String>> = err
-            .as_service_error()
-            .and_then(|s| match s {
-                aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError::TransactionCanceledException(c) => {
-                    Some(c.cancellation_reasons().iter().map(|r| r.code().map(str::to_string)).collect())
-                }
-                _ => None,
-            })
-            .unwrap_or_default();
-        let failed = |i: usize| {
-            reasons
-                .get(i)
-                .and_then(|r| r.as_deref())
-                .is_some_and(|c| c == "ConditionalCheckFailed")
-        };
-        if failed(1) {
-            Ok(Attempt::Changed)
-        } else if failed(0) {
-            Ok(Attempt::Taken)
-        } else {
-            Err(ApplyError::call("TransactWriteItems", &err))
+        match sent {
+            Ok(()) => Ok(Attempt::Done),
+            Err(e) if e.failed_at(1) => Ok(Attempt::Changed),
+            Err(e) if e.failed_at(0) => Ok(Attempt::Taken),
+            Err(e) => Err(ApplyError::transact(e)),
         }
+    }
+}
+
+/// `PK=ORDER#1 SK=ORDER`: a key as the summary lists a left item.
+fn key_text(key: &Item) -> String {
+    let mut parts: Vec<String> = key
+        .iter()
+        .map(|(k, v)| format!("{k}={}", template_text(v).unwrap_or_default()))
+        .collect();
+    parts.sort();
+    parts.join(" ")
+}
+
+/// What a failed transaction of in-place rewrites means: conditions that failed, or a race
+/// lost, settle the items one by one; anything else is an error.
+pub(crate) fn cancelled(e: TransactError) -> Result<(), ApplyError> {
+    match e {
+        TransactError::ConditionFailed { .. }
+        | TransactError::Cancelled { .. }
+        | TransactError::Conflict { .. } => Ok(()),
+        other => Err(ApplyError::transact(other)),
     }
 }
 

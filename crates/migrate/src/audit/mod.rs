@@ -1,33 +1,33 @@
 //! `monotable audit MODEL`: scan a live table and report everything in it, and in its own
 //! description, that does not fit the model.
 //!
-//! - [`table`](self): DescribeTable and DescribeTimeToLive against the CreateTable the model
-//!   implies (`MA001`..`MA008`).
-//! - [`check_item`]: one item against its entity: `entityType`, the table key and every
-//!   synthetic index key as the render of the entity's templates from the item's attributes,
-//!   attribute types and bounds, and its size (`MA010`..`MA021`). Pure.
+//! - [`table`](self): the table's description (DescribeTable, DescribeTimeToLive) against the
+//!   CreateTable the model implies (`MA001`..`MA008`).
+//! - each item against its entity with the access layer's conformance rules
+//!   ([`monotable_access::conform`]: `entityType`, the table key and every synthetic index key
+//!   as the render of the entity's templates from the item's attributes, attribute types and
+//!   bounds, `MA010`..`MA020`), and its size (`MA021`). Pure.
 //! - [`audit`] reads every item with a parallel segmented Scan (or a random sample of
 //!   segments), audits each as its page arrives, and returns an [`AuditReport`] that renders
 //!   rustc-style or as JSON. `docs/audit.md` lists the codes.
 
-mod attributes;
-mod finding;
-mod item;
 mod report;
 mod run;
+mod size;
 mod table;
 
 use aws_sdk_dynamodb::Client;
+use monotable_access::Table;
+use monotable_access::error::{DescribeTableError, TtlError};
+use monotable_check::Severity;
 use monotable_model::Model;
 
-pub use attributes::{MAX_ITEM_BYTES, text_problem};
-pub use finding::{Code, Finding, ItemKey};
-pub use item::{ItemAudit, ItemKind, MIGRATION_ENTITY, check_item};
+pub use monotable_access::conform::{Code, Finding, ItemAudit, ItemKey, ItemKind};
+pub use monotable_access::items::MIGRATION_ENTITY;
 pub use monotable_check::Format;
 pub use report::{AuditReport, KEPT_PER_CODE, SHOWN_PER_CODE, Sample};
 pub use run::SAMPLE_SEGMENTS;
-
-use crate::scan::ScanError;
+pub use size::MAX_ITEM_BYTES;
 
 /// Segments a full audit reads at once unless told otherwise.
 pub const DEFAULT_SEGMENTS: i32 = 4;
@@ -56,23 +56,28 @@ impl Default for AuditOptions {
     }
 }
 
+/// How bad a finding of `code` is: every finding is drift, warnings are the ones that cost
+/// rather than break.
+pub fn severity(code: Code) -> Severity {
+    match code {
+        Code::IndexUndeclared | Code::BillingMode => Severity::Warning,
+        _ => Severity::Error,
+    }
+}
+
 /// An audit could not be run (drift is no error: it is the report).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AuditError {
     /// Reading the items failed.
     #[error(transparent)]
-    Scan(#[from] ScanError),
+    Scan(#[from] crate::segment::SegmentError),
     /// Describing the table failed.
-    #[error("{operation} on table `{table}` failed: {message}")]
-    Describe {
-        /// The DynamoDB operation.
-        operation: &'static str,
-        /// The table.
-        table: String,
-        /// DynamoDB's code and message.
-        message: String,
-    },
+    #[error(transparent)]
+    Describe(#[from] DescribeTableError),
+    /// Reading its time to live failed.
+    #[error(transparent)]
+    Ttl(#[from] TtlError),
     /// The options make no audit.
     #[error("invalid audit options: {0}")]
     Options(String),
@@ -108,15 +113,15 @@ pub async fn audit(
     for finding in table::compare(model, name, &described) {
         report.push(finding);
     }
-    let rules = item::Rules::new(model);
+    let rules = monotable_access::conform::Rules::new(model);
+    let table = Table::new(client.clone(), name);
     match options.sample {
         Some(wanted) => {
-            let (read, sample) =
-                run::sample(client, name, &rules, wanted, options.segments).await?;
+            let (read, sample) = run::sample(&table, &rules, wanted, options.segments).await?;
             report.merge(read);
             report.sample = Some(sample);
         }
-        None => report.merge(run::full(client, name, &rules, options.segments).await?),
+        None => report.merge(run::full(&table, &rules, options.segments).await?),
     }
     report.sort();
     Ok(report)

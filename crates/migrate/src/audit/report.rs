@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use monotable_check::{Annotation, Format, Severity, SourceFile, elide};
 use serde::Serialize;
 
-use super::finding::{Code, Finding};
+use super::severity;
+use monotable_access::conform::{Code, Finding};
 
 /// Findings of one code printed in human output; the rest are counted.
 pub const SHOWN_PER_CODE: usize = 20;
@@ -155,10 +156,10 @@ impl AuditReport {
         self.sample.as_ref()
     }
 
-    fn count_of(&self, severity: Severity) -> usize {
+    fn count_of(&self, wanted: Severity) -> usize {
         self.counts
             .iter()
-            .filter(|(code, _)| code.severity() == severity)
+            .filter(|(code, _)| severity(**code) == wanted)
             .map(|(_, n)| n)
             .sum()
     }
@@ -289,7 +290,7 @@ fn write_finding(out: &mut String, source: &SourceFile, quoted: bool, f: &Findin
     source.write(
         out,
         &Annotation {
-            severity: f.severity().as_str(),
+            severity: severity(f.code).as_str(),
             code: f.code.code(),
             message: &message,
             span: f.span.as_ref().filter(|_| quoted),
@@ -344,7 +345,7 @@ struct JsonSpan {
 
 #[derive(Serialize)]
 struct JsonFinding<'a> {
-    code: Code,
+    code: &'static str,
     name: &'static str,
     severity: Severity,
     message: String,
@@ -369,9 +370,9 @@ impl<'a> JsonFinding<'a> {
         let start = span.map(|s| source.line_col(s.start));
         let end = span.map(|s| source.line_col(s.end));
         Self {
-            code: f.code,
+            code: f.code.code(),
             name: f.code.name(),
-            severity: f.severity(),
+            severity: severity(f.code),
             message: elide(&f.message),
             item: f
                 .item

@@ -5,13 +5,14 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use aws_sdk_dynamodb::Client;
 use futures_util::future::join_all;
+use monotable_access::Table;
+use monotable_access::conform::{ItemKind, Rules};
 use monotable_access::items::Item;
+use monotable_access::scan::{FULL_SCAN_PAGE, Scan};
 
-use super::item::{ItemKind, Rules};
+use super::AuditError;
 use super::report::{AuditReport, Sample};
-use crate::scan::{self, PageRequest, ScanError};
 
 /// `TotalSegments` of a sampling Scan: each segment is about a thousandth of the table.
 pub const SAMPLE_SEGMENTS: i32 = 1000;
@@ -39,24 +40,28 @@ impl Budget {
         next
     }
 
-    fn page_limit(&self) -> i32 {
+    fn page_limit(&self) -> usize {
         let left = self
             .wanted
             .saturating_sub(self.read.load(Ordering::Relaxed));
-        i32::try_from(left.clamp(1, SAMPLE_PAGE)).unwrap_or(1)
+        left.clamp(1, SAMPLE_PAGE)
     }
 }
 
 /// Counts and audits one item into `part`.
 fn tally(part: &mut AuditReport, rules: &Rules<'_>, item: &Item) {
     part.items += 1;
-    let audit = rules.check(item);
+    let mut audit = rules.check(item);
+    audit
+        .findings
+        .extend(super::size::check(rules.model(), item, &audit.kind));
     match audit.kind {
         ItemKind::Entity(name) | ItemKind::Unknown(name) => {
             *part.entities.entry(name).or_default() += 1;
         }
         ItemKind::Migration => part.migration_records += 1,
-        ItemKind::Untyped => part.untyped += 1,
+        // Untyped, or a kind this audit does not know yet: counted as no entity's.
+        _ => part.untyped += 1,
     }
     for finding in audit.findings {
         part.push(finding);
@@ -65,24 +70,26 @@ fn tally(part: &mut AuditReport, rules: &Rules<'_>, item: &Item) {
 
 /// Reads one segment to its end, or until the sample has enough items.
 async fn segment(
-    client: &Client,
+    table: &Table,
     rules: &Rules<'_>,
-    (table, segment, total): (&str, i32, i32),
+    (segment, total): (i32, i32),
     budget: Option<&Budget>,
-) -> Result<AuditReport, ScanError> {
-    let mut part = AuditReport::new(table);
-    let mut start = None;
-    loop {
-        let request = PageRequest {
-            table,
-            segment,
-            total,
-            start,
-            // Bounded pages: an engine may read past the 1 MB it returns on an unlimited one.
-            limit: Some(budget.map_or(crate::scan::PAGE_ITEMS, Budget::page_limit)),
-            consistent: false,
-        };
-        let page = scan::page(client, request).await?;
+) -> Result<AuditReport, AuditError> {
+    let mut part = AuditReport::new(table.name());
+    let failed = |source| crate::segment::SegmentError {
+        table: table.name().to_string(),
+        segment,
+        total,
+        source,
+    };
+    // Bounded pages: an engine may read past the 1 MB it returns on an unlimited one.
+    let limit = budget.map_or(FULL_SCAN_PAGE, Budget::page_limit);
+    let mut pages = Scan::new()
+        .segment(segment, total)
+        .limit(limit)
+        .pages(table);
+    while let Some(page) = pages.next().await {
+        let page = page.map_err(failed)?;
         for item in &page.items {
             tally(&mut part, rules, item);
         }
@@ -91,10 +98,7 @@ async fn segment(
             if budget.enough() {
                 break;
             }
-        }
-        match page.next {
-            Some(next) => start = Some(next),
-            None => break,
+            pages.limit(budget.page_limit());
         }
     }
     Ok(part)
@@ -102,8 +106,8 @@ async fn segment(
 
 fn merged(
     table: &str,
-    parts: Vec<Result<AuditReport, ScanError>>,
-) -> Result<AuditReport, ScanError> {
+    parts: Vec<Result<AuditReport, AuditError>>,
+) -> Result<AuditReport, AuditError> {
     let mut report = AuditReport::new(table);
     for part in parts {
         report.merge(part?);
@@ -113,23 +117,21 @@ fn merged(
 
 /// Every item, `segments` segments read at once.
 pub(crate) async fn full(
-    client: &Client,
-    table: &str,
+    table: &Table,
     rules: &Rules<'_>,
     segments: i32,
-) -> Result<AuditReport, ScanError> {
-    let reads = (0..segments).map(|s| segment(client, rules, (table, s, segments), None));
-    merged(table, join_all(reads).await)
+) -> Result<AuditReport, AuditError> {
+    let reads = (0..segments).map(|s| segment(table, rules, (s, segments), None));
+    merged(table.name(), join_all(reads).await)
 }
 
 /// About `wanted` items from random segments of [`SAMPLE_SEGMENTS`], `workers` at once.
 pub(crate) async fn sample(
-    client: &Client,
-    table: &str,
+    table: &Table,
     rules: &Rules<'_>,
     wanted: usize,
     workers: i32,
-) -> Result<(AuditReport, Sample), ScanError> {
+) -> Result<(AuditReport, Sample), AuditError> {
     let mut order: Vec<i32> = (0..SAMPLE_SEGMENTS).collect();
     fastrand::Rng::new().shuffle(&mut order);
     let budget = Budget {
@@ -138,8 +140,8 @@ pub(crate) async fn sample(
         segments: Mutex::new(order),
         taken: AtomicUsize::new(0),
     };
-    let reads = (0..workers).map(|_| worker(client, table, rules, &budget));
-    let report = merged(table, join_all(reads).await)?;
+    let reads = (0..workers).map(|_| worker(table, rules, &budget));
+    let report = merged(table.name(), join_all(reads).await)?;
     let sample = Sample {
         requested: wanted,
         segments_read: budget.taken.load(Ordering::Relaxed),
@@ -150,17 +152,16 @@ pub(crate) async fn sample(
 
 /// Takes random segments and reads them until the sample has enough items.
 async fn worker(
-    client: &Client,
-    table: &str,
+    table: &Table,
     rules: &Rules<'_>,
     budget: &Budget,
-) -> Result<AuditReport, ScanError> {
-    let mut part = AuditReport::new(table);
+) -> Result<AuditReport, AuditError> {
+    let mut part = AuditReport::new(table.name());
     while !budget.enough() {
         let Some(s) = budget.next_segment() else {
             break;
         };
-        let read = segment(client, rules, (table, s, SAMPLE_SEGMENTS), Some(budget)).await?;
+        let read = segment(table, rules, (s, SAMPLE_SEGMENTS), Some(budget)).await?;
         part.merge(read);
     }
     Ok(part)

@@ -2,160 +2,24 @@
 //! types, each index's kind, key schema and projection, indexes the model lacks, time to live
 //! and billing mode. DescribeTable and DescribeTimeToLive, then a pure comparison.
 
-use std::collections::BTreeMap;
-
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata};
-use aws_sdk_dynamodb::types::{
-    KeySchemaElement, KeyType, Projection, TableDescription, TimeToLiveStatus,
-};
+use monotable_access::table::{self as store_table, Description, IndexDescription};
 use monotable_model::definition::{SecondaryIndex, TableDefinition, scalar_type};
 use monotable_model::{Model, table_definition};
 
 use super::AuditError;
-use super::finding::{Code, Finding};
+use monotable_access::conform::{Code, Finding};
 
-/// The table as DynamoDB describes it, as plain data.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Described {
-    /// Key schema: `(attribute, is_hash)` in order.
-    pub(crate) key: Vec<(String, bool)>,
-    /// Declared attribute types (`S`, `N`, `B`).
-    pub(crate) types: BTreeMap<String, String>,
-    /// Secondary indexes.
-    pub(crate) indexes: Vec<DescribedIndex>,
-    /// `PAY_PER_REQUEST` or `PROVISIONED`.
-    pub(crate) billing: String,
-    /// The attribute time to live is on for, when on (or turning on).
-    pub(crate) ttl: Option<String>,
-}
-
-/// One secondary index of a described table.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct DescribedIndex {
-    pub(crate) name: String,
-    pub(crate) local: bool,
-    pub(crate) key: Vec<(String, bool)>,
-    /// `ALL`, `KEYS_ONLY` or `INCLUDE`.
-    pub(crate) projection: String,
-    pub(crate) non_key: Vec<String>,
-}
-
-fn call_error(operation: &'static str, table: &str, e: &dyn ProvideErrorMetadata) -> AuditError {
-    AuditError::Describe {
-        operation,
-        table: table.to_string(),
-        message: match e.code() {
-            Some(code) => format!("{code}: {}", e.message().unwrap_or_default()),
-            None => "no message".to_string(),
-        },
-    }
-}
-
-/// Describes `table`; `None` when it does not exist.
+/// Describes `table` and its time to live; `None` when it does not exist.
 pub(crate) async fn describe(
     client: &Client,
     table: &str,
-) -> Result<Option<Described>, AuditError> {
-    let out = match client.describe_table().table_name(table).send().await {
-        Ok(out) => out,
-        Err(e)
-            if e.as_service_error()
-                .is_some_and(|s| s.is_resource_not_found_exception()) =>
-        {
-            return Ok(None);
-        }
-        Err(e) if e.code().is_none() => {
-            return Err(AuditError::Describe {
-                operation: "DescribeTable",
-                table: table.to_string(),
-                message: DisplayErrorContext(&e).to_string(),
-            });
-        }
-        Err(e) => return Err(call_error("DescribeTable", table, &e)),
+) -> Result<Option<Description>, AuditError> {
+    let Some(mut described) = store_table::describe(client, table).await? else {
+        return Ok(None);
     };
-    let ttl = client
-        .describe_time_to_live()
-        .table_name(table)
-        .send()
-        .await
-        .map_err(|e| call_error("DescribeTimeToLive", table, &e))?;
-    let ttl = ttl.time_to_live_description().and_then(|d| {
-        let on = matches!(
-            d.time_to_live_status(),
-            Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
-        );
-        d.attribute_name().filter(|_| on).map(str::to_string)
-    });
-    let mut described = out.table().map(plain).unwrap_or_default();
-    described.ttl = ttl;
+    described.ttl = store_table::time_to_live(client, table).await?;
     Ok(Some(described))
-}
-
-fn key_of(schema: &[KeySchemaElement]) -> Vec<(String, bool)> {
-    schema
-        .iter()
-        .map(|k| {
-            (
-                k.attribute_name().to_string(),
-                *k.key_type() == KeyType::Hash,
-            )
-        })
-        .collect()
-}
-
-fn projection_of(p: Option<&Projection>) -> (String, Vec<String>) {
-    let kind = p
-        .and_then(|p| p.projection_type())
-        .map_or("ALL", |t| t.as_str())
-        .to_string();
-    let non_key = p
-        .map(|p| p.non_key_attributes().to_vec())
-        .unwrap_or_default();
-    (kind, non_key)
-}
-
-fn plain(t: &TableDescription) -> Described {
-    let mut indexes = Vec::new();
-    for g in t.global_secondary_indexes() {
-        let (projection, non_key) = projection_of(g.projection());
-        indexes.push(DescribedIndex {
-            name: g.index_name().unwrap_or_default().to_string(),
-            local: false,
-            key: key_of(g.key_schema()),
-            projection,
-            non_key,
-        });
-    }
-    for l in t.local_secondary_indexes() {
-        let (projection, non_key) = projection_of(l.projection());
-        indexes.push(DescribedIndex {
-            name: l.index_name().unwrap_or_default().to_string(),
-            local: true,
-            key: key_of(l.key_schema()),
-            projection,
-            non_key,
-        });
-    }
-    Described {
-        key: key_of(t.key_schema()),
-        types: t
-            .attribute_definitions()
-            .iter()
-            .map(|a| {
-                let ty = a.attribute_type().as_str().to_string();
-                (a.attribute_name().to_string(), ty)
-            })
-            .collect(),
-        indexes,
-        // A table that was always provisioned has no summary.
-        billing: t
-            .billing_mode_summary()
-            .and_then(|b| b.billing_mode())
-            .map_or("PROVISIONED", |m| m.as_str())
-            .to_string(),
-        ttl: None,
-    }
 }
 
 /// `PK (HASH), SK (RANGE)`.
@@ -185,7 +49,7 @@ pub(crate) fn missing_table(model: &Model, table: &str) -> Finding {
 }
 
 /// Every way the described table differs from the model's.
-pub(crate) fn compare(model: &Model, table: &str, found: &Described) -> Vec<Finding> {
+pub(crate) fn compare(model: &Model, table: &str, found: &Description) -> Vec<Finding> {
     let wanted = table_definition(model);
     let mut out = table_key(model, table, &wanted, found);
     let indexes = wanted
@@ -213,7 +77,7 @@ fn wanted_type(wanted: &TableDefinition, name: &str) -> &'static str {
 /// Key attributes declared with another type than the model's.
 fn type_findings<'a>(
     wanted: &TableDefinition,
-    found: &Described,
+    found: &Description,
     names: impl Iterator<Item = &'a str>,
     what: &str,
     code: Code,
@@ -240,7 +104,7 @@ fn table_key(
     model: &Model,
     table: &str,
     wanted: &TableDefinition,
-    found: &Described,
+    found: &Description,
 ) -> Vec<Finding> {
     let want = schema_text(wanted.key_schema.elements());
     let have = schema_text(found_key(&found.key));
@@ -279,7 +143,7 @@ fn index_findings(
     model: &Model,
     table: &str,
     wanted: &TableDefinition,
-    found: &Described,
+    found: &Description,
     index: &SecondaryIndex,
     local: bool,
 ) -> Vec<Finding> {
@@ -332,7 +196,7 @@ fn missing_index(table: &str, index: &SecondaryIndex, local: bool) -> Finding {
 }
 
 /// The index's kind and key schema, when they differ.
-fn shape(index: &SecondaryIndex, have: &DescribedIndex, local: bool) -> Vec<Finding> {
+fn shape(index: &SecondaryIndex, have: &IndexDescription, local: bool) -> Vec<Finding> {
     let name = &index.name;
     let mut out = Vec::new();
     if have.local != local {
@@ -367,7 +231,7 @@ fn projection_text(kind: &str, non_key: &[String]) -> String {
     }
 }
 
-fn projection(index: &SecondaryIndex, have: &DescribedIndex) -> Option<Finding> {
+fn projection(index: &SecondaryIndex, have: &IndexDescription) -> Option<Finding> {
     let want_kind = index.projection.projection_type();
     let mut want_attrs = index
         .projection
@@ -397,7 +261,7 @@ fn undeclared(
     model: &Model,
     table: &str,
     wanted: &TableDefinition,
-    found: &Described,
+    found: &Description,
 ) -> Vec<Finding> {
     let declared = |name: &str| {
         wanted
@@ -426,7 +290,12 @@ fn undeclared(
         .collect()
 }
 
-fn ttl(model: &Model, table: &str, wanted: &TableDefinition, found: &Described) -> Option<Finding> {
+fn ttl(
+    model: &Model,
+    table: &str,
+    wanted: &TableDefinition,
+    found: &Description,
+) -> Option<Finding> {
     let (message, help) = match (&wanted.ttl_attribute, &found.ttl) {
         (Some(want), None) => (
             format!("time to live is off on table `{table}`; the model expires items by `{want}`"),
@@ -456,7 +325,7 @@ fn billing(
     model: &Model,
     table: &str,
     wanted: &TableDefinition,
-    found: &Described,
+    found: &Description,
 ) -> Option<Finding> {
     let want = wanted.billing.mode();
     (found.billing != want).then(|| {
@@ -477,14 +346,14 @@ fn billing(
 
 /// The description of the table the model implies, as DynamoDB would give it (for tests).
 #[cfg(test)]
-pub(crate) fn as_described(model: &Model) -> Described {
+pub(crate) fn as_described(model: &Model) -> Description {
     let wanted = table_definition(model);
     let key = |k: &monotable_model::definition::KeySchema| {
         k.elements()
             .map(|(n, h)| (n.to_string(), h))
             .collect::<Vec<_>>()
     };
-    let index = |i: &SecondaryIndex, local: bool| DescribedIndex {
+    let index = |i: &SecondaryIndex, local: bool| IndexDescription {
         name: i.name.clone(),
         local,
         key: key(&i.key_schema),
@@ -494,8 +363,9 @@ pub(crate) fn as_described(model: &Model) -> Described {
             .non_key_attributes()
             .map(<[String]>::to_vec)
             .unwrap_or_default(),
+        status: (!local).then(|| "ACTIVE".to_string()),
     };
-    Described {
+    Description {
         key: key(&wanted.key_schema),
         types: wanted
             .attribute_definitions
@@ -515,6 +385,8 @@ pub(crate) fn as_described(model: &Model) -> Described {
             .collect(),
         billing: wanted.billing.mode().to_string(),
         ttl: wanted.ttl_attribute.clone(),
+        status: "ACTIVE".to_string(),
+        item_count: None,
     }
 }
 

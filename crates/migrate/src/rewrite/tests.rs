@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::diff::diff;
+use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::items::ENTITY_TYPE;
 
 const SHOP: &str = include_str!("../../../../examples/shop/shop.toml");

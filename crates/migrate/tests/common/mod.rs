@@ -74,32 +74,16 @@ pub async fn loaded(client: &Client, model: &Model, seed: u64) -> Vec<Item> {
 
 /// Every item of the table, sorted by primary key.
 pub async fn scan(client: &Client, model: &Model) -> Vec<Item> {
-    let mut out = Vec::new();
-    let mut start = None;
-    loop {
-        let page = monotable_migrate::scan::page(
-            client,
-            monotable_migrate::scan::PageRequest {
-                table: &model.table.name,
-                segment: 0,
-                total: 1,
-                start,
-                limit: None,
-                consistent: true,
-            },
-        )
+    let table = monotable_access::Table::new(client.clone(), &model.table.name);
+    let mut out = monotable_access::scan::Scan::new()
+        .consistent(true)
+        .all(&table)
         .await
         .expect("scan");
-        out.extend(page.items);
-        match page.next {
-            Some(next) => start = Some(next),
-            None => break,
-        }
-    }
     let key = |i: &Item| {
         let text = |n: &str| {
             i.get(n)
-                .and_then(monotable_migrate::values::text)
+                .and_then(monotable_access::value::template_text)
                 .unwrap_or_default()
         };
         (text("PK"), text("SK"))

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Validator;
+use super::traffic::Stated;
 use crate::error::IssueKind;
 use crate::model::*;
 use crate::raw::{self, RawAttribute, RawModel, Sp};
@@ -34,6 +35,7 @@ impl Validator {
                 "state how many distinct values are live at once (a shard suffix `hash % N` has N)",
             );
         }
+        self.attribute_bounds(name, raw);
         let default = a.default.as_ref().map(|d| {
             if !a.required.unwrap_or(false) {
                 self.err_help(
@@ -186,6 +188,39 @@ impl Validator {
         out
     }
 
+    /// `cardinality`, `max_length` and `max_items` within what monotable and DynamoDB hold.
+    fn attribute_bounds(&mut self, name: &str, raw: &Sp<RawAttribute>) {
+        let a = &raw.value;
+        let owner = format!(" on `{name}`");
+        self.at_most(
+            Stated::new("cardinality", &owner, a.cardinality, &raw.span),
+            MAX_COUNT,
+            "more live values than monotable takes (at most 1000000000)",
+            "state the live values a write burst spreads over (a shard count), at most 1000000000, or leave `cardinality` out for an id-like attribute",
+        );
+        for (field, value, what) in [
+            ("max_length", a.max_length, "bytes"),
+            ("max_items", a.max_items, "elements"),
+        ] {
+            if value == Some(0) {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!("`{field} = 0`{owner}: a bound of 0 {what} describes nothing"),
+                    &raw.span,
+                    format!(
+                        "state the most {what} a value holds, at least 1, or leave `{field}` out"
+                    ),
+                );
+            }
+            self.at_most(
+                Stated::new(field, &owner, value, &raw.span),
+                MAX_ITEM_SIZE_BYTES,
+                &format!("more {what} than an item holds: DynamoDB's items are at most 400 KB (409600 bytes)"),
+                &format!("state the most {what} a value holds, at most 409600"),
+            );
+        }
+    }
+
     fn relations(&mut self, e: &raw::RawEntity) -> Vec<Relation> {
         let mut out = Vec::new();
         for r in &e.relations {
@@ -200,6 +235,13 @@ impl Validator {
                     "state the most related items the collection can hold, or remove the relation",
                 );
             }
+            let owner = format!(" in the relation to `{}`", r.value.entity.value);
+            self.at_most(
+                Stated::new("max", &owner, r.value.max, &r.span),
+                MAX_COUNT,
+                "more related items than monotable takes (at most 1000000000)",
+                "state the most related items, at most 1000000000, or leave `max` out for an unbounded relation",
+            );
             out.push(Relation {
                 entity: r.value.entity.value.clone(),
                 kind: r.value.kind,
@@ -350,9 +392,10 @@ fn default_fits(a: &RawAttribute, d: &raw::DefaultValue) -> Result<(), String> {
     let ok = match (a.ty.value, d) {
         (AttributeType::Boolean, D::Boolean(_)) => true,
         (AttributeType::Integer, D::Integer(_)) => true,
-        (AttributeType::Number | AttributeType::Float, D::Integer(_) | D::Float(_)) => true,
+        (AttributeType::Number | AttributeType::Float, D::Integer(_)) => true,
+        (AttributeType::Number | AttributeType::Float, D::Float(x)) => return dynamodb_float(*x),
         (AttributeType::Decimal, D::Integer(_)) => true,
-        (AttributeType::Decimal, D::String(s)) => is_decimal(s),
+        (AttributeType::Decimal, D::String(s)) if is_decimal(s) => return dynamodb_digits(s),
         (AttributeType::String, D::String(s)) => {
             return match a.max_length {
                 Some(max) if s.len() as u64 > max => {
@@ -382,6 +425,35 @@ fn default_fits(a: &RawAttribute, d: &raw::DefaultValue) -> Result<(), String> {
             ty => format!("not a value of type `{}`", ty.name()),
         })
     }
+}
+
+/// The most significant digits a DynamoDB number holds.
+const MAX_NUMBER_DIGITS: usize = 38;
+
+/// A float DynamoDB stores: finite, and 0 or of a magnitude from 1e-130 to below 1e126.
+fn dynamodb_float(x: f64) -> Result<(), String> {
+    if !x.is_finite() {
+        return Err("DynamoDB stores no NaN or infinity: state a finite number".to_string());
+    }
+    let magnitude = x.abs();
+    if magnitude != 0.0 && !(1e-130..1e126).contains(&magnitude) {
+        return Err(format!(
+            "`{x:e}` is outside the numbers DynamoDB stores (a magnitude from 1e-130 to below 1e126)"
+        ));
+    }
+    Ok(())
+}
+
+/// An exact decimal DynamoDB stores: at most 38 significant digits.
+fn dynamodb_digits(s: &str) -> Result<(), String> {
+    let digits: String = s.chars().filter(char::is_ascii_digit).collect();
+    let significant = digits.trim_start_matches('0').trim_end_matches('0').len();
+    if significant > MAX_NUMBER_DIGITS {
+        return Err(format!(
+            "{significant} significant digits; a DynamoDB number holds at most {MAX_NUMBER_DIGITS}"
+        ));
+    }
+    Ok(())
 }
 
 fn is_decimal(s: &str) -> bool {

@@ -2,9 +2,10 @@
 //!
 //! The table and indexes are in `schema`, entities in `entity`, access patterns in `pattern`,
 //! what an update declares it changes in `sets`, traffic figures and numeric bounds in
-//! `traffic`.
+//! `traffic`; names and key text holding hidden characters are refused first, in `hidden`.
 
 mod entity;
+mod hidden;
 mod limits;
 mod native;
 mod pattern;
@@ -30,12 +31,21 @@ pub fn parse(source: &str) -> Result<Model, ModelError> {
     let raw: RawModel = toml::from_str(source).map_err(|e| ModelError {
         issues: vec![ModelIssue {
             kind: IssueKind::Syntax,
-            message: e.message().trim().to_string(),
+            message: plain_types(e.message().trim()),
             span: e.span(),
             help: None,
         }],
     })?;
     validate(raw)
+}
+
+/// A reader's message with Rust's type names said in words: `expected u64` is `expected a
+/// whole number, 0 or more`.
+fn plain_types(message: &str) -> String {
+    message
+        .replace("expected u64", "expected a whole number, 0 or more")
+        .replace("expected i64", "expected a whole number")
+        .replace("expected f64", "expected a number")
 }
 
 /// Validates an already deserialized model.
@@ -46,14 +56,16 @@ pub fn validate(raw: RawModel) -> Result<Model, ModelError> {
         return Err(ModelError { issues });
     }
     let mut v = Validator { issues: Vec::new() };
-    let model = v.model(raw);
+    v.hidden_characters(&raw);
     if v.issues.is_empty() {
-        Ok(model)
-    } else {
-        let mut issues = v.issues;
-        issues.sort_by_key(|i| i.span.as_ref().map_or(0, |s| s.start));
-        Err(ModelError { issues })
+        let model = v.model(raw);
+        if v.issues.is_empty() {
+            return Ok(model);
+        }
     }
+    let mut issues = v.issues;
+    issues.sort_by_key(|i| i.span.as_ref().map_or(0, |s| s.start));
+    Err(ModelError { issues })
 }
 
 /// Parses a key condition: `T`, `begins_with(T)`, `between(A, B)`, `< T`, `<= T`, `> T`, `>= T`.
@@ -108,10 +120,7 @@ fn renders_number(a: &Attribute) -> bool {
         | AttributeType::Decimal
         | AttributeType::Number
         | AttributeType::Float => true,
-        AttributeType::Timestamp => matches!(
-            a.format,
-            Some(TimestampFormat::EpochSeconds | TimestampFormat::EpochMillis)
-        ),
+        AttributeType::Timestamp => a.timestamp_format().is_number(),
         _ => false,
     }
 }

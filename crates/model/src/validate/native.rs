@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use super::pattern::Keys;
-use super::{Validator, parse_condition, renders_number};
+use super::{Validator, renders_number};
 use crate::error::IssueKind;
 use crate::model::*;
 use crate::raw;
@@ -67,17 +67,8 @@ impl Validator {
         let mut partition: Vec<Option<KeyCondition>> = vec![None; index.partition_keys.len()];
         let mut sort: Vec<Option<KeyCondition>> = vec![None; index.sort_keys.len()];
         for (attr, text) in &p.key {
-            let condition = match parse_condition(&text.value) {
-                Ok(c) => c,
-                Err(e) => {
-                    self.err(
-                        IssueKind::InvalidTemplate,
-                        format!("key condition on `{attr}` of `{name}`: {e}"),
-                        &text.span,
-                    );
-                    keys.broken.push(attr.clone());
-                    continue;
-                }
+            let Some(condition) = self.key_condition(name, attr, text, &mut keys) else {
+                continue;
             };
             self.condition_variables(name, p, params, model, text, &condition);
             self.native_value(name, attr, &condition, &text.span);

@@ -6,6 +6,7 @@
 //! pattern on an undeclared index gets no key-attribute errors (the check's MT013 names the
 //! index, and the rest of the design is still checked).
 
+use super::traffic::Stated;
 use super::{Validator, parse_condition};
 use crate::error::IssueKind;
 use crate::model::*;
@@ -64,6 +65,13 @@ impl Validator {
                     "state the most items the entry writes, or drop it",
                 );
             }
+            let owner = format!(" of `{}` in transaction `{name}`", n.name);
+            self.at_most(
+                Stated::new("count", &owner, count, &w.span),
+                MAX_TRANSACTION_ACTIONS,
+                "a TransactWriteItems call holds at most 100 actions",
+                "state the most items the entry writes, at most 100, or split the write",
+            );
             out.push(Write {
                 entity: n.name,
                 count,
@@ -71,6 +79,29 @@ impl Validator {
             });
         }
         out
+    }
+
+    /// `text`, the key condition on `attr` of pattern `name`, parsed; `None`, reported and marked
+    /// broken in `keys`, when it does not parse.
+    pub(super) fn key_condition(
+        &mut self,
+        name: &str,
+        attr: &str,
+        text: &Sp<String>,
+        keys: &mut Keys,
+    ) -> Option<Condition> {
+        match parse_condition(&text.value) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                self.err(
+                    IssueKind::InvalidTemplate,
+                    format!("key condition on `{attr}` of `{name}`: {e}"),
+                    &text.span,
+                );
+                keys.broken.push(attr.to_string());
+                None
+            }
+        }
     }
 
     /// Every variable of `condition` must be a parameter or an attribute of an entity the
@@ -126,17 +157,8 @@ impl Validator {
         let mut keys = Keys::default();
         let only = p.key.len() == 1;
         for (attr, text) in &p.key {
-            let condition = match parse_condition(&text.value) {
-                Ok(c) => c,
-                Err(e) => {
-                    self.err(
-                        IssueKind::InvalidTemplate,
-                        format!("key condition on `{attr}` of `{name}`: {e}"),
-                        &text.span,
-                    );
-                    keys.broken.push(attr.clone());
-                    continue;
-                }
+            let Some(condition) = self.key_condition(name, attr, text, &mut keys) else {
+                continue;
             };
             self.condition_variables(name, p, params, model, text, &condition);
             let numeric = |v: &str| {
@@ -270,6 +292,17 @@ impl Validator {
                 "a Limit is at least 1: state the page size, or leave `limit` out",
             );
         }
+        self.at_most(
+            Stated::new(
+                "limit",
+                &format!(" on pattern `{name}`"),
+                p.limit,
+                &raw.span,
+            ),
+            MAX_LIMIT,
+            "DynamoDB's Limit is a 32-bit integer, at most 2147483647",
+            "state the page size, or leave `limit` out",
+        );
     }
 
     pub(super) fn pattern(

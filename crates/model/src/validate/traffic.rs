@@ -1,5 +1,6 @@
 //! Validating the traffic section: rates are finite, non-negative and plausible; sizes and item
-//! counts are at least 1; every entity and pattern named exists.
+//! counts are at least 1 and at most what DynamoDB holds; every entity and pattern named exists.
+//! Also the upper bound of every whole number a model states ([`Validator::at_most`]).
 
 use std::ops::Range;
 
@@ -16,6 +17,30 @@ fn toml_float(x: f64) -> String {
         if x > 0.0 { "inf" } else { "-inf" }.to_string()
     } else {
         x.to_string()
+    }
+}
+
+/// A whole number as the model states it, for [`Validator::at_most`]: `` `field = value`owner ``.
+pub(super) struct Stated<'a> {
+    field: &'a str,
+    owner: &'a str,
+    value: Option<u64>,
+    span: &'a Range<usize>,
+}
+
+impl<'a> Stated<'a> {
+    pub(super) fn new(
+        field: &'a str,
+        owner: &'a str,
+        value: Option<u64>,
+        span: &'a Range<usize>,
+    ) -> Self {
+        Stated {
+            field,
+            owner,
+            value,
+            span,
+        }
     }
 }
 
@@ -64,6 +89,36 @@ impl Validator {
         );
     }
 
+    /// A whole number the model states must be at most `max`: `why` says what the limit is,
+    /// `help` what to state instead.
+    pub(super) fn at_most(&mut self, stated: Stated<'_>, max: u64, why: &str, help: &str) {
+        let Stated {
+            field,
+            owner,
+            value,
+            span,
+        } = stated;
+        if let Some(v) = value.filter(|v| *v > max) {
+            self.err_help(
+                IssueKind::Invalid,
+                format!("`{field} = {v}`{owner}: {why}"),
+                span,
+                help.to_string(),
+            );
+        }
+    }
+
+    /// An item size: at least 1, at most DynamoDB's 400 KB.
+    fn item_size(&mut self, field: &str, owner: &str, value: Option<u64>, span: &Range<usize>) {
+        self.positive(field, owner, value, span);
+        self.at_most(
+            Stated::new(field, owner, value, span),
+            MAX_ITEM_SIZE_BYTES,
+            "DynamoDB's items are at most 400 KB (409600 bytes)",
+            "state the largest expected item size in bytes, at most 409600; keep larger parts in items of their own, or in S3",
+        );
+    }
+
     pub(super) fn traffic(&mut self, raw: Option<&Sp<raw::RawTraffic>>, model: &Model) -> Traffic {
         let Some(raw) = raw else {
             return Traffic {
@@ -80,7 +135,7 @@ impl Validator {
             t.default_writes_per_second,
             &raw.span,
         );
-        self.positive(
+        self.item_size(
             "default_item_size_bytes",
             "",
             t.default_item_size_bytes,
@@ -126,7 +181,13 @@ impl Validator {
             e.value.writes_per_second,
             &e.span,
         );
-        self.positive("item_size_bytes", &owner, e.value.item_size_bytes, &e.span);
+        self.item_size("item_size_bytes", &owner, e.value.item_size_bytes, &e.span);
+        self.at_most(
+            Stated::new("items", &owner, e.value.items, &e.span),
+            MAX_STORED_ITEMS,
+            "more than monotable counts (at most 1000000000000000, which a float still counts exactly)",
+            "state how many items of the entity the table stores",
+        );
         EntityTraffic {
             writes_per_second: e.value.writes_per_second,
             item_size_bytes: e.value.item_size_bytes,
@@ -156,6 +217,12 @@ impl Validator {
             &p.span,
         );
         self.positive("items_per_read", &owner, p.value.items_per_read, &p.span);
+        self.at_most(
+            Stated::new("items_per_read", &owner, p.value.items_per_read, &p.span),
+            MAX_ITEMS_PER_READ,
+            "more than one request returns: a Query or Scan reads at most 1 MB (1048576 bytes) per call, and an item holds at least one byte",
+            "state the items one request returns, at most 1048576",
+        );
         PatternTraffic {
             reads_per_second: p.value.reads_per_second,
             items_per_read: p.value.items_per_read,

@@ -26,7 +26,7 @@ pub const DEFAULT_LIMIT: i32 = 20;
 /// Largest request body (axum's default limit).
 pub const MAX_BODY: usize = 2 * 1024 * 1024;
 
-/// The shop's Router: the same on `monotable serve` and on Lambda. A handler that panics answers
+/// The shop's Router: the same on `monotable-shop serve` and on Lambda. A handler that panics answers
 /// 500 in the error shape (and the panic is logged); a wrong method is a 405 in the error shape;
 /// a request that finds the table missing starts its recreation when the shop's options allow.
 pub fn router(shop: Shop) -> Router {

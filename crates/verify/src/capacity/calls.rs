@@ -1,10 +1,12 @@
 //! The calls: PutItem, GetItem, Query, DeleteItem and TransactWriteItems with
 //! `ReturnConsumedCapacity: INDEXES`, each measured against `check::cost`'s prediction.
 
-use aws_sdk_dynamodb::types::{
-    AttributeValue, ConsumedCapacity, Put, ReturnConsumedCapacity, TransactWriteItem,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
+use monotable_access::delete::DeleteItem;
+use monotable_access::get::GetItem;
 use monotable_access::items::Item;
+use monotable_access::update::UpdateItem;
+use monotable_access::{PutSpec, Transaction};
 use monotable_check::cost::{
     self, IndexUnits, ReadConsistency, Units, actual_entry_bytes, item_size, read_units,
 };
@@ -19,26 +21,19 @@ use crate::generate::Sample;
 use crate::oracle::{self, KeyQuery, Shape};
 use crate::params::{self, BEST, Values};
 use crate::run::get_key;
-use crate::run::{message, typed_keys};
+use crate::run::typed_keys;
 
 impl Ctx<'_> {
     pub(super) async fn put(&mut self, sample: &Sample) -> Result<Measured, VerifyError> {
         let item = typed_keys(self.model, &sample.item);
         let json = item_json(&item);
         let (bytes, predicted) = write_prediction(self.model, &json, false);
-        let out = self
-            .client
-            .put_item()
-            .table_name(&self.model.table.name)
-            .set_item(Some(item))
-            .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-            .send()
+        let capacity = PutSpec::item(item, &self.model.table_key_names())
+            .measured(&self.table)
             .await
             .map_err(|e| VerifyError::Load {
                 entity: sample.entity.clone(),
-                message: e
-                    .as_service_error()
-                    .map_or_else(|| e.to_string(), |s| message(s)),
+                message: e.to_string(),
             })?;
         let request = format!("PutItem {}", describe_primary(self.model, &json));
         self.stored.insert(primary(self.model, &json), json);
@@ -47,10 +42,7 @@ impl Ctx<'_> {
             items: 1,
             bytes,
             predicted,
-            engine: out
-                .consumed_capacity()
-                .map(|c| engine_units(self.model, c))
-                .ok_or_else(|| "no ConsumedCapacity returned".to_string()),
+            engine: measured(self.model, capacity.as_ref()),
         })
     }
 
@@ -106,30 +98,23 @@ impl Ctx<'_> {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
-            let sent = self
-                .client
-                .get_item()
-                .table_name(&self.model.table.name)
-                .set_key(Some(
-                    key.into_iter()
-                        .map(|(a, v)| {
-                            let typed = typed(self.model, &a, v);
-                            (a, typed)
-                        })
-                        .collect(),
-                ))
-                .consistent_read(pattern.consistent_read)
-                .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-                .send()
+            let key = key
+                .into_iter()
+                .map(|(a, v)| {
+                    let typed = typed(self.model, &a, v);
+                    (a, typed)
+                })
+                .collect();
+            let sent = GetItem::new(key)
+                .consistent(pattern.consistent_read)
+                .measured(&self.table)
                 .await;
             let (bytes, items, engine) = match sent {
-                Ok(out) => (
-                    out.item()
+                Ok((item, capacity)) => (
+                    item.as_ref()
                         .map_or(0, |i| item_size(&item_json(i)).unwrap_or(0)),
-                    usize::from(out.item().is_some()),
-                    out.consumed_capacity()
-                        .map(|c| engine_units(self.model, c))
-                        .ok_or_else(|| "no ConsumedCapacity returned".to_string()),
+                    usize::from(item.is_some()),
+                    measured(self.model, capacity.as_ref()),
                 ),
                 Err(e) => (0, 0, Err(format!("GetItem failed: {e}"))),
             };
@@ -219,9 +204,7 @@ impl Ctx<'_> {
                     items: items.len(),
                     bytes,
                     predicted,
-                    engine: capacity
-                        .map(|c| engine_units(self.model, &c))
-                        .ok_or_else(|| "no ConsumedCapacity returned".to_string()),
+                    engine: measured(self.model, capacity.as_ref()),
                 });
                 match next {
                     Some(k) => start = Some(k),
@@ -244,11 +227,12 @@ impl Ctx<'_> {
     ) -> (String, QueryResult) {
         let lookup = |n: &str| values.get(n).cloned();
         let rendered = KeyQuery::render(pattern, &lookup).and_then(|key| {
-            let condition = monotable_access::pattern::key_condition(self.model, pattern, &lookup)
-                .map_err(|e| e.to_string())?;
-            Ok((key, condition))
+            let request =
+                monotable_access::pattern::query_request(self.model, &pattern.name, &lookup)
+                    .map_err(|e| e.to_string())?;
+            Ok((key, request))
         });
-        let (key, condition) = match rendered {
+        let (key, request) = match rendered {
             Ok(k) => k,
             Err(e) => {
                 return (
@@ -257,42 +241,25 @@ impl Ctx<'_> {
                 );
             }
         };
-        let mut request = format!(
+        let mut described = format!(
             "Query {}: {}",
             pattern.index_name().unwrap_or("table"),
             key.describe()
         );
-        // The store's one key condition expression, as every pattern's Query sends it.
-        let expression = condition.expression();
-        let call = self
-            .client
-            .query()
-            .table_name(&self.model.table.name)
-            .set_index_name(pattern.index_name().map(str::to_string))
-            .set_expression_attribute_names(Some(expression.names))
-            .set_expression_attribute_values(Some(expression.values))
-            .scan_index_forward(!pattern.descending)
-            .consistent_read(consistent)
-            .set_limit(pattern.limit.and_then(|l| i32::try_from(l).ok()))
-            .set_exclusive_start_key(start)
-            .return_consumed_capacity(ReturnConsumedCapacity::Indexes);
-        let expression = expression.text;
         if let Some(limit) = pattern.limit {
-            request.push_str(&format!(", limit {limit}"));
+            described.push_str(&format!(", limit {limit}"));
         }
-        let result = match call.key_condition_expression(expression).send().await {
-            Ok(out) => Ok((
-                out.items.unwrap_or_default(),
-                out.last_evaluated_key.filter(|k| !k.is_empty()),
-                out.consumed_capacity,
-            )),
-            Err(e) => Err(format!(
-                "Query failed: {}",
-                e.as_service_error()
-                    .map_or_else(|| e.to_string(), |s| message(s))
-            )),
+        // The store's one Query, as every pattern's is sent.
+        let result = match request
+            .consistent(consistent)
+            .start(start)
+            .measured(&self.table)
+            .await
+        {
+            Ok(page) => Ok((page.items, page.last_evaluated_key, page.capacity)),
+            Err(e) => Err(format!("Query failed: {e}")),
         };
-        (request, result)
+        (described, result)
     }
 
     /// UpdateItem of up to two samples of each entity the pattern updates, changing every
@@ -354,62 +321,40 @@ impl Ctx<'_> {
     /// `old` put back. `None` when nothing differs.
     async fn update(&self, old: &Item, new: &Item) -> Option<Measured> {
         let key = self.key_of(old);
-        let mut sets = Vec::new();
-        let mut removes = Vec::new();
-        let mut call = self
-            .client
-            .update_item()
-            .table_name(&self.model.table.name)
-            .set_key(Some(key.clone()))
-            .return_consumed_capacity(ReturnConsumedCapacity::Indexes);
+        let mut update = UpdateItem::new(key.clone());
+        let (mut sets, mut removes) = (0, 0);
         let mut names: Vec<&String> = old.keys().chain(new.keys()).collect();
         names.sort();
         names.dedup();
-        for (i, name) in names
-            .into_iter()
-            .filter(|n| !key.contains_key(*n))
-            .enumerate()
-        {
+        for name in names.into_iter().filter(|n| !key.contains_key(*n)) {
             match new.get(name) {
                 Some(v) if old.get(name) != Some(v) => {
-                    sets.push(format!("#a{i} = :v{i}"));
-                    call = call.expression_attribute_values(format!(":v{i}"), v.clone());
+                    update = update.set(name, v.clone());
+                    sets += 1;
                 }
-                Some(_) => continue,
-                None => removes.push(format!("#a{i}")),
+                Some(_) => {}
+                None => {
+                    update = update.remove(name);
+                    removes += 1;
+                }
             }
-            call = call.expression_attribute_names(format!("#a{i}"), name);
         }
-        if sets.is_empty() && removes.is_empty() {
+        if update.is_empty() {
             return None;
-        }
-        let mut expression = String::new();
-        if !sets.is_empty() {
-            expression.push_str(&format!("SET {}", sets.join(", ")));
-        }
-        if !removes.is_empty() {
-            expression.push_str(&format!(" REMOVE {}", removes.join(", ")));
         }
         let (old_json, new_json) = (item_json(old), item_json(new));
         let (bytes, predicted) = update_prediction(self.model, &old_json, &new_json);
-        let engine = match call.update_expression(expression.trim()).send().await {
-            Ok(o) => o
-                .consumed_capacity()
-                .map(|c| engine_units(self.model, c))
-                .ok_or_else(|| "no ConsumedCapacity returned".to_string()),
-            Err(e) => Err(format!(
-                "UpdateItem failed: {}",
-                e.as_service_error()
-                    .map_or_else(|| e.to_string(), |s| message(s))
-            )),
+        let engine = match update.build().measured(&self.table).await {
+            Ok(capacity) => measured(self.model, capacity.as_ref()),
+            Err(e) => Err(format!("UpdateItem failed: {e}")),
         };
         let restored = self.restore(std::slice::from_ref(old)).await;
         Some(Measured {
             request: format!(
                 "UpdateItem {} ({} attributes set, {} removed)",
                 describe_primary(self.model, &old_json),
-                sets.len(),
-                removes.len()
+                sets,
+                removes
             ),
             items: 1,
             bytes,
@@ -432,19 +377,8 @@ impl Ctx<'_> {
                 let json = item_json(&item);
                 let (bytes, predicted) = write_prediction(self.model, &json, false);
                 let key = self.key_of(&item);
-                let sent = self
-                    .client
-                    .delete_item()
-                    .table_name(&self.model.table.name)
-                    .set_key(Some(key))
-                    .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-                    .send()
-                    .await;
-                let engine = match sent {
-                    Ok(o) => o
-                        .consumed_capacity()
-                        .map(|c| engine_units(self.model, c))
-                        .ok_or_else(|| "no ConsumedCapacity returned".to_string()),
+                let engine = match DeleteItem::new(key).measured(&self.table).await {
+                    Ok(deleted) => measured(self.model, deleted.capacity.as_ref()),
                     Err(e) => Err(format!("DeleteItem failed: {e}")),
                 };
                 let restored = self.restore(&[item]).await;
@@ -505,42 +439,22 @@ impl Ctx<'_> {
     }
 
     async fn transact(&self, items: &[Item]) -> Result<Units, String> {
-        let table = &self.model.table.name;
+        let key = self.model.table_key_names();
+        let mut transaction = Transaction::new();
         for item in items {
-            self.plain
-                .delete_item()
-                .table_name(table)
-                .set_key(Some(self.key_of(item)))
-                .send()
+            DeleteItem::new(self.key_of(item))
+                .send(&self.plain)
                 .await
                 .map_err(|e| format!("DeleteItem before the transaction failed: {e}"))?;
+            transaction = transaction.write(PutSpec::item(item.clone(), &key));
         }
-        let mut actions = Vec::new();
-        for item in items {
-            let put = Put::builder()
-                .table_name(table)
-                .set_item(Some(item.clone()))
-                .build()
-                .map_err(|e| format!("cannot build the transaction: {e}"))?;
-            actions.push(TransactWriteItem::builder().put(put).build());
-        }
-        let out = self
-            .client
-            .transact_write_items()
-            .set_transact_items(Some(actions))
-            .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-            .send()
+        let consumed = transaction
+            .measured(&self.table)
             .await
-            .map_err(|e| {
-                format!(
-                    "TransactWriteItems failed: {}",
-                    e.as_service_error()
-                        .map_or_else(|| e.to_string(), |s| message(s))
-                )
-            })?;
+            .map_err(|e| format!("TransactWriteItems failed: {e}"))?;
         let mut total = Units::default();
         let mut found = false;
-        for c in out.consumed_capacity().iter().filter(|c| {
+        for c in consumed.iter().filter(|c| {
             c.table_name()
                 .is_none_or(|t| t == self.model.table.name.as_str())
         }) {
@@ -556,12 +470,10 @@ impl Ctx<'_> {
 
     /// Puts `items` back (overwrites are not measured).
     async fn restore(&self, items: &[Item]) -> Result<(), String> {
+        let key = self.model.table_key_names();
         for item in items {
-            self.plain
-                .put_item()
-                .table_name(&self.model.table.name)
-                .set_item(Some(item.clone()))
-                .send()
+            PutSpec::item(item.clone(), &key)
+                .send(&self.plain)
                 .await
                 .map_err(|e| format!("cannot put the item back: {e}"))?;
         }
@@ -578,6 +490,13 @@ impl Ctx<'_> {
 }
 
 type QueryResult = Result<(Vec<Item>, Option<Item>, Option<ConsumedCapacity>), String>;
+
+/// The engine's units in `capacity`, or why there are none.
+fn measured(model: &Model, capacity: Option<&ConsumedCapacity>) -> Result<Units, String> {
+    capacity
+        .map(|c| engine_units(model, c))
+        .ok_or_else(|| "no ConsumedCapacity returned".to_string())
+}
 
 fn unique<'a>(names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut out: Vec<&str> = Vec::new();

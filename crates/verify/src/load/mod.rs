@@ -233,7 +233,8 @@ pub async fn prepare(
     monotable_access::table::ensure_table(client, model)
         .await
         .map_err(VerifyError::from)?;
-    load(client, model, &data.samples).await?;
+    let table = Table::new(client.clone(), &model.table.name);
+    load(&table, model, &data.samples).await?;
     let index = crate::sample_index::SampleIndex::new(model, &data.samples);
     let parameters = plan
         .streams
@@ -369,7 +370,6 @@ pub async fn run(
         let recorders = Arc::clone(&recorders);
         let stream = &streams[i];
         let model = Arc::clone(&model);
-        let client = client.clone();
         let table = table.clone();
         let (values, item) = match stream.kind {
             Kind::Read => {
@@ -386,7 +386,7 @@ pub async fn run(
         async move {
             let outcome = match (kind, values, item) {
                 (Kind::Read, Some(values), _) => {
-                    requests::read(&client, &model, &name, &values).await
+                    requests::read(&table, &model, &name, &values).await
                 }
                 (Kind::Write, _, Some(item)) => {
                     requests::write(&table, item, format!("a fresh {name}")).await

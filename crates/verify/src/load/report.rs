@@ -372,7 +372,11 @@ fn attribute(
     for p in &stream.partitions {
         for r in resources.iter().filter(|r| r.index == p.index) {
             for k in &r.hot_keys {
-                if p.template.extract(&k.key).is_none() {
+                // `load` reads its own emulator's snapshot, which names every key.
+                let Some(key) = k.key.as_deref() else {
+                    continue;
+                };
+                if p.template.extract(key).is_none() {
                     continue;
                 }
                 let (units, throttled) = match stream.kind {
@@ -385,7 +389,7 @@ fn attribute(
                 total += throttled;
                 hot.push(HotPartition {
                     index: p.index.clone(),
-                    key: k.key.clone(),
+                    key: key.to_string(),
                     units_per_second: units / secs,
                     throttled,
                 });
@@ -477,7 +481,7 @@ pub(crate) mod tests {
                 read_requests: 196,
                 throttled_reads: 2,
                 hot_keys: vec![KeyMetrics {
-                    key: "USER#u1".into(),
+                    key: Some("USER#u1".into()),
                     read_units: 60.0,
                     throttled_reads: 2,
                     ..Default::default()
@@ -492,13 +496,13 @@ pub(crate) mod tests {
                 throttled_writes: 91,
                 hot_keys: vec![
                     KeyMetrics {
-                        key: "DAY#2026-01-01".into(),
+                        key: Some("DAY#2026-01-01".into()),
                         write_units: 60.0,
                         throttled_writes: 91,
                         ..Default::default()
                     },
                     KeyMetrics {
-                        key: "USER#u1".into(),
+                        key: Some("USER#u1".into()),
                         write_units: 7.0,
                         ..Default::default()
                     },

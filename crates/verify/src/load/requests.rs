@@ -4,12 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::items::Item;
 use monotable_access::pattern::{self as store_pattern, PageRequest, PatternError};
-use monotable_access::write::{Condition, Failure, PutSpec};
-use monotable_access::{ServiceError, Table, WriteError};
+use monotable_access::write::{Condition, Failure};
+use monotable_access::{PutSpec, ServiceError, Table, WriteError};
 use monotable_model::{Model, Operation, Pattern};
 
 use crate::generate::Sample;
@@ -89,35 +88,23 @@ pub(crate) fn read_parameters(
 
 /// Runs read pattern `pattern` once with `values`: a GetItem, or the first page of a Query (the
 /// pattern's own limit), as an app's request would.
-pub(crate) async fn read(
-    client: &Client,
-    model: &Model,
-    pattern: &str,
-    values: &Values,
-) -> Outcome {
+pub(crate) async fn read(table: &Table, model: &Model, pattern: &str, values: &Values) -> Outcome {
     let lookup = |n: &str| values.get(n).cloned();
     let operation = model.pattern(pattern).map(|p| p.operation);
     let result = match operation {
-        Some(Operation::GetItem) => store_pattern::get(client, model, pattern, &lookup)
+        Some(Operation::GetItem) => store_pattern::get(table, model, pattern, &lookup)
             .await
             .map(|_| ()),
-        _ => store_pattern::query(client, model, pattern, &lookup, PageRequest::default())
+        _ => store_pattern::query(table, model, pattern, &lookup, PageRequest::default())
             .await
             .map(|_| ()),
     };
     match result {
         Ok(()) => Outcome::Ok,
-        Err(PatternError::Call {
-            message,
-            code,
-            status,
-            ..
-        }) => {
-            match ServiceError::classify(code.as_deref().unwrap_or(""), message.clone(), status) {
-                ServiceError::Throttled { .. } => Outcome::Throttled,
-                _ => Outcome::Failed(message),
-            }
-        }
+        Err(PatternError::Call { error, .. }) => match error {
+            ServiceError::Throttled { .. } => Outcome::Throttled,
+            other => Outcome::Failed(other.to_string()),
+        },
         Err(e) => Outcome::Failed(e.to_string()),
     }
 }

@@ -14,6 +14,7 @@ const NEW: &str = include_str!("../../../../../examples/shop/changes/orders-by-p
 
 struct Fixture {
     client: Client,
+    table: monotable_access::Table,
     old: Model,
     new: Model,
     diff: Diff,
@@ -49,6 +50,7 @@ async fn fixture() -> Fixture {
     }
     let diff = diff(&old, &new);
     Fixture {
+        table: monotable_access::Table::new(client.clone(), "Shop"),
         client,
         old,
         new,
@@ -93,8 +95,7 @@ fn writer<'a>(
     batch: usize,
 ) -> Writer<'a> {
     Writer {
-        client: &f.client,
-        table: "Shop",
+        table: &f.table,
         old: &f.old,
         rewriter,
         pace: None,

@@ -2,7 +2,7 @@
 
 use monotable_model::Model;
 
-use super::{Described, as_described, compare, missing_table};
+use super::{Description, as_described, compare, missing_table};
 
 const MODEL: &str = r#"
 [table]
@@ -38,7 +38,7 @@ fn model() -> Model {
     monotable_model::parse(MODEL).expect("valid model")
 }
 
-fn codes(model: &Model, described: &Described) -> Vec<&'static str> {
+fn codes(model: &Model, described: &Description) -> Vec<&'static str> {
     compare(model, "Tab", described)
         .iter()
         .map(|f| f.code.code())

@@ -1,0 +1,82 @@
+//! The model crate's table definition (`monotable_model::definition`, the same table every
+//! export describes) as the SDK's types, for CreateTable and UpdateTable.
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, KeySchemaElement, KeyType, Projection, ProvisionedThroughput,
+    ScalarAttributeType,
+};
+use monotable_model::KeyAttributeType;
+use monotable_model::definition::{self, TableDefinition};
+
+fn scalar(ty: KeyAttributeType) -> ScalarAttributeType {
+    match ty {
+        KeyAttributeType::S => ScalarAttributeType::S,
+        KeyAttributeType::N => ScalarAttributeType::N,
+        KeyAttributeType::B => ScalarAttributeType::B,
+    }
+}
+
+/// The definitions of `definition`'s attributes that `keep` accepts.
+pub(super) fn attributes(
+    definition: &TableDefinition,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<AttributeDefinition> {
+    definition
+        .attribute_definitions
+        .iter()
+        .filter(|a| keep(&a.name))
+        .map(|a| {
+            AttributeDefinition::builder()
+                .attribute_name(&a.name)
+                .attribute_type(scalar(a.ty))
+                .build()
+                .expect("name and type are set")
+        })
+        .collect()
+}
+
+pub(super) fn key_schema(schema: &definition::KeySchema) -> Vec<KeySchemaElement> {
+    let key = |name: &str, kind: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(kind)
+            .build()
+            .expect("name and key type are set")
+    };
+    schema
+        .elements()
+        .map(|(name, hash)| key(name, if hash { KeyType::Hash } else { KeyType::Range }))
+        .collect()
+}
+
+pub(super) fn projection(projection: &definition::Projection) -> Projection {
+    use aws_sdk_dynamodb::types::ProjectionType as Type;
+    let builder = Projection::builder();
+    match projection {
+        definition::Projection::Include(attributes) => builder
+            .projection_type(Type::Include)
+            .set_non_key_attributes(Some(attributes.clone())),
+        definition::Projection::KeysOnly => builder.projection_type(Type::KeysOnly),
+        _ => builder.projection_type(Type::All),
+    }
+    .build()
+}
+
+pub(super) fn throughput(t: Option<definition::Throughput>) -> Option<ProvisionedThroughput> {
+    let t = t?;
+    let units = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    Some(
+        ProvisionedThroughput::builder()
+            .read_capacity_units(units(t.read_capacity_units))
+            .write_capacity_units(units(t.write_capacity_units))
+            .build()
+            .expect("units are set"),
+    )
+}
+
+pub(super) fn billing(definition: &TableDefinition) -> BillingMode {
+    match definition.billing {
+        definition::Billing::PayPerRequest => BillingMode::PayPerRequest,
+        _ => BillingMode::Provisioned,
+    }
+}
