@@ -21,6 +21,7 @@ pub mod bounds;
 pub mod capacity;
 pub mod existing;
 pub mod generate;
+mod keys;
 pub mod load;
 pub mod oracle;
 pub mod order;

@@ -4,7 +4,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::Table;
 use monotable_access::error::ScanError;
 use monotable_access::items::{self, Item};
@@ -13,6 +12,7 @@ use monotable_model::{Condition, Model, Operation, Pattern};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample};
+use crate::keys::{get_key, key_text};
 use crate::oracle::{self, Bound, Ident, KeyQuery, Shape};
 use crate::params::{self, BEST, Score, Values};
 use crate::report::{PatternResult, Report};
@@ -100,28 +100,11 @@ pub async fn run_on(
     })
 }
 
-/// The item with every key attribute (the table's and each index's) in its declared type: the
-/// samples hold rendered keys as text, which a table or index with an `N` or `B` key refuses.
-pub(crate) fn typed_keys(model: &Model, item: &Item) -> Item {
-    let mut item = item.clone();
-    for name in model.key_attribute_names() {
-        if let Some(AttributeValue::S(text)) = item.get(name) {
-            let typed = monotable_access::items::key_value(model, name, text.clone());
-            item.insert(name.to_string(), typed);
-        }
-    }
-    item
-}
-
 fn article(word: &str) -> &'static str {
     match word.chars().next().map(|c| c.to_ascii_lowercase()) {
         Some('a' | 'e' | 'i' | 'o') => "an",
         _ => "a",
     }
-}
-
-pub(crate) fn key_text(value: &AttributeValue) -> String {
-    monotable_access::value::key_text(value).unwrap_or_else(|| format!("{value:?}"))
 }
 
 struct Ctx<'a> {
@@ -603,27 +586,6 @@ impl Ctx<'_> {
         }
         run
     }
-}
-
-/// Compares the items returned with the expected ones as multisets (order is checked apart, by
-/// sort key, since items with equal index keys come back in no defined order).
-/// The key of a GetItem pattern rendered from `values`.
-pub(crate) fn get_key(pattern: &Pattern, values: &Values) -> Result<Vec<(String, String)>, String> {
-    let lookup = |n: &str| values.get(n).cloned();
-    let mut key = Vec::new();
-    for cond in pattern.pk.iter().chain(pattern.sk.iter()) {
-        let Condition::Eq(t) = &cond.condition else {
-            return Err(format!("`{}` is not an equality", cond.attribute));
-        };
-        key.push((
-            cond.attribute.clone(),
-            t.render(&lookup).map_err(|e| e.to_string())?,
-        ));
-    }
-    if key.is_empty() {
-        return Err("the pattern has no key".to_string());
-    }
-    Ok(key)
 }
 
 /// Whether `sample` holds every literal the pattern's equalities fix on a native index

@@ -57,7 +57,7 @@ pub(crate) fn read_parameters(
         let values = match pattern.operation {
             Operation::GetItem => {
                 let eval = |values: &Values| -> Option<Score> {
-                    let key = crate::run::get_key(pattern, values).ok()?;
+                    let key = crate::keys::get_key(pattern, values).ok()?;
                     Some(match oracle::get_in(index, &key) {
                         Some(s) if target.is_some_and(|t| std::ptr::eq(s, t)) => BEST,
                         Some(_) => 3,
@@ -166,7 +166,7 @@ impl Fresh {
         for sample in crate::generate::generate(model, seed).samples {
             let queue = self.ready.entry(sample.entity.clone()).or_default();
             if queue.len() < MAX_READY {
-                let mut item = crate::run::typed_keys(model, &as_created(model, &sample));
+                let mut item = crate::keys::typed_keys(model, &as_created(model, &sample));
                 if let Some(size) = self.sizes.get(&sample.entity) {
                     pad(&mut item, *size);
                 }
