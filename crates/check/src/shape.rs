@@ -10,7 +10,7 @@
 use monotable_model::{Attribute, AttributeType, KeyTemplate, KeyTest, Segment, TimestampFormat};
 
 /// Character classes a variable can produce.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Class {
     /// Any character.
     Any,
@@ -31,7 +31,7 @@ impl Class {
 }
 
 /// What one transition reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Label {
     Char(char),
     Class(Class),
@@ -57,7 +57,9 @@ enum Piece {
 }
 
 /// A key shape: a nondeterministic automaton with one start (state 0) and one accepting state.
-#[derive(Debug, Clone)]
+/// Two templates built alike (the same text, variables of the same types) have equal shapes,
+/// which is how entities with the same key are grouped without comparing every pair.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Shape {
     /// Labelled transitions out of each state.
     edges: Vec<Vec<(Label, usize)>>,

@@ -50,7 +50,7 @@ async fn cost(args: &CostArgs, path: &str) -> anyhow::Result<ExitCode> {
     let model = read_model(&args.model, "nothing priced")?.model;
     let prices = match &args.prices {
         Some(file) => {
-            let text = std::fs::read_to_string(file)
+            let text = crate::input::read(file, crate::input::PRICES)
                 .with_context(|| format!("cannot read price table {}", file.display()))?;
             PriceTable::from_toml(&text)
                 .with_context(|| format!("price table {}", file.display()))?

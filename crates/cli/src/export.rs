@@ -86,7 +86,7 @@ impl SamArgs {
             Arch::Arm64 => monotable_export::Architecture::Arm64,
         };
         if let Some(path) = &self.routes_from {
-            let text = std::fs::read_to_string(path)
+            let text = crate::input::read(path, crate::input::OPENAPI)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let document: serde_json::Value = serde_json::from_str(&text)
                 .with_context(|| format!("{} is not a JSON OpenAPI document", path.display()))?;

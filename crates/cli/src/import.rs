@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use monotable_export::ImportError;
 use monotable_model::text::escape;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -27,11 +28,20 @@ pub struct ImportArgs {
 }
 
 pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let shown = args.file.display();
+    let file = crate::input::open(&args.file, crate::input::WORKBENCH)
+        .with_context(|| format!("cannot read {shown}"))?;
     let Source::NosqlWorkbench = args.from;
-    let imported = monotable_export::workbench::import_nosql_workbench_detailed(&text)
-        .with_context(|| format!("{} is not a NoSQL Workbench model", args.file.display()))?;
+    // Streamed: the file's sample items are skipped as they are read, never held.
+    let imported = monotable_export::workbench::import_nosql_workbench_from_reader(
+        crate::input::Capped::new(file, crate::input::WORKBENCH),
+    )
+    .map_err(|e| match e {
+        ImportError::Read { .. } | ImportError::TooMany { .. } => {
+            anyhow::anyhow!("cannot import {shown}: {e}")
+        }
+        e => anyhow::Error::new(e).context(format!("{shown} is not a NoSQL Workbench model")),
+    })?;
     for warning in &imported.warnings {
         eprintln!("warning: {}", escape(warning));
     }

@@ -72,8 +72,8 @@ pub struct LoadArgs {
 /// The model in `source` with the `[traffic]` table of `file` in place of its own.
 fn with_traffic(source: &str, file: &std::path::Path) -> anyhow::Result<monotable_model::Model> {
     let shown = file.display();
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read traffic {shown}"))?;
+    let text = crate::input::read(file, crate::input::MODEL)
+        .with_context(|| format!("cannot read traffic {shown}"))?;
     let other: toml::Table =
         toml::from_str(&text).with_context(|| format!("{shown} is not TOML"))?;
     let Some(traffic) = other.get("traffic") else {

@@ -42,7 +42,7 @@ pub use sam::{
 };
 pub use workbench::{
     ImportError, Imported, WorkbenchOptions, import_nosql_workbench,
-    import_nosql_workbench_detailed, nosql_workbench,
+    import_nosql_workbench_detailed, import_nosql_workbench_from_reader, nosql_workbench,
 };
 
 /// An export format of `monotable export MODEL --format FORMAT`.

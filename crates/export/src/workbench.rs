@@ -29,7 +29,7 @@
 
 use std::collections::BTreeMap;
 
-use monotable_model::{AttributeType, EntityDecl, KeyTemplate, Model, TimestampFormat};
+use monotable_model::{AttributeType, Model, TimestampFormat};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -37,9 +37,14 @@ use monotable_model::definition::{scalar_type, table_definition};
 
 use crate::ExportError;
 
+mod document;
 mod import;
+mod owner;
 
-pub use import::{ImportError, Imported, import_nosql_workbench, import_nosql_workbench_detailed};
+pub use import::{
+    ImportError, Imported, import_nosql_workbench, import_nosql_workbench_detailed,
+    import_nosql_workbench_from_reader,
+};
 
 /// Date written in `ModelMetadata` unless the caller gives one (Workbench's own format).
 pub const DEFAULT_DATE: &str = "Jan 01, 2025, 12:00 AM";
@@ -107,57 +112,6 @@ fn workbench_type(
             _ => "SS",
         },
     }
-}
-
-/// The scalar text of a key attribute of an item in DynamoDB JSON.
-fn key_value<'a>(item: &'a Value, name: &str) -> Option<&'a str> {
-    let value = item.get(name)?;
-    value
-        .get("S")
-        .or_else(|| value.get("N"))
-        .or_else(|| value.get("B"))
-        .and_then(Value::as_str)
-}
-
-fn literal_len(template: &KeyTemplate) -> usize {
-    template
-        .segments()
-        .iter()
-        .map(|s| match s {
-            monotable_model::Segment::Literal(t) => t.len(),
-            monotable_model::Segment::Var { .. } => 0,
-        })
-        .sum()
-}
-
-/// The entity an item belongs to: the one whose table key templates match its keys, the most
-/// specific (most literal text) first.
-fn entity_of<'m>(model: &'m Model, item: &Value) -> Option<&'m EntityDecl> {
-    let pk = key_value(item, &model.table.partition_key.name)?;
-    let sk = model
-        .table
-        .sort_key
-        .as_ref()
-        .map(|k| key_value(item, &k.name));
-    model
-        .entities
-        .iter()
-        .filter_map(|e| {
-            let keys = e.key(None)?;
-            keys.pk.template.extract(pk)?;
-            let mut score = literal_len(&keys.pk.template);
-            match (&keys.sk, sk) {
-                (Some(t), Some(Some(sk))) => {
-                    t.template.extract(sk)?;
-                    score += literal_len(&t.template);
-                }
-                (None, None) => {}
-                _ => return None,
-            }
-            Some((score, e))
-        })
-        .max_by_key(|(score, _)| *score)
-        .map(|(_, e)| e)
 }
 
 fn description(model: &Model, source: &str, embed: bool) -> String {
@@ -230,7 +184,7 @@ struct Alias {
 struct Facet<'a> {
     facet_name: &'a str,
     key_attribute_alias: Alias,
-    table_data: Vec<Value>,
+    table_data: Vec<&'a Value>,
     non_key_attributes: Vec<&'a str>,
     data_access: Value,
 }
@@ -312,10 +266,11 @@ pub fn nosql_workbench(
         }
     }
 
-    let mut facet_data: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    let owners = owner::Owners::new(model);
+    let mut facet_data: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
     for item in table_data {
-        if let Some(e) = entity_of(model, item) {
-            facet_data.entry(&e.name).or_default().push(item.clone());
+        if let Some(e) = owners.of(item) {
+            facet_data.entry(&e.name).or_default().push(item);
         }
     }
 

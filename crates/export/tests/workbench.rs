@@ -360,3 +360,48 @@ proptest::proptest! {
         let _ = import_nosql_workbench_detailed(&edited.join("\n"));
     }
 }
+
+#[test]
+fn import_skips_sample_items_and_refuses_lists_past_their_limits() {
+    let table = |extra: &str| {
+        format!(
+            r#"{{"DataModel": [{{"TableName": "T", "KeyAttributes": {{"PartitionKey": {{"AttributeName": "PK", "AttributeType": "S"}}}}{extra}}}]}}"#
+        )
+    };
+    // Sample items, however many and however nested, are read past and never held.
+    let item = r#"{"PK": {"S": "A"}, "deep": {"M": {"x": {"L": [{"S": "y"}]}}}}"#;
+    let items = vec![item; 10_000].join(",");
+    let imported = import_nosql_workbench_detailed(&table(&format!(
+        r#", "TableData": [{items}], "TableFacets": [{{"FacetName": "A", "TableData": [{items}]}}]"#
+    )))
+    .expect("imports");
+    assert!(
+        imported.source.contains("[entities.A]"),
+        "{}",
+        imported.source
+    );
+
+    let gsi = r#"{"IndexName": "G", "KeyAttributes": {"PartitionKey": {"AttributeName": "GPK", "AttributeType": "S"}}}"#;
+    let at_limit = vec![gsi; 20].join(",");
+    assert!(
+        import_nosql_workbench(&table(&format!(
+            r#", "GlobalSecondaryIndexes": [{at_limit}]"#
+        )))
+        .is_ok()
+    );
+    let over = vec![gsi; 21].join(",");
+    let refused =
+        import_nosql_workbench(&table(&format!(r#", "GlobalSecondaryIndexes": [{over}]"#)));
+    assert_eq!(
+        refused.expect_err("refused").to_string(),
+        "it lists more than 20 global secondary indexes (`GlobalSecondaryIndexes`), the most a monotable model can hold"
+    );
+    let attrs = vec!["\"a\""; 1_001].join(",");
+    let refused = import_nosql_workbench(&table(&format!(
+        r#", "TableFacets": [{{"FacetName": "Wide", "NonKeyAttributes": [{attrs}]}}]"#
+    )));
+    assert!(matches!(
+        refused,
+        Err(ImportError::TooMany { limit: 1_000, .. })
+    ));
+}

@@ -31,6 +31,7 @@
 pub mod definition;
 pub mod diagnostic;
 mod error;
+pub mod limits;
 mod model;
 pub mod raw;
 mod template;

@@ -243,8 +243,9 @@ impl Ui {
     /// The model's text now, or why it cannot be read.
     fn read(&self) -> Result<String, String> {
         match &self.source {
-            ModelSource::File(path) => std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read model {}: {e}", path.display())),
+            ModelSource::File(path) => {
+                read_model(path).map_err(|e| format!("cannot read model {}: {e}", path.display()))
+            }
             ModelSource::Text { text, .. } => Ok(text.clone()),
         }
     }
@@ -351,4 +352,61 @@ pub async fn serve(
     )
     .await?;
     Ok(())
+}
+
+/// The bytes of the model file at `path`, read through the model's size limit
+/// (`monotable_model::limits::MAX_SOURCE_BYTES`): a larger file, `/dev/zero` or an endless pipe
+/// is an error naming the limit, and no more than the limit and one byte is ever held.
+pub(crate) fn read_model_bytes(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let limit = monotable_model::limits::MAX_SOURCE_BYTES;
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(cap)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(std::io::Error::other(format!(
+            "it is larger than 16 MiB ({} bytes), the most a model may hold",
+            monotable_model::limits::thousands(limit)
+        )));
+    }
+    Ok(bytes)
+}
+
+/// [`read_model_bytes`] as text.
+fn read_model(path: &std::path::Path) -> std::io::Result<String> {
+    String::from_utf8(read_model_bytes(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+#[cfg(test)]
+mod read_tests {
+    use super::read_model_bytes;
+
+    /// A model file one byte past the limit is refused naming it; one at the limit is read.
+    #[test]
+    fn a_model_file_past_16_mib_is_refused() {
+        let limit = monotable_model::limits::MAX_SOURCE_BYTES;
+        let dir = std::env::temp_dir().join(format!("monotable-ui-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let big = dir.join("big.toml");
+        std::fs::write(&big, vec![b'#'; limit + 1]).expect("write");
+        let refused = read_model_bytes(&big).expect_err("past the limit");
+        assert!(refused.to_string().contains("16 MiB"), "{refused}");
+        std::fs::write(&big, vec![b'#'; limit]).expect("write");
+        assert_eq!(read_model_bytes(&big).expect("at the limit").len(), limit);
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    /// `/dev/zero` never ends: it is read only up to the limit.
+    #[test]
+    #[cfg(unix)]
+    fn an_endless_file_is_refused() {
+        let refused = read_model_bytes(std::path::Path::new("/dev/zero")).expect_err("endless");
+        assert!(
+            refused.to_string().contains("the most a model may hold"),
+            "{refused}"
+        );
+    }
 }

@@ -29,7 +29,7 @@ pub async fn watch(ui: Arc<Ui>, mut stop: watch::Receiver<bool>) {
     loop {
         tokio::select! {
             _ = tick.tick() => {
-                let now = ui.file().and_then(|f| std::fs::read(f).ok());
+                let now = ui.file().and_then(|f| crate::read_model_bytes(f).ok());
                 let settled = now == previous;
                 previous = now;
                 if settled && ui.reload().await {

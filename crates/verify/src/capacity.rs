@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use crate::VerifyError;
 use crate::generate::Dataset;
+use crate::sample_index::SampleIndex;
 
 pub use items::{item_json, value_json};
 pub use report::{CapacityCheck, CapacityReport};
@@ -43,7 +44,8 @@ struct Ctx<'a> {
     /// Unmeasured calls (putting an item back) go through this one, which shares the data
     /// unmetered.
     plain: Table,
-    data: &'a Dataset,
+    /// The samples indexed.
+    index: SampleIndex<'a>,
     /// Loaded items (typed keys) by primary key, in DynamoDB JSON.
     stored: HashMap<(String, String), Value>,
 }
@@ -90,7 +92,7 @@ pub async fn cross_check_data(
         model,
         table: Table::new(client.clone(), &table),
         plain: Table::new(plain, &table),
-        data,
+        index: SampleIndex::new(model, &data.samples),
         stored: HashMap::new(),
     };
     let mut checks = Vec::new();

@@ -51,6 +51,15 @@ impl Dataset {
     pub fn count(&self, entity: &str) -> usize {
         self.samples.iter().filter(|s| s.entity == entity).count()
     }
+
+    /// The number of samples of every entity that has some.
+    pub fn counts(&self) -> BTreeMap<&str, usize> {
+        let mut out = BTreeMap::new();
+        for s in &self.samples {
+            *out.entry(s.entity.as_str()).or_default() += 1;
+        }
+        out
+    }
 }
 
 /// How an attribute is filled for one entity.
@@ -157,33 +166,56 @@ pub(crate) fn native_key_attributes<'m>(model: &'m Model, entity: &EntityDecl) -
 }
 
 /// Entities ordered so that one minting the ids another refers to (an `Order` minting `orderId`
-/// for its `OrderItem`s) comes first.
+/// for its `OrderItem`s) comes first: at each step the first entity (in model order) whose
+/// every referred id is minted by an entity already placed, or by none; the first left when a
+/// cycle leaves none. Each entity waits on a count of ids, so ordering is near-linear.
 fn ordered<'m>(plans: Vec<Plan<'m>>) -> Vec<Plan<'m>> {
-    let mints = |p: &Plan<'_>| -> BTreeSet<String> {
+    let mints = |p: &Plan<'_>| -> Vec<String> {
         p.roles
             .iter()
             .filter(|(_, r)| **r == Role::Identity)
             .map(|(n, _)| n.clone())
             .collect()
     };
-    let mut rest = plans;
-    let mut out = Vec::new();
-    let mut minted: BTreeSet<String> = BTreeSet::new();
-    while !rest.is_empty() {
-        let pending: BTreeSet<String> = rest.iter().flat_map(&mints).collect();
-        let ready = rest
-            .iter()
-            .position(|p| {
-                p.roles.iter().all(|(name, role)| {
-                    *role == Role::Identity || minted.contains(name) || !pending.contains(name)
-                })
-            })
-            .unwrap_or(0);
-        let p = rest.remove(ready);
-        minted.extend(mints(&p));
-        out.push(p);
+    let mut minters: BTreeMap<String, usize> = BTreeMap::new();
+    for p in &plans {
+        for n in mints(p) {
+            *minters.entry(n).or_default() += 1;
+        }
     }
-    out
+    let mut waiting: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    let mut need: Vec<usize> = vec![0; plans.len()];
+    for (i, p) in plans.iter().enumerate() {
+        for (name, role) in &p.roles {
+            if *role != Role::Identity && minters.contains_key(name) {
+                waiting.entry(name.as_str()).or_default().push(i);
+                need[i] += 1;
+            }
+        }
+    }
+    let mut ready: BTreeSet<usize> = (0..plans.len()).filter(|&i| need[i] == 0).collect();
+    let mut left: BTreeSet<usize> = (0..plans.len()).collect();
+    let mut minted: BTreeSet<String> = BTreeSet::new();
+    let mut order = Vec::with_capacity(plans.len());
+    while let Some(&first) = left.first() {
+        let at = ready.first().copied().unwrap_or(first);
+        ready.remove(&at);
+        left.remove(&at);
+        order.push(at);
+        for n in mints(&plans[at]) {
+            if !minted.insert(n.clone()) {
+                continue;
+            }
+            for &q in waiting.get(n.as_str()).into_iter().flatten() {
+                need[q] -= 1;
+                if need[q] == 0 && left.contains(&q) {
+                    ready.insert(q);
+                }
+            }
+        }
+    }
+    let mut slots: Vec<Option<Plan<'m>>> = plans.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
 struct Generator<'m> {

@@ -21,12 +21,14 @@ pub mod bounds;
 pub mod capacity;
 pub mod existing;
 pub mod generate;
+mod keys;
 pub mod load;
 pub mod oracle;
 pub mod order;
 pub mod params;
 pub mod report;
 pub mod run;
+pub mod sample_index;
 pub mod values;
 pub mod verdict;
 

@@ -44,6 +44,18 @@ fn parse(text: &str) -> Option<Decimal> {
     })
 }
 
+/// One text per numeric value (`3`, `3.0` and `+30e-1` give the same): how numbers are looked
+/// up by value; `None` when `text` is not a number.
+pub fn canonical_number(text: &str) -> Option<String> {
+    let d = parse(text)?;
+    if d.digits.is_empty() {
+        return Some("0".to_string());
+    }
+    let digits: String = d.digits.iter().map(|x| char::from(b'0' + x)).collect();
+    let sign = if d.negative { "-" } else { "" };
+    Some(format!("{sign}0.{digits}e{}", d.point))
+}
+
 /// Orders two numbers by value; `None` when either is not a number.
 pub fn compare_numbers(a: &str, b: &str) -> Option<Ordering> {
     let (a, b) = (parse(a)?, parse(b)?);
@@ -76,6 +88,17 @@ pub fn compare(a: &str, b: &str, ty: KeyAttributeType) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_numbers_have_one_canonical_text() {
+        let c = |t: &str| canonical_number(t);
+        assert_eq!(c("3"), c("3.0"));
+        assert_eq!(c("3"), c("+30e-1"));
+        assert_eq!(c("-0"), c("0.000"));
+        assert_ne!(c("3"), c("-3"));
+        assert_ne!(c("3"), c("30"));
+        assert_eq!(c("abc"), None);
+    }
 
     #[test]
     fn numbers_order_by_value() {

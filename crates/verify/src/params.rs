@@ -9,6 +9,7 @@ use monotable_model::{
 };
 
 use crate::generate::Sample;
+use crate::sample_index::SampleIndex;
 use crate::values;
 
 /// Parameter (template variable) values of one request.
@@ -117,7 +118,7 @@ fn typed_candidates(attribute: &Attribute) -> Vec<String> {
 fn candidates(
     model: &Model,
     pattern: &Pattern,
-    samples: &[Sample],
+    samples: &SampleIndex<'_>,
     target: Option<&Sample>,
     from_keys: &Values,
     var: &str,
@@ -138,31 +139,19 @@ fn candidates(
             .filter(|a| a.ty == AttributeType::Enum)
             .is_none_or(|a| a.values.contains(v))
     };
-    let mut same: BTreeSet<String> = samples
-        .iter()
-        .filter_map(|s| s.values.get(var).cloned())
-        .filter(allowed)
+    // Only the first few of the sample values, in order, can be kept: take no more.
+    let room = MAX_CANDIDATES;
+    let mut same: BTreeSet<&str> = samples
+        .values_of(var)
+        .filter(|v| allowed(&(*v).to_string()))
+        .take(room)
         .collect();
     if let Some(a) = attribute.filter(|a| a.ty == AttributeType::Timestamp) {
         // Any timestamp of the same format in the samples is a boundary worth trying.
-        let format = a.timestamp_format();
-        for s in samples {
-            let Some(entity) = model.entity(&s.entity) else {
-                continue;
-            };
-            for attr in entity
-                .attributes
-                .iter()
-                .filter(|x| x.ty == AttributeType::Timestamp && x.timestamp_format() == format)
-            {
-                if let Some(v) = s.values.get(&attr.name) {
-                    same.insert(v.clone());
-                }
-            }
-        }
+        same.extend(samples.timestamps(a.timestamp_format()).take(room));
     }
-    for v in same {
-        push(&mut out, &mut seen, v);
+    for v in same.into_iter().take(room) {
+        push(&mut out, &mut seen, v.to_string());
     }
     if let Some(a) = attribute {
         for v in typed_candidates(a) {
@@ -187,7 +176,7 @@ pub const BEST: Score = 7;
 pub fn choose(
     model: &Model,
     pattern: &Pattern,
-    samples: &[Sample],
+    samples: &SampleIndex<'_>,
     target: Option<&Sample>,
     eval: &dyn Fn(&Values) -> Option<Score>,
 ) -> Values {
@@ -312,7 +301,8 @@ returns = ["Order"]
                 .collect(),
             item: Default::default(),
         };
-        let got = choose(&model, pattern, &[], Some(&target), &|_| Some(1));
+        let none = SampleIndex::new(&model, &[]);
+        let got = choose(&model, pattern, &none, Some(&target), &|_| Some(1));
         assert_eq!(got.get("customerId").map(String::as_str), Some("c1"));
         assert_eq!(got.get("status").map(String::as_str), Some("DONE"));
     }

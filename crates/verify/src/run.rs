@@ -4,7 +4,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::Table;
 use monotable_access::error::ScanError;
 use monotable_access::items::{self, Item};
@@ -13,9 +12,11 @@ use monotable_model::{KeyTest, Model, Operation, Pattern};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample};
-use crate::oracle::{self, Bound, Ident, KeyLayout, KeyQuery};
+use crate::keys::{get_key, key_text};
+use crate::oracle::{self, Bound, Ident, KeyQuery, KeyLayout};
 use crate::params::{self, BEST, Score, Values};
 use crate::report::{PatternResult, Report};
+use crate::sample_index::SampleIndex;
 use crate::verdict;
 
 /// Items per page: small, so every multi-item result crosses a page boundary.
@@ -68,6 +69,7 @@ pub async fn run_on(
         model,
         table: Table::new(client.clone(), &model.table.name),
         data,
+        index: SampleIndex::new(model, &data.samples),
         known,
     };
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_7a26_e75e_ed00);
@@ -75,10 +77,16 @@ pub async fn run_on(
     for pattern in &model.patterns {
         patterns.push(ctx.pattern(pattern, &mut rng).await);
     }
+    let counts = data.counts();
     let mut entities: Vec<(String, usize)> = model
         .entities
         .iter()
-        .map(|e| (e.name.clone(), data.count(&e.name)))
+        .map(|e| {
+            (
+                e.name.clone(),
+                counts.get(e.name.as_str()).copied().unwrap_or(0),
+            )
+        })
         .collect();
     entities.sort();
     Ok(Report {
@@ -92,19 +100,6 @@ pub async fn run_on(
     })
 }
 
-/// The item with every key attribute (the table's and each index's) in its declared type: the
-/// samples hold rendered keys as text, which a table or index with an `N` or `B` key refuses.
-pub(crate) fn typed_keys(model: &Model, item: &Item) -> Item {
-    let mut item = item.clone();
-    for name in model.key_attribute_names() {
-        if let Some(AttributeValue::S(text)) = item.get(name) {
-            let typed = monotable_access::items::key_value(model, name, text.clone());
-            item.insert(name.to_string(), typed);
-        }
-    }
-    item
-}
-
 fn article(word: &str) -> &'static str {
     match word.chars().next().map(|c| c.to_ascii_lowercase()) {
         Some('a' | 'e' | 'i' | 'o') => "an",
@@ -112,14 +107,12 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-pub(crate) fn key_text(value: &AttributeValue) -> String {
-    monotable_access::value::key_text(value).unwrap_or_else(|| format!("{value:?}"))
-}
-
 struct Ctx<'a> {
     model: &'a Model,
     table: Table,
     data: &'a Dataset,
+    /// The samples indexed: each pattern reads the partition or entity it concerns.
+    index: SampleIndex<'a>,
     known: BTreeMap<(String, String), String>,
 }
 
@@ -178,9 +171,10 @@ impl Ctx<'_> {
             );
         }
         for e in entities {
-            let of: Vec<&Sample> = samples
-                .iter()
-                .filter(|s| s.entity == e && holds_literals(self.model, pattern, s))
+            let of: Vec<&Sample> = self
+                .index
+                .of_entity(e)
+                .filter(|s| holds_literals(self.model, pattern, s))
                 .collect();
             let inside: Vec<&Sample> = of.iter().copied().filter(|s| shape.contains(s)).collect();
             pick(if inside.is_empty() { of } else { inside }, &mut out);
@@ -191,7 +185,16 @@ impl Ctx<'_> {
     async fn pattern(&self, pattern: &Pattern, rng: &mut fastrand::Rng) -> PatternResult {
         let operation = format!("{:?}", pattern.operation);
         let shape = KeyLayout::of(self.model, pattern);
-        let targets = self.targets(pattern, &shape, rng);
+        let reads = matches!(
+            pattern.operation,
+            Operation::Query | Operation::GetItem | Operation::BatchGet | Operation::Scan
+        );
+        // A write is not run: no target to look for.
+        let targets = if reads {
+            self.targets(pattern, &shape, rng)
+        } else {
+            Vec::new()
+        };
         let mut runs = Vec::new();
         match pattern.operation {
             Operation::Query => {
@@ -288,10 +291,9 @@ impl Ctx<'_> {
             // Only the samples the pattern's literals can reach count (`kind = "GIFT"` on a
             // native key reaches no `SALE` order).
             let have = self
-                .data
-                .samples
-                .iter()
-                .filter(|s| s.entity == entity && holds_literals(self.model, pattern, s))
+                .index
+                .of_entity(entity)
+                .filter(|s| holds_literals(self.model, pattern, s))
                 .count();
             if have == 0
                 || runs
@@ -339,20 +341,21 @@ impl Ctx<'_> {
     }
 
     async fn query(&self, pattern: &Pattern, shape: &KeyLayout, target: Option<&Sample>) -> Run {
-        let samples = &self.data.samples;
+        let samples = &self.index;
         let eval = |values: &Values| -> Option<Score> {
             let key = KeyQuery::render(pattern, &|n| values.get(n).cloned()).ok()?;
             if !key.is_valid(shape) {
                 return None;
             }
-            let found = oracle::query(samples, shape, &key, pattern.descending);
+            let found = oracle::query_in(samples, shape, &key, pattern.descending);
             let hit = target.is_some_and(|t| found.iter().any(|f| std::ptr::eq(*f, t)));
             // Some but not all of the partition for a range; when nothing matches at all, at
             // least a range wider than one value, so an empty answer is not the bounds' fault.
             let narrow = match key.sort.as_ref().map(|(_, b)| b) {
                 Some(Bound::Between(a, b)) if found.is_empty() => a < b,
                 Some(b) if b.is_range() => {
-                    !found.is_empty() && found.len() < oracle::partition_size(samples, shape, &key)
+                    !found.is_empty()
+                        && found.len() < oracle::partition_size_in(samples, shape, &key)
                 }
                 _ => true,
             };
@@ -381,7 +384,7 @@ impl Ctx<'_> {
         }
         request.push_str(&format!(", pages of {PAGE_SIZE}"));
         run.request = request;
-        let expected = oracle::query(samples, shape, &key, pattern.descending);
+        let expected = oracle::query_in(samples, shape, &key, pattern.descending);
         run.expected = expected
             .iter()
             .map(|s| oracle::ident(self.model, s))
@@ -443,10 +446,10 @@ impl Ctx<'_> {
     }
 
     fn choose_key(&self, pattern: &Pattern, target: Option<&Sample>) -> Values {
-        let samples = &self.data.samples;
+        let samples = &self.index;
         let eval = |values: &Values| -> Option<Score> {
             let key = get_key(pattern, values).ok()?;
-            Some(match oracle::get(samples, &key) {
+            Some(match oracle::get_in(samples, &key) {
                 Some(s) if target.is_some_and(|t| std::ptr::eq(s, t)) => BEST,
                 Some(_) => 3,
                 None => 0,
@@ -470,7 +473,7 @@ impl Ctx<'_> {
             }
         };
         run.request = format!("GetItem table: {}", Self::describe_key(&key));
-        run.expected = oracle::get(&self.data.samples, &key)
+        run.expected = oracle::get_in(&self.index, &key)
             .map(|s| oracle::ident(self.model, s))
             .into_iter()
             .collect();
@@ -517,7 +520,7 @@ impl Ctx<'_> {
         );
         run.expected = keys
             .iter()
-            .filter_map(|k| oracle::get(&self.data.samples, k))
+            .filter_map(|k| oracle::get_in(&self.index, k))
             .map(|s| oracle::ident(self.model, s))
             .collect();
         let request_keys: Vec<Item> = keys
@@ -583,27 +586,6 @@ impl Ctx<'_> {
         }
         run
     }
-}
-
-/// Compares the items returned with the expected ones as multisets (order is checked apart, by
-/// sort key, since items with equal index keys come back in no defined order).
-/// The key of a GetItem pattern rendered from `values`.
-pub(crate) fn get_key(pattern: &Pattern, values: &Values) -> Result<Vec<(String, String)>, String> {
-    let lookup = |n: &str| values.get(n).cloned();
-    let mut key = Vec::new();
-    for cond in pattern.pk.iter().chain(pattern.sk.iter()) {
-        let KeyTest::Eq(t) = &cond.condition else {
-            return Err(format!("`{}` is not an equality", cond.attribute));
-        };
-        key.push((
-            cond.attribute.clone(),
-            t.render(&lookup).map_err(|e| e.to_string())?,
-        ));
-    }
-    if key.is_empty() {
-        return Err("the pattern has no key".to_string());
-    }
-    Ok(key)
 }
 
 /// Whether `sample` holds every literal the pattern's equalities fix on a native index

@@ -4,8 +4,8 @@
 use monotable_access::items::Item;
 
 use crate::generate::Sample;
+use crate::keys::key_text;
 use crate::oracle::{Ident, KeyLayout};
-use crate::run::key_text;
 
 /// A problem when `got` does not hold exactly the items of `expected`, each once (in any order):
 /// how many are missing and how many are not expected.

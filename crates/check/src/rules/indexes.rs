@@ -1,7 +1,7 @@
 //! Index and query rules: MT007 scan or filter, MT008 unprojected attributes,
 //! MT013 index usage, MT014 unpaginated unbounded queries.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
 use monotable_model::{
@@ -11,7 +11,7 @@ use monotable_model::{
 
 use super::lookup::Lookup;
 use super::native::{key_listing, native_index};
-use super::{listing, where_};
+use super::{comma_listing, listing, where_};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
 
@@ -471,20 +471,36 @@ fn not_sparse<'m>(model: &'m Model, index: &'m Index) -> impl Iterator<Item = Di
 }
 
 fn usage(model: &Model, out: &mut Vec<Diagnostic>) {
+    // The entities writing each key attribute, so that those writing `NAME*` attributes are a
+    // range of it, found once per undeclared index name.
+    let mut by_attribute: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, e) in model.entities.iter().enumerate() {
+        for k in &e.keys {
+            by_attribute
+                .entry(k.attribute.as_str())
+                .or_default()
+                .push(i);
+        }
+    }
+    let mut writers_of: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for p in &model.patterns {
         if let Some(named) = &p.index
             && model.index(&named.name).is_none()
         {
-            let writers: Vec<&str> = model
-                .entities
-                .iter()
-                .filter(|e| {
-                    e.keys
-                        .iter()
-                        .any(|k| k.attribute.starts_with(named.name.as_str()))
-                })
-                .map(|e| e.name.as_str())
-                .collect();
+            let name = named.name.as_str();
+            let writers = writers_of.entry(name).or_insert_with(|| {
+                let mut found: Vec<usize> = by_attribute
+                    .range(name..)
+                    .take_while(|(a, _)| a.starts_with(name))
+                    .flat_map(|(_, es)| es.iter().copied())
+                    .collect();
+                found.sort_unstable();
+                found.dedup();
+                found
+                    .into_iter()
+                    .map(|i| model.entities[i].name.as_str())
+                    .collect()
+            });
             let mut d = Diagnostic::error(
                 Rule::IndexUsage,
                 format!(
@@ -495,8 +511,8 @@ fn usage(model: &Model, out: &mut Vec<Diagnostic>) {
             );
             if !writers.is_empty() {
                 d = d.note(format!(
-                    "`{}` {} `{}*` attributes, but without the index they are plain attributes",
-                    writers.join("`, `"),
+                    "{} {} `{}*` attributes, but without the index they are plain attributes",
+                    comma_listing(writers),
                     if writers.len() == 1 {
                         "writes"
                     } else {
@@ -537,53 +553,89 @@ fn usage(model: &Model, out: &mut Vec<Diagnostic>) {
             out.extend(not_sparse(model, index));
         }
     }
-    // Redundant GSIs: two GSIs whose patterns serve disjoint entities can be one overloaded GSI.
-    // Not a native one: its keys are the items' own values, with no prefix to overload by.
-    let gsis: Vec<_> = model
+    out.extend(foldable(model));
+}
+
+/// Redundant GSIs: GSIs whose patterns serve disjoint entities can be one overloaded GSI. One
+/// finding per group: each GSI joins the first earlier one it can be folded into together with
+/// every GSI already folded there (their patterns serve different entities pairwise, and no
+/// entity writes two of them). Not a native one: its keys are the items' own values, with no
+/// prefix to overload by.
+fn foldable(model: &Model) -> Vec<Diagnostic> {
+    let gsis: Vec<&Index> = model
         .indexes
         .iter()
         .filter(|i| i.kind == IndexKind::Global && !i.native)
         .collect();
-    let served = |name: &str| -> BTreeSet<&str> {
-        model
-            .patterns
-            .iter()
-            .filter(|p| p.index_name() == Some(name))
-            .flat_map(|p| p.returns.iter().map(|r| r.name.as_str()))
-            .collect()
-    };
-    for (i, a) in gsis.iter().enumerate() {
-        for b in &gsis[i + 1..] {
-            let (sa, sb) = (served(&a.name), served(&b.name));
-            if sa.is_empty() || sb.is_empty() || !sa.is_disjoint(&sb) {
-                continue;
-            }
-            if a.projection != b.projection || a.sort_key.is_some() != b.sort_key.is_some() {
-                continue;
-            }
+    let mut served: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+    for p in &model.patterns {
+        if let Some(name) = p.index_name() {
+            served
+                .entry(name)
+                .or_default()
+                .extend(p.returns.iter().map(|r| r.name.as_str()));
+        }
+    }
+    let empty = BTreeSet::new();
+    let serves = |i: &Index| served.get(i.name.as_str()).unwrap_or(&empty);
+    let mergeable = |a: &Index, b: &Index| {
+        let (sa, sb) = (serves(a), serves(b));
+        !sa.is_empty()
+            && !sb.is_empty()
+            && sa.is_disjoint(sb)
+            && a.projection == b.projection
+            && a.sort_key.is_some() == b.sort_key.is_some()
             // Only mergeable when no entity writes both indexes' keys.
-            let both = model
+            && !model
                 .entities
                 .iter()
-                .any(|e| e.key(Some(&a.name)).is_some() && e.key(Some(&b.name)).is_some());
-            if both {
-                continue;
+                .any(|e| e.key(Some(&a.name)).is_some() && e.key(Some(&b.name)).is_some())
+    };
+    let mut folded = vec![false; gsis.len()];
+    let mut out = Vec::new();
+    for (i, a) in gsis.iter().enumerate() {
+        if folded[i] {
+            continue;
+        }
+        let mut group: Vec<&Index> = Vec::new();
+        for (j, b) in gsis.iter().enumerate().skip(i + 1) {
+            if !folded[j] && mergeable(a, b) && group.iter().all(|g| mergeable(g, b)) {
+                folded[j] = true;
+                group.push(b);
             }
+        }
+        if let Some(first) = group.first() {
+            let names: Vec<&str> = group.iter().map(|g| g.name.as_str()).collect();
+            let served_note: Vec<String> = std::iter::once(*a)
+                .chain(group.iter().copied())
+                .map(|g| {
+                    let list: Vec<&str> = serves(g).iter().copied().collect();
+                    format!("`{}` serves {}", g.name, comma_listing(&list))
+                })
+                .collect();
+            let (what, verb) = if names.len() == 1 {
+                ("index", "could be")
+            } else {
+                ("indexes", "could all be")
+            };
             out.push(
                 Diagnostic::warning(
                     Rule::IndexUsage,
-                    format!("index `{}` could be folded into `{}`: their patterns serve different entities", b.name, a.name),
-                    b.span.clone(),
+                    format!(
+                        "{what} {} {verb} folded into `{}`: their patterns serve different entities",
+                        listing(&names),
+                        a.name
+                    ),
+                    first.span.clone(),
                 )
-                .note(format!(
-                    "`{}` serves `{}`; `{}` serves `{}`",
+                .note(served_note.join("; "))
+                .help(format!(
+                    "overload `{}`: write its key attributes with entity-specific prefixes and drop {}",
                     a.name,
-                    sa.into_iter().collect::<Vec<_>>().join("`, `"),
-                    b.name,
-                    sb.into_iter().collect::<Vec<_>>().join("`, `")
-                ))
-                .help(format!("overload `{}`: write its key attributes with entity-specific prefixes and drop `{}`", a.name, b.name)),
+                    listing(&names)
+                )),
             );
         }
     }
+    out
 }

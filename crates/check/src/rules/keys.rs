@@ -1,19 +1,27 @@
 //! Key-shape rules: MT001 unwritten key, MT002 unreachable entity, MT003 key-slot conflict,
-//! MT004 sort-condition mismatch, MT005 key collision. Patterns over a native index and its
-//! members are judged in `native` (no template, so no MT003: an item's key is its own values).
+//! MT004 sort-condition mismatch (MT005 key collision is in `collisions`). Patterns over a
+//! native index and its members are judged in `native` (no template, so no MT003: an item's
+//! key is its own values).
+
+use std::collections::HashMap;
 
 use monotable_model::{EntityDecl, KeyTemplate, KeyTemplates, KeyTest, Model, Operation, Pattern};
 
-use super::lookup::{KeyShapes, Lookup, Writers};
+use super::lookup::{Lookup, Writers};
 use super::{entity_attr, entity_shape, native, pattern_attr, pattern_shape, where_};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::shape::condition_can_match;
 
+/// For an entity on an index, the first two patterns (in model order) that return it there and
+/// whose partition key condition can select it: found once, not once per pattern.
+type Readers<'m> = HashMap<(&'m str, Option<&'m str>), Vec<&'m Pattern>>;
+
 pub(crate) fn check(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
+    let mut readers: Readers<'_> = HashMap::new();
     for pattern in &model.patterns {
-        check_pattern(model, lookup, pattern, out);
+        check_pattern(model, lookup, pattern, &mut readers, out);
     }
-    collisions(model, lookup, out);
+    super::collisions::check(model, lookup, out);
 }
 
 /// Whether a pattern's key reads need to match written keys.
@@ -52,7 +60,7 @@ pub(crate) fn key_match(
     (pk_ok, sk_ok)
 }
 
-fn describe_keys(keys: &KeyTemplates) -> String {
+pub(crate) fn describe_keys(keys: &KeyTemplates) -> String {
     match &keys.sk {
         Some(sk) => format!(
             "{} = `{}`, {} = `{}`",
@@ -87,7 +95,35 @@ fn someone_writes(model: &Model, p: &Pattern, pk: &KeyTemplate, writers: &Writer
         .any(|w| key_match(model, p, w.entity, w.keys) == (true, true))
 }
 
-fn check_pattern(model: &Model, lookup: &Lookup<'_>, p: &Pattern, out: &mut Vec<Diagnostic>) {
+/// Another pattern than `p` returning `e` from `idx` whose partition key condition selects it.
+fn other_reader<'m>(
+    model: &'m Model,
+    lookup: &Lookup<'m>,
+    readers: &mut Readers<'m>,
+    p: &Pattern,
+    e: &'m EntityDecl,
+    idx: Option<&'m str>,
+) -> Option<&'m Pattern> {
+    let keys = e.key(idx)?;
+    let first = readers.entry((e.name.as_str(), idx)).or_insert_with(|| {
+        lookup
+            .returning(&e.name)
+            .iter()
+            .copied()
+            .filter(|q| q.index_name() == idx && key_match(model, q, e, keys).0)
+            .take(2)
+            .collect()
+    });
+    first.iter().copied().find(|q| q.name != p.name)
+}
+
+fn check_pattern<'m>(
+    model: &'m Model,
+    lookup: &Lookup<'m>,
+    p: &'m Pattern,
+    readers: &mut Readers<'m>,
+    out: &mut Vec<Diagnostic>,
+) {
     if !is_keyed(p) {
         return;
     }
@@ -143,11 +179,7 @@ fn check_pattern(model: &Model, lookup: &Lookup<'_>, p: &Pattern, out: &mut Vec<
             continue;
         }
         if !pk_ok {
-            let conflict = idx.and_then(|_| {
-                lookup.returning(&e.name).iter().copied().find(|q| {
-                    q.name != p.name && q.index_name() == idx && key_match(model, q, e, keys).0
-                })
-            });
+            let conflict = idx.and_then(|_| other_reader(model, lookup, readers, p, e, idx));
             if let Some(q) = conflict {
                 let q_pk =
                     q.pk.as_ref()
@@ -280,91 +312,4 @@ fn condition_text(c: &KeyTest) -> String {
         KeyTest::Gt(t) => format!("> {t}"),
         KeyTest::Ge(t) => format!(">= {t}"),
     }
-}
-
-/// The two entities share a key namespace on purpose (`key_namespace`).
-fn same_namespace(a: &EntityDecl, b: &EntityDecl) -> bool {
-    a.key_namespace.is_some() && a.key_namespace == b.key_namespace
-}
-
-fn collisions(model: &Model, lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
-    if let Some(table) = lookup.writers(None) {
-        for (a, b) in table.overlapping_pairs() {
-            if !same_namespace(a.entity, b.entity) {
-                out.push(table_collision(a, b));
-            }
-        }
-    }
-    for index in &model.indexes {
-        if index.native {
-            native::collisions(model, lookup, index, out);
-            continue;
-        }
-        let idx = Some(index.name.as_str());
-        let Some(writers) = lookup.writers(idx) else {
-            continue;
-        };
-        for (a, b) in writers.overlapping_pairs() {
-            if let Some(p) = confused(model, lookup, idx, a, b) {
-                out.push(index_collision(&index.name, a, b, p));
-            }
-        }
-    }
-}
-
-fn table_collision(a: &KeyShapes<'_>, b: &KeyShapes<'_>) -> Diagnostic {
-    let (ea, eb) = (a.entity, b.entity);
-    Diagnostic::error(
-        Rule::KeyCollision,
-        format!(
-            "entities `{}` and `{}` can be written with the same primary key",
-            ea.name, eb.name
-        ),
-        b.keys.pk.span.clone(),
-    )
-    .note(format!("`{}`: {}", ea.name, describe_keys(a.keys)))
-    .note(format!("`{}`: {}", eb.name, describe_keys(b.keys)))
-    .help("give each entity type a distinct constant prefix in its sort key (e.g. `ORDER#`, `ITEM#`) so one can never overwrite the other; if they share the key on purpose (one name for a user or an organisation), set the same `key_namespace` on both")
-}
-
-/// The first read pattern on the index (by name) that expects only one of the two entities and
-/// can read both: a shared index key only matters then.
-fn confused<'m>(
-    model: &'m Model,
-    lookup: &Lookup<'m>,
-    idx: Option<&str>,
-    a: &KeyShapes<'_>,
-    b: &KeyShapes<'_>,
-) -> Option<&'m Pattern> {
-    let mut candidates: Vec<&Pattern> = lookup
-        .returning(&a.entity.name)
-        .iter()
-        .chain(lookup.returning(&b.entity.name))
-        .copied()
-        .filter(|p| p.index_name() == idx && p.is_read())
-        .collect();
-    candidates.sort_by(|x, y| x.name.cmp(&y.name));
-    candidates.into_iter().find(|p| {
-        let ra = p.returns.iter().any(|r| r.name == a.entity.name);
-        let rb = p.returns.iter().any(|r| r.name == b.entity.name);
-        ra != rb
-            && key_match(model, p, a.entity, a.keys) == (true, true)
-            && key_match(model, p, b.entity, b.keys) == (true, true)
-    })
-}
-
-fn index_collision(index: &str, a: &KeyShapes<'_>, b: &KeyShapes<'_>, p: &Pattern) -> Diagnostic {
-    let (ea, eb) = (a.entity, b.entity);
-    Diagnostic::warning(
-        Rule::KeyCollision,
-        format!(
-            "entities `{}` and `{}` can share the same key in index `{index}`",
-            ea.name, eb.name
-        ),
-        b.keys.pk.span.clone(),
-    )
-    .note(format!("`{}`: {}", ea.name, describe_keys(a.keys)))
-    .note(format!("`{}`: {}", eb.name, describe_keys(b.keys)))
-    .note(format!("pattern `{}` expects only one of them", p.name))
-    .help("use distinct constant prefixes in the index keys of the two entities")
 }

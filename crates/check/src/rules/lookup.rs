@@ -87,14 +87,14 @@ pub(crate) struct Writers<'m> {
     by_prefix: PrefixIndex<PrefixIndex<usize>>,
 }
 
-fn sk_prefix(keys: &KeyTemplates) -> String {
+pub(crate) fn sk_prefix(keys: &KeyTemplates) -> String {
     keys.sk
         .as_ref()
         .map_or(String::new(), |k| k.template.literal_prefix().to_string())
 }
 
 impl<'m> Writers<'m> {
-    fn new(model: &'m Model, index: Option<&str>) -> Self {
+    pub(crate) fn new(model: &'m Model, index: Option<&str>) -> Self {
         let shapes: Vec<KeyShapes<'m>> = model
             .entities
             .iter()
@@ -130,30 +130,6 @@ impl<'m> Writers<'m> {
             .flat_map(move |inner| inner.compatible(sk))
             .map(|&i| &self.shapes[i])
     }
-
-    /// Every pair of entities that can be written with the same key, each pair once.
-    pub(crate) fn overlapping_pairs(&self) -> Vec<(&KeyShapes<'m>, &KeyShapes<'m>)> {
-        let mut out = Vec::new();
-        for (i, a) in self.shapes.iter().enumerate() {
-            let pk = a.keys.pk.template.literal_prefix();
-            let sk = sk_prefix(a.keys);
-            let mut found: Vec<usize> = self
-                .by_prefix
-                .compatible(pk)
-                .flat_map(|inner| inner.compatible(&sk))
-                .copied()
-                .filter(|&j| j > i)
-                .collect();
-            found.sort_unstable();
-            out.extend(
-                found
-                    .into_iter()
-                    .map(|j| (a, &self.shapes[j]))
-                    .filter(|(a, b)| a.overlaps(b)),
-            );
-        }
-        out
-    }
 }
 
 /// Everything the rules look up repeatedly, built once per check.
@@ -162,8 +138,9 @@ pub(crate) struct Lookup<'m> {
     pub(crate) returning: HashMap<&'m str, Vec<&'m Pattern>>,
     /// The relations naming each related entity, with their owner.
     pub(crate) owners: HashMap<&'m str, Vec<(&'m EntityDecl, &'m Relation)>>,
-    /// Pairs of entities some TransactWrite writes together (both orders, and each with itself).
-    pub(crate) written_together: HashSet<(&'m str, &'m str)>,
+    /// Each TransactWrite pattern (by name) with each entity it writes: a transaction's writes
+    /// are looked up, never paired.
+    transaction_writes: HashSet<(&'m str, &'m str)>,
     /// The TransactWrite patterns writing each entity, in model order.
     transacting: HashMap<&'m str, Vec<&'m Pattern>>,
     /// The entities in each native index (they declare every key attribute), by index name.
@@ -177,7 +154,7 @@ pub(crate) struct Lookup<'m> {
 impl<'m> Lookup<'m> {
     pub(crate) fn new(model: &'m Model) -> Self {
         let mut returning: HashMap<&str, Vec<&Pattern>> = HashMap::new();
-        let mut written_together = HashSet::new();
+        let mut transaction_writes = HashSet::new();
         let mut transacting: HashMap<&str, Vec<&Pattern>> = HashMap::new();
         for p in &model.patterns {
             for r in &p.returns {
@@ -192,9 +169,7 @@ impl<'m> Lookup<'m> {
                     if !list.last().is_some_and(|q| std::ptr::eq(*q, p)) {
                         list.push(p);
                     }
-                    for b in &p.writes {
-                        written_together.insert((a.entity.as_str(), b.entity.as_str()));
-                    }
+                    transaction_writes.insert((p.name.as_str(), a.entity.as_str()));
                 }
             }
         }
@@ -212,12 +187,29 @@ impl<'m> Lookup<'m> {
         Self {
             returning,
             owners,
-            written_together,
+            transaction_writes,
             transacting,
             members: native_members(model),
             table: Writers::new(model, None),
             indexes,
         }
+    }
+
+    /// Whether some TransactWrite writes both entities (an entity is written with itself by
+    /// every TransactWrite writing it).
+    pub(crate) fn written_together(&self, a: &str, b: &str) -> bool {
+        let (of_a, of_b) = (self.transacting.get(a), self.transacting.get(b));
+        let (Some(of_a), Some(of_b)) = (of_a, of_b) else {
+            return false;
+        };
+        let (fewer, other) = if of_a.len() <= of_b.len() {
+            (of_a, b)
+        } else {
+            (of_b, a)
+        };
+        fewer
+            .iter()
+            .any(|p| self.transaction_writes.contains(&(p.name.as_str(), other)))
     }
 
     /// The patterns that return or write `entity`: every call that reads or writes its items.

@@ -2,6 +2,8 @@
 
 mod advice;
 mod capacity;
+mod collisions;
+mod groups;
 mod indexes;
 mod keys;
 mod lookup;
@@ -73,10 +75,63 @@ pub(crate) fn listing(names: &[&str]) -> String {
     }
 }
 
+/// Names listed in a finding about a group: at most this many, then how many more.
+pub(crate) const LISTED: usize = 10;
+
+/// `a`, `b` and `c`, each in backticks, at most [`LISTED`] of them: `` `a`, `b`, … `j` and
+/// 1,990 more ``.
+pub(crate) fn capped_listing(names: &[&str]) -> String {
+    if names.len() <= LISTED {
+        return listing(names);
+    }
+    let shown: Vec<String> = names[..LISTED].iter().map(|n| format!("`{n}`")).collect();
+    format!(
+        "{} and {} more",
+        shown.join(", "),
+        monotable_model::limits::thousands(names.len() - LISTED)
+    )
+}
+
+/// `` `a`, `b`, `c` ``: names in backticks separated by commas, at most [`LISTED`], then how
+/// many more.
+pub(crate) fn comma_listing(names: &[&str]) -> String {
+    let shown = &names[..names.len().min(LISTED)];
+    let text = format!("`{}`", shown.join("`, `"));
+    match names.len() - shown.len() {
+        0 => text,
+        more => format!(
+            "{text} and {} more",
+            monotable_model::limits::thousands(more)
+        ),
+    }
+}
+
 /// `index `GSI1`` or `the table`.
 pub(crate) fn where_(index: Option<&str>) -> String {
     match index {
         Some(i) => format!("index `{i}`"),
         None => "the table".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LISTED, capped_listing, comma_listing};
+
+    #[test]
+    fn listings_name_at_most_ten_then_count_the_rest() {
+        assert_eq!(capped_listing(&["a", "b", "c"]), "`a`, `b` and `c`");
+        let names: Vec<String> = (0..2_000).map(|i| format!("E{i}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let text = capped_listing(&names);
+        assert!(text.starts_with("`E0`, `E1`, "), "{text}");
+        assert!(text.ends_with("`E9` and 1,990 more"), "{text}");
+        assert_eq!(text.matches('`').count(), 2 * LISTED);
+        assert_eq!(
+            capped_listing(&names[..LISTED]).matches('`').count(),
+            2 * LISTED
+        );
+        assert_eq!(comma_listing(&["a", "b"]), "`a`, `b`");
+        assert!(comma_listing(&names).ends_with("`E9` and 1,990 more"));
     }
 }

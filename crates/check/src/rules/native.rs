@@ -12,9 +12,11 @@ use monotable_model::{
 };
 
 use super::lookup::Lookup;
-use super::{entity_attr, listing, pattern_attr};
+use std::collections::HashMap;
+
+use super::{LISTED, capped_listing, entity_attr, listing, pattern_attr};
 use crate::diagnostic::{Diagnostic, Rule};
-use crate::shape::condition_can_match;
+use crate::shape::{Shape, condition_can_match};
 
 /// The index a pattern or key names, when it is declared and native.
 pub(crate) fn native_index<'m>(model: &'m Model, idx: Option<&str>) -> Option<&'m Index> {
@@ -270,8 +272,10 @@ fn unwritten(model: &Model, p: &Pattern, index: &Index) -> Diagnostic {
     d.help("compare each key attribute with a value the entities hold")
 }
 
-/// MT005 on a native index: two entities holding every key attribute share its keys, and a
-/// read pattern expecting only one of them can get both.
+/// MT005 on a native index: entities holding every key attribute share its keys, and a read
+/// pattern expecting some of them can get the others. One finding per index, naming every
+/// entity some pattern confuses; members that hold their key attributes alike are compared
+/// with each pattern once, as one.
 pub(crate) fn collisions(
     model: &Model,
     lookup: &Lookup<'_>,
@@ -279,61 +283,192 @@ pub(crate) fn collisions(
     out: &mut Vec<Diagnostic>,
 ) {
     let members = lookup.members(&index.name);
-    let mut seen: Vec<(&str, &str)> = Vec::new();
+    let buckets = alike(index, members);
+    let mut bucket_of: HashMap<&str, usize> = HashMap::new();
+    let mut member_of: HashMap<&str, usize> = HashMap::new();
+    for (b, list) in buckets.iter().enumerate() {
+        for &m in list {
+            bucket_of.insert(members[m].name.as_str(), b);
+            member_of.insert(members[m].name.as_str(), m);
+        }
+    }
+    let mut involved = vec![false; buckets.len()];
+    let mut found: Vec<Confused<'_>> = Vec::new();
     let readers = model
         .patterns
         .iter()
         .filter(|p| p.is_read() && p.index_name() == Some(index.name.as_str()));
     for p in readers {
-        let expected = |e: &EntityDecl| p.returns.iter().any(|r| r.name == e.name);
-        let Some(a) = members
+        let mut returned: Vec<&str> = p
+            .returns
             .iter()
-            .find(|e| expected(e) && matches_all(model, p, e, index))
-        else {
+            .map(|r| r.name.as_str())
+            .filter(|n| bucket_of.contains_key(n))
+            .collect();
+        returned.sort_unstable();
+        returned.dedup();
+        let mut reads: HashMap<usize, bool> = HashMap::new();
+        let mut read = |b: usize| {
+            *reads
+                .entry(b)
+                .or_insert_with(|| matches_all(model, p, members[buckets[b][0]], index))
+        };
+        let mut in_bucket: HashMap<usize, usize> = HashMap::new();
+        for n in &returned {
+            *in_bucket.entry(bucket_of[n]).or_default() += 1;
+        }
+        let expected = returned
+            .iter()
+            .map(|n| member_of[n])
+            .filter(|&m| read(bucket_of[members[m].name.as_str()]))
+            .min();
+        let Some(expected) = expected else {
             continue;
         };
-        for b in members.iter().filter(|b| !expected(b)) {
-            let pair = if a.name < b.name {
-                (a.name.as_str(), b.name.as_str())
-            } else {
-                (b.name.as_str(), a.name.as_str())
-            };
-            if seen.contains(&pair) || !matches_all(model, p, b, index) {
+        let mut others = Vec::new();
+        let mut count = 0usize;
+        let mut touched = Vec::new();
+        for (b, list) in buckets.iter().enumerate() {
+            let in_bucket = in_bucket.get(&b).copied().unwrap_or(0);
+            if list.len() == in_bucket || !read(b) {
                 continue;
             }
-            seen.push(pair);
-            out.push(collision(index, a, b, p));
+            touched.push(b);
+            count += list.len() - in_bucket;
+            let rest = list
+                .iter()
+                .copied()
+                .filter(|&m| !returned.contains(&members[m].name.as_str()));
+            others.extend(rest.take(LISTED.saturating_sub(others.len())));
         }
+        if others.is_empty() {
+            continue;
+        }
+        touched.push(bucket_of[members[expected].name.as_str()]);
+        for b in touched {
+            involved[b] = true;
+        }
+        others.sort_unstable();
+        found.push(Confused {
+            pattern: p,
+            expected,
+            others,
+            count,
+        });
+    }
+    if !found.is_empty() {
+        let mut all: Vec<usize> = buckets
+            .iter()
+            .zip(&involved)
+            .filter(|(_, i)| **i)
+            .flat_map(|(b, _)| b.iter().copied())
+            .collect();
+        all.sort_unstable();
+        out.push(collision(index, members, &all, &found));
     }
 }
 
-fn collision(index: &Index, a: &EntityDecl, b: &EntityDecl, p: &Pattern) -> Diagnostic {
-    let first = index
+/// The members of a native index bucketed by the shapes of their key attributes: members of one
+/// bucket are selected by exactly the same conditions.
+fn alike(index: &Index, members: &[&EntityDecl]) -> Vec<Vec<usize>> {
+    let mut by_shape: HashMap<Vec<Shape>, usize> = HashMap::new();
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for (i, e) in members.iter().enumerate() {
+        let shapes: Vec<Shape> = index
+            .key_attributes()
+            .map(|k| match KeyTemplate::parse(&format!("{{{}}}", k.name)) {
+                Ok(t) => Shape::of(&t, &|n| entity_attr(e, n)),
+                Err(_) => Shape::literal_prefix(""),
+            })
+            .collect();
+        let at = *by_shape.entry(shapes).or_insert_with(|| {
+            out.push(Vec::new());
+            out.len() - 1
+        });
+        out[at].push(i);
+    }
+    out
+}
+
+/// A read pattern on a native index that expects `expected` and can select `count` members it
+/// does not return, the first of them `others`.
+struct Confused<'m> {
+    pattern: &'m Pattern,
+    expected: usize,
+    others: Vec<usize>,
+    count: usize,
+}
+
+/// The finding for the `involved` members of a native index, which the `found` patterns confuse.
+fn collision(
+    index: &Index,
+    members: &[&EntityDecl],
+    involved: &[usize],
+    found: &[Confused<'_>],
+) -> Diagnostic {
+    let first = &found[0];
+    let (a, b) = (members[first.expected], members[first.others[0]]);
+    let key_first = index
         .key_attributes()
         .next()
         .map_or("", |k| k.name.as_str());
     let span = b
-        .attribute(first)
+        .attribute(key_first)
         .map_or(b.span.clone(), |x| x.span.clone());
-    Diagnostic::warning(
-        Rule::KeyCollision,
+    let names: Vec<&str> = involved.iter().map(|&m| members[m].name.as_str()).collect();
+    let pair = names.len() == 2;
+    let message = if pair {
         format!(
             "entities `{}` and `{}` can share the same key in index `{}`",
             a.name, b.name, index.name
-        ),
-        span,
-    )
-    .note(format!(
-        "both hold every key attribute of native index `{}` ({}): its keys are those values, with no prefix to keep the two apart",
+        )
+    } else {
+        format!(
+            "{} entities can share the same key in index `{}`: {}",
+            monotable_model::limits::thousands(names.len()),
+            index.name,
+            capped_listing(&names)
+        )
+    };
+    let mut d = Diagnostic::warning(Rule::KeyCollision, message, span).note(format!(
+        "{} hold every key attribute of native index `{}` ({}): its keys are those values, with no prefix to keep {} apart",
+        if pair { "both" } else { "they all" },
         index.name,
-        key_listing(index)
-    ))
-    .note(format!(
-        "pattern `{}` expects only `{}`, and its key condition selects `{}` items too",
-        p.name, a.name, b.name
-    ))
-    .help(format!(
-        "key the index on an attribute only `{}` declares, or return both from `{}` and tell them apart by an attribute",
-        a.name, p.name
-    ))
+        key_listing(index),
+        if pair { "the two" } else { "them" }
+    ));
+    let shown = if pair { 1 } else { LISTED };
+    for c in found.iter().take(shown) {
+        let others: Vec<&str> = c.others.iter().map(|&m| members[m].name.as_str()).collect();
+        let others = match c.count - others.len() {
+            0 => listing(&others),
+            more => format!(
+                "{} and {} more",
+                others
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                monotable_model::limits::thousands(more)
+            ),
+        };
+        d = d.note(format!(
+            "pattern `{}` expects only `{}`, and its key condition selects {others} items too",
+            c.pattern.name, members[c.expected].name,
+        ));
+    }
+    if !pair && found.len() > LISTED {
+        d = d.note(format!(
+            "and {} more patterns like these",
+            monotable_model::limits::thousands(found.len() - LISTED)
+        ));
+    }
+    if pair {
+        d.help(format!(
+            "key the index on an attribute only `{}` declares, or return both from `{}` and tell them apart by an attribute",
+            a.name, first.pattern.name
+        ))
+    } else {
+        d.help("key the index on attributes each entity declares alone, or return them together from each pattern and tell them apart by an attribute")
+    }
 }

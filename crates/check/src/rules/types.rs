@@ -385,7 +385,7 @@ fn constraint(
             .note(format!("`guard = \"{}\"` says the entity's own key is the guard: two items with the same `{attrs}` must have the same key", e.name))
             .help(format!("key `{}` by the value (`PK = \"{}\"`), or name a separate guard entity keyed by it", e.name, guard_key(&u.attributes)))
         }),
-        Some(guard) if !lookup.written_together.contains(&(e.name.as_str(), guard)) => Some(
+        Some(guard) if !lookup.written_together(&e.name, guard) => Some(
             Diagnostic::error(
                 Rule::UniquenessViaGsi,
                 format!("guard `{guard}` for `{}` by `{attrs}` is never written in the same transaction as `{}`", e.name, e.name),

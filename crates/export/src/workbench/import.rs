@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use monotable_model::{IndexKind, KeyTemplate, Model, ProjectionType};
 use serde_json::Value;
 
+use super::document::{Bounded, Document, TableDoc};
 use super::{SOURCE_BEGIN, SOURCE_END};
 use monotable_model::definition::{scalar_type, table_definition};
 
@@ -44,6 +45,23 @@ pub enum ImportError {
     NativeKeys {
         /// The index.
         index: String,
+    },
+    /// The file could not be read to its end (past the caller's size limit, say).
+    #[error("cannot read it: {message}")]
+    Read {
+        /// What went wrong.
+        message: String,
+    },
+    /// A list longer than a model can hold.
+    #[error(
+        "it lists more than {} {what}, the most a monotable model can hold",
+        monotable_model::limits::thousands(*limit)
+    )]
+    TooMany {
+        /// What the list holds.
+        what: String,
+        /// The most entries taken.
+        limit: usize,
     },
     /// A name in the file (table, index, attribute, facet, key alias) holds a control,
     /// bidirectional or invisible character, which a model refuses: nothing is imported.
@@ -118,78 +136,99 @@ fn key(v: Option<&Value>) -> Option<Key> {
     })
 }
 
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| {
-                    x.as_str()
-                        .map(str::to_string)
-                        .or_else(|| text(x, "AttributeName"))
-                })
-                .collect()
+fn strings<const N: usize>(v: &Bounded<Value, N>) -> Vec<String> {
+    v.iter()
+        .filter_map(|x| {
+            x.as_str()
+                .map(str::to_string)
+                .or_else(|| text(x, "AttributeName"))
         })
-        .unwrap_or_default()
+        .collect()
 }
 
-fn read_table(v: &Value) -> Result<Table, ImportError> {
-    let name = text(v, "TableName").ok_or_else(|| not_workbench("a table has no `TableName`"))?;
-    let keys = v.get("KeyAttributes");
+fn string(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str).map(str::to_string)
+}
+
+/// A list cut at its limit is refused, naming what and the limit.
+fn bounded<T, const N: usize>(list: &Bounded<T, N>, what: &str) -> Result<(), ImportError> {
+    if list.overflow {
+        return Err(ImportError::TooMany {
+            what: what.to_string(),
+            limit: N,
+        });
+    }
+    Ok(())
+}
+
+fn read_table(v: &TableDoc) -> Result<Table, ImportError> {
+    let name =
+        string(v.name.as_ref()).ok_or_else(|| not_workbench("a table has no `TableName`"))?;
+    bounded(
+        &v.non_key,
+        "attribute definitions (`NonKeyAttributes`) in the table",
+    )?;
+    bounded(&v.facets, "facets (`TableFacets`, one entity type each)")?;
+    bounded(
+        &v.gsis,
+        "global secondary indexes (`GlobalSecondaryIndexes`)",
+    )?;
+    let keys = v.keys.as_ref();
     let pk = key(keys.and_then(|k| k.get("PartitionKey")))
         .ok_or_else(|| not_workbench("the table has no partition key"))?;
     let sk = key(keys.and_then(|k| k.get("SortKey")));
     let non_key = v
-        .get("NonKeyAttributes")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| Some((text(x, "AttributeName")?, text(x, "AttributeType")?)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let facets = v
-        .get("TableFacets")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|f| {
-                    let alias = f.get("KeyAttributeAlias");
-                    Some(Facet {
-                        name: text(f, "FacetName")?,
-                        pk_alias: alias.and_then(|a| text(a, "PartitionKeyAlias")),
-                        sk_alias: alias.and_then(|a| text(a, "SortKeyAlias")),
-                        attributes: strings(f.get("NonKeyAttributes")),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let gsis = v
-        .get("GlobalSecondaryIndexes")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|g| {
-                    let keys = g.get("KeyAttributes");
-                    let projection = g.get("Projection");
-                    Some(Gsi {
-                        name: text(g, "IndexName")?,
-                        pk: key(keys.and_then(|k| k.get("PartitionKey")))?,
-                        sk: key(keys.and_then(|k| k.get("SortKey"))),
-                        projection: projection
-                            .and_then(|p| text(p, "ProjectionType"))
-                            .unwrap_or_else(|| "ALL".to_string()),
-                        include: strings(projection.and_then(|p| p.get("NonKeyAttributes"))),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+        .non_key
+        .iter()
+        .filter_map(|x| Some((text(x, "AttributeName")?, text(x, "AttributeType")?)))
+        .collect();
+    let mut facets = Vec::new();
+    for f in v.facets.iter() {
+        let Some(name) = string(f.name.as_ref()) else {
+            continue;
+        };
+        bounded(&f.attributes, &format!("attributes of facet `{name}`"))?;
+        let alias = f.alias.as_ref();
+        facets.push(Facet {
+            name,
+            pk_alias: alias.and_then(|a| text(a, "PartitionKeyAlias")),
+            sk_alias: alias.and_then(|a| text(a, "SortKeyAlias")),
+            attributes: strings(&f.attributes),
+        });
+    }
+    let mut gsis = Vec::new();
+    for g in v.gsis.iter() {
+        let Some(name) = string(g.name.as_ref()) else {
+            continue;
+        };
+        let keys = g.keys.as_ref();
+        let Some(pk) = key(keys.and_then(|k| k.get("PartitionKey"))) else {
+            continue;
+        };
+        let projection = g.projection.as_ref();
+        if let Some(p) = projection {
+            bounded(
+                &p.attributes,
+                &format!("projected attributes of index `{name}`"),
+            )?;
+        }
+        gsis.push(Gsi {
+            name,
+            pk,
+            sk: key(keys.and_then(|k| k.get("SortKey"))),
+            projection: projection
+                .and_then(|p| string(p.kind.as_ref()))
+                .unwrap_or_else(|| "ALL".to_string()),
+            include: projection
+                .map(|p| strings(&p.attributes))
+                .unwrap_or_default(),
+        });
+    }
     Ok(Table {
         name,
         pk,
         sk,
-        billing: text(v, "BillingMode").unwrap_or_else(|| "PAY_PER_REQUEST".to_string()),
+        billing: string(v.billing.as_ref()).unwrap_or_else(|| "PAY_PER_REQUEST".to_string()),
         non_key,
         facets,
         gsis,
@@ -198,12 +237,9 @@ fn read_table(v: &Value) -> Result<Table, ImportError> {
 
 /// A global index whose `KeyAttributes` list several partition or sort attributes (an array
 /// where Workbench writes one object), refused.
-fn refuse_listed_keys(table: &Value) -> Result<(), ImportError> {
-    let gsis = table
-        .get("GlobalSecondaryIndexes")
-        .and_then(Value::as_array);
-    for g in gsis.into_iter().flatten() {
-        let keys = g.get("KeyAttributes");
+fn refuse_listed_keys(table: &TableDoc) -> Result<(), ImportError> {
+    for g in table.gsis.iter() {
+        let keys = g.keys.as_ref();
         let listed = ["PartitionKey", "SortKey"].iter().any(|side| {
             keys.and_then(|k| k.get(side))
                 .and_then(Value::as_array)
@@ -211,7 +247,7 @@ fn refuse_listed_keys(table: &Value) -> Result<(), ImportError> {
         });
         if listed {
             return Err(ImportError::NativeKeys {
-                index: text(g, "IndexName").unwrap_or_default(),
+                index: string(g.name.as_ref()).unwrap_or_default(),
             });
         }
     }
@@ -299,8 +335,12 @@ fn differences(model: &Model, table: &Table) -> Vec<String> {
             out.push(format!("index `{}` was added", g.name));
         }
     }
+    let mut facets: BTreeMap<&str, &Facet> = BTreeMap::new();
+    for f in &table.facets {
+        facets.entry(f.name.as_str()).or_insert(f);
+    }
     for entity in &model.entities {
-        let Some(facet) = table.facets.iter().find(|f| f.name == entity.name) else {
+        let Some(facet) = facets.get(entity.name.as_str()) else {
             out.push(format!("facet `{}` was removed", entity.name));
             continue;
         };
@@ -561,13 +601,33 @@ fn rebuild(table: &Table, warnings: &mut Vec<String>) -> String {
 
 /// Imports a NoSQL Workbench data model, with how it was done.
 pub fn import_nosql_workbench_detailed(json: &str) -> Result<Imported, ImportError> {
-    let document: Value = serde_json::from_str(json).map_err(|e| ImportError::Json {
-        message: e.to_string(),
-    })?;
-    let tables = document
-        .get("DataModel")
-        .and_then(Value::as_array)
-        .ok_or_else(|| not_workbench("no `DataModel` array"))?;
+    import_nosql_workbench_from_reader(json.as_bytes())
+}
+
+/// Imports a NoSQL Workbench data model read from `reader` as a stream: its sample items are
+/// skipped as they are read, so memory does not grow with them. A read error (a file past the
+/// caller's size limit, say) is [`ImportError::Read`].
+pub fn import_nosql_workbench_from_reader(
+    reader: impl std::io::Read,
+) -> Result<Imported, ImportError> {
+    let document: Document =
+        serde_json::from_reader(std::io::BufReader::new(reader)).map_err(|e| {
+            match e.classify() {
+                serde_json::error::Category::Io => ImportError::Read {
+                    message: e.to_string(),
+                },
+                serde_json::error::Category::Data => ImportError::NotWorkbench {
+                    message: e.to_string(),
+                },
+                _ => ImportError::Json {
+                    message: e.to_string(),
+                },
+            }
+        })?;
+    if !document.data_model.list {
+        return Err(not_workbench("no `DataModel` array"));
+    }
+    let tables = &document.data_model.items;
     let table = match tables.as_slice() {
         [] => return Err(not_workbench("`DataModel` has no table")),
         [table] => {
@@ -575,17 +635,20 @@ pub fn import_nosql_workbench_detailed(json: &str) -> Result<Imported, ImportErr
             read_table(table)?
         }
         many => {
-            return Err(ImportError::MultipleTables {
-                names: many
-                    .iter()
-                    .map(|t| text(t, "TableName").unwrap_or_default())
-                    .collect(),
-            });
+            let mut names: Vec<String> = many
+                .iter()
+                .map(|t| string(t.name.as_ref()).unwrap_or_default())
+                .collect();
+            if document.data_model.overflow {
+                names.push("…".to_string());
+            }
+            return Err(ImportError::MultipleTables { names });
         }
     };
     let mut warnings = Vec::new();
     let description = document
-        .get("ModelMetadata")
+        .metadata
+        .as_ref()
         .and_then(|m| text(m, "Description"))
         .unwrap_or_default();
     let embedded = embedded_source(&description).filter(|source| {

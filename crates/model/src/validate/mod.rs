@@ -6,6 +6,7 @@
 
 mod entity;
 mod hidden;
+mod limits;
 mod native;
 mod pattern;
 mod schema;
@@ -22,6 +23,11 @@ use crate::template::{KeyTemplate, Segment};
 
 /// Parses and validates a model from TOML source. Never panics.
 pub fn parse(source: &str) -> Result<Model, ModelError> {
+    if let Some(issue) = limits::source(source) {
+        return Err(ModelError {
+            issues: vec![issue],
+        });
+    }
     let raw: RawModel = toml::from_str(source).map_err(|e| ModelError {
         issues: vec![ModelIssue {
             kind: IssueKind::Syntax,
@@ -44,6 +50,11 @@ fn plain_types(message: &str) -> String {
 
 /// Validates an already deserialized model.
 pub fn validate(raw: RawModel) -> Result<Model, ModelError> {
+    // Past a size limit nothing more is built: the rest would take time the limit bounds.
+    let issues = limits::counts(&raw);
+    if !issues.is_empty() {
+        return Err(ModelError { issues });
+    }
     let mut v = Validator { issues: Vec::new() };
     v.hidden_characters(&raw);
     if v.issues.is_empty() {

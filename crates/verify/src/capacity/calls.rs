@@ -18,10 +18,9 @@ use super::report::{Measured, units};
 use super::{Ctx, MAX_PAGES, TARGETS_PER_ENTITY, TRANSACTION_ITEMS_PER_ENTITY, primary};
 use crate::VerifyError;
 use crate::generate::Sample;
-use crate::oracle::{self, KeyLayout, KeyQuery};
+use crate::keys::{get_key, typed_keys};
+use crate::oracle::{self, KeyQuery, KeyLayout};
 use crate::params::{self, BEST, Values};
-use crate::run::get_key;
-use crate::run::typed_keys;
 
 impl Ctx<'_> {
     pub(super) async fn put(&mut self, sample: &Sample) -> Result<Measured, VerifyError> {
@@ -57,7 +56,7 @@ impl Ctx<'_> {
         }
         let mut out = Vec::new();
         for e in entities {
-            let of: Vec<&Sample> = self.data.samples.iter().filter(|s| s.entity == e).collect();
+            let of: Vec<&Sample> = self.index.of_entity(e).collect();
             let inside: Vec<&Sample> = of.iter().copied().filter(|s| shape.contains(s)).collect();
             let mut pool = if inside.is_empty() { of } else { inside };
             for _ in 0..TARGETS_PER_ENTITY {
@@ -78,10 +77,10 @@ impl Ctx<'_> {
         };
         let mut out = Vec::new();
         for target in self.targets(pattern, rng) {
-            let samples = &self.data.samples;
+            let samples = &self.index;
             let eval = |values: &Values| -> Option<u8> {
                 let key = get_key(pattern, values).ok()?;
-                Some(match oracle::get(samples, &key) {
+                Some(match oracle::get_in(samples, &key) {
                     Some(s) if std::ptr::eq(s, target) => BEST,
                     Some(_) => 3,
                     None => 0,
@@ -146,7 +145,7 @@ impl Ctx<'_> {
             ReadConsistency::Eventual
         };
         let shape = KeyLayout::of(self.model, pattern);
-        let samples = &self.data.samples;
+        let samples = &self.index;
         let mut out = Vec::new();
         for target in self.targets(pattern, rng) {
             let eval = |values: &Values| -> Option<u8> {
@@ -154,7 +153,7 @@ impl Ctx<'_> {
                 if !key.is_valid(&shape) {
                     return None;
                 }
-                let found = oracle::query(samples, &shape, &key, pattern.descending);
+                let found = oracle::query_in(samples, &shape, &key, pattern.descending);
                 let hit = found.iter().any(|f| std::ptr::eq(*f, target));
                 Some(u8::from(hit) * 4 + u8::from(!found.is_empty()) * 2 + 1)
             };
@@ -268,12 +267,7 @@ impl Ctx<'_> {
     pub(super) async fn updates(&self, pattern: &Pattern) -> Vec<Measured> {
         let mut out = Vec::new();
         for entity in unique(pattern.returns.iter().map(|r| r.name.as_str())) {
-            let of: Vec<&Sample> = self
-                .data
-                .samples
-                .iter()
-                .filter(|s| s.entity == entity)
-                .collect();
+            let of: Vec<&Sample> = self.index.of_entity(entity).collect();
             for (i, sample) in of.iter().take(TARGETS_PER_ENTITY).enumerate() {
                 let Some(donor) = of
                     .get((i + 1) % of.len())
@@ -373,10 +367,8 @@ impl Ctx<'_> {
         let mut out = Vec::new();
         for entity in unique(pattern.returns.iter().map(|r| r.name.as_str())) {
             let chosen: Vec<&Sample> = self
-                .data
-                .samples
-                .iter()
-                .filter(|s| s.entity == entity)
+                .index
+                .of_entity(entity)
                 .take(TARGETS_PER_ENTITY)
                 .collect();
             for sample in chosen {
@@ -411,13 +403,7 @@ impl Ctx<'_> {
                 .unwrap_or(TRANSACTION_ITEMS_PER_ENTITY)
                 .min(TRANSACTION_ITEMS_PER_ENTITY);
             let n = usize::try_from(n).unwrap_or(0);
-            for sample in self
-                .data
-                .samples
-                .iter()
-                .filter(|s| s.entity == write.entity)
-                .take(n)
-            {
+            for sample in self.index.of_entity(&write.entity).take(n) {
                 let item = typed_keys(self.model, &sample.item);
                 let key = self.key_of(&item);
                 if !items.iter().any(|i| self.key_of(i) == key) {

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::*;
 use crate::generate::generate;
-use crate::run::typed_keys;
+use crate::keys::typed_keys;
 
 const SHOP: &str = include_str!("../../../../examples/shop/shop.toml");
 const SHOP_NATIVE: &str = include_str!("../../../../examples/shop/shop-native.toml");

@@ -235,16 +235,18 @@ pub async fn prepare(
         .map_err(VerifyError::from)?;
     let table = Table::new(client.clone(), &model.table.name);
     load(&table, model, &data.samples).await?;
+    let index = crate::sample_index::SampleIndex::new(model, &data.samples);
     let parameters = plan
         .streams
         .iter()
         .map(|s| {
             Arc::new(match (s.kind, model.pattern(&s.name)) {
-                (Kind::Read, Some(p)) => requests::read_parameters(model, p, &data, seed),
+                (Kind::Read, Some(p)) => requests::read_parameters(model, p, &index, seed),
                 _ => Vec::new(),
             })
         })
         .collect();
+    drop(index);
     Ok(Workload { data, parameters })
 }
 

@@ -11,10 +11,11 @@ use monotable_access::write::{Condition, Failure};
 use monotable_access::{PutSpec, ServiceError, Table, WriteError};
 use monotable_model::{Model, Operation, Pattern};
 
-use crate::generate::{Dataset, Sample};
+use crate::generate::Sample;
 use crate::load::stats::Outcome;
 use crate::oracle::{self, KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Score, Values};
+use crate::sample_index::SampleIndex;
 
 /// Most distinct parameter sets kept per read pattern.
 const MAX_PARAMETER_SETS: usize = 256;
@@ -31,10 +32,10 @@ pub const PAD_ATTRIBUTE: &str = "loadPadding";
 pub(crate) fn read_parameters(
     model: &Model,
     pattern: &Pattern,
-    data: &Dataset,
+    index: &SampleIndex<'_>,
     seed: u64,
 ) -> Vec<Values> {
-    let samples = &data.samples;
+    let samples = index.samples;
     let shape = KeyLayout::of(model, pattern);
     let returns: BTreeSet<&str> = pattern.returns.iter().map(|r| r.name.as_str()).collect();
     let mut targets: Vec<&Sample> = samples
@@ -56,14 +57,14 @@ pub(crate) fn read_parameters(
         let values = match pattern.operation {
             Operation::GetItem => {
                 let eval = |values: &Values| -> Option<Score> {
-                    let key = crate::run::get_key(pattern, values).ok()?;
-                    Some(match oracle::get(samples, &key) {
+                    let key = crate::keys::get_key(pattern, values).ok()?;
+                    Some(match oracle::get_in(index, &key) {
                         Some(s) if target.is_some_and(|t| std::ptr::eq(s, t)) => BEST,
                         Some(_) => 3,
                         None => 0,
                     })
                 };
-                params::choose(model, pattern, samples, target, &eval)
+                params::choose(model, pattern, index, target, &eval)
             }
             _ => {
                 let eval = |values: &Values| -> Option<Score> {
@@ -71,11 +72,11 @@ pub(crate) fn read_parameters(
                     if !key.is_valid(&shape) {
                         return None;
                     }
-                    let found = oracle::query(samples, &shape, &key, pattern.descending);
+                    let found = oracle::query_in(index, &shape, &key, pattern.descending);
                     let hit = target.is_some_and(|t| found.iter().any(|f| std::ptr::eq(*f, t)));
                     Some(u8::from(hit) * 4 + u8::from(!found.is_empty()) * 2 + 1)
                 };
-                params::choose(model, pattern, samples, target, &eval)
+                params::choose(model, pattern, index, target, &eval)
             }
         };
         if seen.insert(values.clone()) {
@@ -165,7 +166,7 @@ impl Fresh {
         for sample in crate::generate::generate(model, seed).samples {
             let queue = self.ready.entry(sample.entity.clone()).or_default();
             if queue.len() < MAX_READY {
-                let mut item = crate::run::typed_keys(model, &as_created(model, &sample));
+                let mut item = crate::keys::typed_keys(model, &as_created(model, &sample));
                 if let Some(size) = self.sizes.get(&sample.entity) {
                     pad(&mut item, *size);
                 }
@@ -328,7 +329,8 @@ mod tests {
         let data = crate::generate::generate(&model, 1);
         for name in ["getUser", "getProduct", "listUserOrders", "listOrdersByDay"] {
             let pattern = model.pattern(name).unwrap();
-            let sets = read_parameters(&model, pattern, &data, 5);
+            let index = SampleIndex::new(&model, &data.samples);
+            let sets = read_parameters(&model, pattern, &index, 5);
             assert!(sets.len() >= 2, "{name}: {sets:?}");
         }
     }

@@ -6,7 +6,7 @@ use monotable_model::Model;
 
 use crate::VerifyError;
 use crate::generate::Sample;
-use crate::run::typed_keys;
+use crate::keys::typed_keys;
 
 /// Items per BatchWriteItem: DynamoDB's maximum.
 const BATCH: usize = 25;

@@ -1,5 +1,10 @@
-//! What every command shares on the way in and out: the model file read (or its `MT000`
-//! diagnostics printed and the command stopped), and the one `--format`.
+//! What every command shares on the way in and out: every file read capped at a stated size
+//! (`capped`), the model file read (or its `MT000` diagnostics printed and the command stopped),
+//! and the one `--format`.
+
+mod capped;
+
+pub use capped::*;
 
 use std::path::Path;
 
@@ -44,9 +49,9 @@ pub struct ModelFile {
     pub model: Model,
 }
 
-/// The text of the model file `file`, or why it cannot be read.
+/// The text of the model file `file` (at most [`MODEL`]'s bytes), or why it cannot be read.
 pub fn read_source(file: &Path) -> anyhow::Result<String> {
-    std::fs::read_to_string(file).with_context(|| format!("cannot read model {}", file.display()))
+    read(file, MODEL).with_context(|| format!("cannot read model {}", file.display()))
 }
 
 /// The model in `file`; when it does not parse or validate, its `MT000` diagnostics printed on
