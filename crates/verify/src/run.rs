@@ -13,7 +13,7 @@ use monotable_model::{KeyTest, Model, Operation, Pattern};
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample};
 use crate::keys::{get_key, key_text};
-use crate::oracle::{self, Bound, Ident, KeyQuery, KeyLayout};
+use crate::oracle::{self, Bound, Ident, KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Score, Values};
 use crate::report::{PatternResult, Report};
 use crate::sample_index::SampleIndex;

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use monotable_model::{AttributeType, KeyAttributeType, Model, TimestampFormat};
 
 use crate::generate::Sample;
-use crate::oracle::{Bound, KeyQuery, KeyLayout};
+use crate::oracle::{Bound, KeyLayout, KeyQuery};
 use crate::order::canonical_number;
 
 /// One key schema's partitions, each in sort key order.
@@ -264,7 +264,7 @@ mod tests {
 
     use super::SampleIndex;
     use crate::generate::Sample;
-    use crate::oracle::{self, Bound, KeyQuery, KeyLayout};
+    use crate::oracle::{self, Bound, KeyLayout, KeyQuery};
 
     const MODEL: &str = r#"
 [table]

@@ -19,7 +19,7 @@ use super::{Ctx, MAX_PAGES, TARGETS_PER_ENTITY, TRANSACTION_ITEMS_PER_ENTITY, pr
 use crate::VerifyError;
 use crate::generate::Sample;
 use crate::keys::{get_key, typed_keys};
-use crate::oracle::{self, KeyQuery, KeyLayout};
+use crate::oracle::{self, KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Values};
 
 impl Ctx<'_> {
