@@ -26,7 +26,6 @@ KNOWN = {
     ("crates/shop", ("auth", "orders", "patterns", "products", "rules", "time_util", "users")),
     ("crates/ui", ("api", "gate", "params", "routes")),
     ("crates/verify", ("bounds", "params")),
-    ("crates/verify", ("load", "run", "verdict")),
 }
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -15,7 +15,6 @@ use monotable_model::{KeyAttributeType, KeyTest, Model, Pattern, RenderError};
 
 use crate::generate::Sample;
 use crate::order::compare;
-use crate::sample_index::SampleIndex;
 
 /// A sort key condition with its templates rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -272,7 +271,7 @@ impl KeyQuery {
     }
 
     /// Whether every equality holds of the sample, each compared as its attribute's type.
-    fn equal(&self, shape: &KeyLayout, sample: &Sample) -> bool {
+    pub(crate) fn equal(&self, shape: &KeyLayout, sample: &Sample) -> bool {
         self.equalities.iter().all(|(name, want)| {
             sample
                 .key(name)
@@ -331,22 +330,8 @@ pub fn query<'a>(
     select(samples.iter(), shape, key, descending)
 }
 
-/// [`query`] over indexed samples: only the partition the first equality names is read.
-pub fn query_in<'a>(
-    index: &SampleIndex<'a>,
-    shape: &KeyLayout,
-    key: &KeyQuery,
-    descending: bool,
-) -> Vec<&'a Sample> {
-    select(
-        index.candidates(shape, key).into_iter(),
-        shape,
-        key,
-        descending,
-    )
-}
-
-fn select<'a>(
+/// The samples of `samples` a Query of `key` in `shape` returns, in order.
+pub(crate) fn select<'a>(
     samples: impl Iterator<Item = &'a Sample>,
     shape: &KeyLayout,
     key: &KeyQuery,
@@ -377,30 +362,10 @@ pub fn partition_size(samples: &[Sample], shape: &KeyLayout, key: &KeyQuery) -> 
         .count()
 }
 
-/// [`partition_size`] over indexed samples.
-pub fn partition_size_in(index: &SampleIndex<'_>, shape: &KeyLayout, key: &KeyQuery) -> usize {
-    if let Some(n) = index.partition_len(shape, key) {
-        return n;
-    }
-    index
-        .partition(shape, key)
-        .into_iter()
-        .filter(|s| shape.contains(s) && key.equal(shape, s))
-        .count()
-}
-
 /// The sample a GetItem returns: the one whose table key attributes equal `key`.
 pub fn get<'a>(samples: &'a [Sample], key: &[(String, String)]) -> Option<&'a Sample> {
     samples
         .iter()
-        .find(|s| key.iter().all(|(a, v)| s.key(a) == Some(v.as_str())))
-}
-
-/// [`get`] over indexed samples.
-pub fn get_in<'a>(index: &SampleIndex<'a>, key: &[(String, String)]) -> Option<&'a Sample> {
-    let (first, value) = key.first()?;
-    index
-        .with_key(first, value)
         .find(|s| key.iter().all(|(a, v)| s.key(a) == Some(v.as_str())))
 }
 

@@ -347,15 +347,14 @@ impl Ctx<'_> {
             if !key.is_valid(shape) {
                 return None;
             }
-            let found = oracle::query_in(samples, shape, &key, pattern.descending);
+            let found = samples.query(shape, &key, pattern.descending);
             let hit = target.is_some_and(|t| found.iter().any(|f| std::ptr::eq(*f, t)));
             // Some but not all of the partition for a range; when nothing matches at all, at
             // least a range wider than one value, so an empty answer is not the bounds' fault.
             let narrow = match key.sort.as_ref().map(|(_, b)| b) {
                 Some(Bound::Between(a, b)) if found.is_empty() => a < b,
                 Some(b) if b.is_range() => {
-                    !found.is_empty()
-                        && found.len() < oracle::partition_size_in(samples, shape, &key)
+                    !found.is_empty() && found.len() < samples.partition_size(shape, &key)
                 }
                 _ => true,
             };
@@ -384,7 +383,7 @@ impl Ctx<'_> {
         }
         request.push_str(&format!(", pages of {PAGE_SIZE}"));
         run.request = request;
-        let expected = oracle::query_in(samples, shape, &key, pattern.descending);
+        let expected = samples.query(shape, &key, pattern.descending);
         run.expected = expected
             .iter()
             .map(|s| oracle::ident(self.model, s))
@@ -449,7 +448,7 @@ impl Ctx<'_> {
         let samples = &self.index;
         let eval = |values: &Values| -> Option<Score> {
             let key = get_key(pattern, values).ok()?;
-            Some(match oracle::get_in(samples, &key) {
+            Some(match samples.get(&key) {
                 Some(s) if target.is_some_and(|t| std::ptr::eq(s, t)) => BEST,
                 Some(_) => 3,
                 None => 0,
@@ -473,7 +472,9 @@ impl Ctx<'_> {
             }
         };
         run.request = format!("GetItem table: {}", Self::describe_key(&key));
-        run.expected = oracle::get_in(&self.index, &key)
+        run.expected = self
+            .index
+            .get(&key)
             .map(|s| oracle::ident(self.model, s))
             .into_iter()
             .collect();
@@ -520,7 +521,7 @@ impl Ctx<'_> {
         );
         run.expected = keys
             .iter()
-            .filter_map(|k| oracle::get_in(&self.index, k))
+            .filter_map(|k| self.index.get(k))
             .map(|s| oracle::ident(self.model, s))
             .collect();
         let request_keys: Vec<Item> = keys

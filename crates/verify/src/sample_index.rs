@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use monotable_model::{AttributeType, KeyAttributeType, Model, TimestampFormat};
 
 use crate::generate::Sample;
-use crate::oracle::{Bound, KeyLayout, KeyQuery};
+use crate::oracle::{self, Bound, KeyLayout, KeyQuery};
 use crate::order::canonical_number;
 
 /// One key schema's partitions, each in sort key order.
@@ -198,6 +198,35 @@ impl<'a> SampleIndex<'a> {
         self.sorted_range(shape, &unsorted).map(|v| v.len())
     }
 
+    /// [`oracle::query`] over the indexed samples: only the partition the first equality names
+    /// is read.
+    pub fn query(&self, shape: &KeyLayout, key: &KeyQuery, descending: bool) -> Vec<&'a Sample> {
+        oracle::select(
+            self.candidates(shape, key).into_iter(),
+            shape,
+            key,
+            descending,
+        )
+    }
+
+    /// [`oracle::partition_size`] over the indexed samples.
+    pub fn partition_size(&self, shape: &KeyLayout, key: &KeyQuery) -> usize {
+        if let Some(n) = self.partition_len(shape, key) {
+            return n;
+        }
+        self.partition(shape, key)
+            .into_iter()
+            .filter(|s| shape.contains(s) && key.equal(shape, s))
+            .count()
+    }
+
+    /// [`oracle::get`] over the indexed samples.
+    pub fn get(&self, key: &[(String, String)]) -> Option<&'a Sample> {
+        let (first, value) = key.first()?;
+        self.with_key(first, value)
+            .find(|s| key.iter().all(|(a, v)| s.key(a) == Some(v.as_str())))
+    }
+
     /// The samples of `entity`, in the dataset's order.
     pub fn of_entity(&self, entity: &str) -> impl Iterator<Item = &'a Sample> + '_ {
         let samples = self.samples;
@@ -383,11 +412,11 @@ keys.GSI1SK = "{n}"
                         .collect()
                 };
                 let scanned = oracle::query(&samples, &shape, &key, descending);
-                let indexed = oracle::query_in(&index, &shape, &key, descending);
+                let indexed = index.query(&shape, &key, descending);
                 assert_eq!(at(&scanned), at(&indexed), "{key:?} over {samples:?}");
                 assert_eq!(
                     oracle::partition_size(&samples, &shape, &key),
-                    oracle::partition_size_in(&index, &shape, &key)
+                    index.partition_size(&shape, &key)
                 );
             }
         }

@@ -19,7 +19,7 @@ use super::{Ctx, MAX_PAGES, TARGETS_PER_ENTITY, TRANSACTION_ITEMS_PER_ENTITY, pr
 use crate::VerifyError;
 use crate::generate::Sample;
 use crate::keys::{get_key, typed_keys};
-use crate::oracle::{self, KeyLayout, KeyQuery};
+use crate::oracle::{KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Values};
 
 impl Ctx<'_> {
@@ -80,7 +80,7 @@ impl Ctx<'_> {
             let samples = &self.index;
             let eval = |values: &Values| -> Option<u8> {
                 let key = get_key(pattern, values).ok()?;
-                Some(match oracle::get_in(samples, &key) {
+                Some(match samples.get(&key) {
                     Some(s) if std::ptr::eq(s, target) => BEST,
                     Some(_) => 3,
                     None => 0,
@@ -153,7 +153,7 @@ impl Ctx<'_> {
                 if !key.is_valid(&shape) {
                     return None;
                 }
-                let found = oracle::query_in(samples, &shape, &key, pattern.descending);
+                let found = samples.query(&shape, &key, pattern.descending);
                 let hit = found.iter().any(|f| std::ptr::eq(*f, target));
                 Some(u8::from(hit) * 4 + u8::from(!found.is_empty()) * 2 + 1)
             };

@@ -13,7 +13,7 @@ use monotable_model::{Model, Operation, Pattern};
 
 use crate::generate::Sample;
 use crate::load::stats::Outcome;
-use crate::oracle::{self, KeyLayout, KeyQuery};
+use crate::oracle::{KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Score, Values};
 use crate::sample_index::SampleIndex;
 
@@ -58,7 +58,7 @@ pub(crate) fn read_parameters(
             Operation::GetItem => {
                 let eval = |values: &Values| -> Option<Score> {
                     let key = crate::keys::get_key(pattern, values).ok()?;
-                    Some(match oracle::get_in(index, &key) {
+                    Some(match index.get(&key) {
                         Some(s) if target.is_some_and(|t| std::ptr::eq(s, t)) => BEST,
                         Some(_) => 3,
                         None => 0,
@@ -72,7 +72,7 @@ pub(crate) fn read_parameters(
                     if !key.is_valid(&shape) {
                         return None;
                     }
-                    let found = oracle::query_in(index, &shape, &key, pattern.descending);
+                    let found = index.query(&shape, &key, pattern.descending);
                     let hit = target.is_some_and(|t| found.iter().any(|f| std::ptr::eq(*f, t)));
                     Some(u8::from(hit) * 4 + u8::from(!found.is_empty()) * 2 + 1)
                 };
