@@ -25,7 +25,6 @@ KNOWN = {
     ("crates/access", ("batch", "error", "get", "put", "query", "scan", "table", "transact", "update", "write")),
     ("crates/shop", ("auth", "orders", "patterns", "products", "rules", "time_util", "users")),
     ("crates/ui", ("api", "gate", "params", "routes")),
-    ("crates/verify", ("bounds", "params")),
 }
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

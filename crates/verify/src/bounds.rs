@@ -10,7 +10,7 @@
 use monotable_model::{Attribute, AttributeType, KeyTemplate, KeyTest, Model, Pattern, Segment};
 
 use crate::generate::Sample;
-use crate::params::Values;
+use crate::keys::Values;
 use crate::values;
 
 /// Which end of a range a bound template is.
@@ -137,7 +137,7 @@ pub fn aligned(model: &Model, pattern: &Pattern, target: &Sample) -> Values {
     for (bound, end) in ends(&condition.condition) {
         let pairs = line_up(bound, &written);
         for (i, (var, w, more)) in pairs.iter().copied().enumerate() {
-            let param = crate::params::declared(model, pattern, var);
+            let param = crate::keys::declared(model, pattern, var);
             let (Some(param), Some(attr)) = (param, entity.attribute(w)) else {
                 continue;
             };

@@ -2,7 +2,7 @@
 //! for range conditions the bounds that select it together with some, but not all, of its
 //! neighbours.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use monotable_model::{
     Attribute, AttributeType, KeyClause, KeyTemplate, KeyTest, Model, Pattern, TimestampFormat,
@@ -12,8 +12,7 @@ use crate::generate::Sample;
 use crate::sample_index::SampleIndex;
 use crate::values;
 
-/// Parameter (template variable) values of one request.
-pub type Values = BTreeMap<String, String>;
+use crate::keys::Values;
 
 /// Most candidate values tried per variable.
 const MAX_CANDIDATES: usize = 40;
@@ -69,21 +68,6 @@ fn extracted(pattern: &Pattern, target: &Sample) -> Values {
     out
 }
 
-/// The declared type of a variable: a pattern parameter, else an attribute of a returned entity.
-pub(crate) fn declared<'m>(
-    model: &'m Model,
-    pattern: &'m Pattern,
-    var: &str,
-) -> Option<&'m Attribute> {
-    pattern.param(var).or_else(|| {
-        pattern
-            .returns
-            .iter()
-            .filter_map(|r| model.entity(&r.name))
-            .find_map(|e| e.attribute(var))
-    })
-}
-
 /// Timestamps around the sample days: start, middle and last millisecond of each.
 fn timestamp_candidates(format: TimestampFormat) -> Vec<String> {
     let mut out = Vec::new();
@@ -131,7 +115,7 @@ fn candidates(
     if let Some(v) = target.and_then(|t| t.values.get(var)) {
         push(&mut out, &mut seen, v.clone());
     }
-    let attribute = declared(model, pattern, var);
+    let attribute = crate::keys::declared(model, pattern, var);
     // An enum parameter takes only its type's values: a typed caller cannot pass another
     // entity's (`RETURNED` to a pattern over `Order`'s statuses).
     let allowed = |v: &String| {

@@ -12,9 +12,10 @@ use monotable_model::{KeyTest, Model, Operation, Pattern};
 
 use crate::VerifyError;
 use crate::generate::{Dataset, Sample};
+use crate::keys::Values;
 use crate::keys::{get_key, key_text};
 use crate::oracle::{self, Bound, Ident, KeyLayout, KeyQuery};
-use crate::params::{self, BEST, Score, Values};
+use crate::params::{self, BEST, Score};
 use crate::report::{PatternResult, Report};
 use crate::sample_index::SampleIndex;
 use crate::verdict;

@@ -18,9 +18,10 @@ use super::report::{Measured, units};
 use super::{Ctx, MAX_PAGES, TARGETS_PER_ENTITY, TRANSACTION_ITEMS_PER_ENTITY, primary};
 use crate::VerifyError;
 use crate::generate::Sample;
+use crate::keys::Values;
 use crate::keys::{get_key, typed_keys};
 use crate::oracle::{KeyLayout, KeyQuery};
-use crate::params::{self, BEST, Values};
+use crate::params::{self, BEST};
 
 impl Ctx<'_> {
     pub(super) async fn put(&mut self, sample: &Sample) -> Result<Measured, VerifyError> {

@@ -24,7 +24,7 @@ use tokio::time::Instant;
 
 use crate::VerifyError;
 use crate::generate::Dataset;
-use crate::params::Values;
+use crate::keys::Values;
 
 pub use requests::{PAD_ATTRIBUTE, item_size};
 pub(crate) use samples::load;

@@ -12,9 +12,10 @@ use monotable_access::{PutSpec, ServiceError, Table, WriteError};
 use monotable_model::{Model, Operation, Pattern};
 
 use crate::generate::Sample;
+use crate::keys::Values;
 use crate::load::stats::Outcome;
 use crate::oracle::{KeyLayout, KeyQuery};
-use crate::params::{self, BEST, Score, Values};
+use crate::params::{self, BEST, Score};
 use crate::sample_index::SampleIndex;
 
 /// Most distinct parameter sets kept per read pattern.
