@@ -163,7 +163,7 @@ fn item_json(model: &Model, item: &Item) -> Value {
     let findings: Vec<Value> = checked
         .findings
         .iter()
-        .map(|f| json!({ "code": f.code.code(), "message": f.message }))
+        .map(|f| json!({ "code": f.code.code(), "message": f.diagnostic.message }))
         .collect();
     json!({
         "entity": entity,
