@@ -281,37 +281,19 @@ fn sort_condition(pattern: &Pattern, vars: &[Var], model: &Model) -> TokenStream
             key_value(model, attr, text)
         }
     };
-    let condition = match &sk.condition {
-        Condition::Eq(t) => {
-            let v = v(t);
-            quote!(Eq(#v))
-        }
-        Condition::BeginsWith(t) => {
-            let v = v(t);
-            quote!(BeginsWith(#v))
-        }
+    let (operator, value) = match &sk.condition {
+        Condition::Eq(t) => (quote!(Eq), v(t)),
+        Condition::BeginsWith(t) => (quote!(BeginsWith), v(t)),
         Condition::Between(a, b) => {
             let (a, b) = (v(a), upper(b));
-            quote!(Between(#a, #b))
+            (quote!(Between), quote!(#a, #b))
         }
-        Condition::Lt(t) => {
-            let v = v(t);
-            quote!(Lt(#v))
-        }
-        Condition::Le(t) => {
-            let v = upper(t);
-            quote!(Le(#v))
-        }
-        Condition::Gt(t) => {
-            let v = v(t);
-            quote!(Gt(#v))
-        }
-        Condition::Ge(t) => {
-            let v = v(t);
-            quote!(Ge(#v))
-        }
+        Condition::Lt(t) => (quote!(Lt), v(t)),
+        Condition::Le(t) => (quote!(Le), upper(t)),
+        Condition::Gt(t) => (quote!(Gt), v(t)),
+        Condition::Ge(t) => (quote!(Ge), v(t)),
     };
-    quote!(::core::option::Option::Some((::std::borrow::Cow::Borrowed(#attr), ::monotable::SortCondition::#condition)))
+    quote!(::core::option::Option::Some((::std::borrow::Cow::Borrowed(#attr), ::monotable::SortCondition::#operator(#value))))
 }
 
 fn pattern_tokens(pattern: &Pattern, paths: &[(&str, &Path)], loaded: &Loaded) -> TokenStream {
