@@ -3,7 +3,6 @@
 
 use monotable::{Condition, PutSpec, Transaction};
 use serde::{Deserialize, Serialize};
-use time::OffsetDateTime;
 
 use crate::Shop;
 use crate::error::ShopError;
@@ -14,30 +13,24 @@ use crate::time_util;
 /// How many times a write that lost a race is retried before answering 503.
 const RETRIES: usize = 3;
 
-/// A user profile: the model's `User`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
-#[serde(rename_all = "camelCase")]
-#[monotable(version = "version")]
-pub struct User {
-    /// The user id (the token's `sub`).
-    pub user_id: String,
-    /// Display name.
-    pub name: String,
-    /// Email as given; unique case-insensitively.
-    pub email: String,
-    /// The email lower-cased: the uniqueness key.
-    #[serde(skip)]
-    pub email_lower: String,
-    /// RFC 3339 UTC.
-    #[serde(serialize_with = "time_util::ser_ts")]
-    #[schema(value_type = String)]
-    pub created_at: OffsetDateTime,
-    /// RFC 3339 UTC.
-    #[serde(serialize_with = "time_util::ser_ts")]
-    #[schema(value_type = String)]
-    pub updated_at: OffsetDateTime,
+time_util::stamped! {
+    /// A user profile: the model's `User`.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
+    #[serde(rename_all = "camelCase")]
+    #[monotable(version = "version")]
+    pub struct User {
+        /// The user id (the token's `sub`).
+        pub user_id: String,
+        /// Display name.
+        pub name: String,
+        /// Email as given; unique case-insensitively.
+        pub email: String,
+        /// The email lower-cased: the uniqueness key.
+        #[serde(skip)]
+        pub email_lower: String,
+    }
     /// Bumped by every change.
-    pub version: i64,
+    version
 }
 
 /// The uniqueness guard of an email: the model's `EmailGuard`.
