@@ -1,20 +1,10 @@
 //! What DynamoDB (or the way to it) said when a call failed, classified once for every
 //! operation: [`ServiceError`], which each operation's own error wraps (as redb's per-operation
-//! errors wrap its storage error), and [`call_text`], its words in one line. Each operation's
-//! error is defined beside the operation and listed here, so one place names them all.
+//! errors wrap its storage error), and [`call_text`], its words in one line. The operations use
+//! it from here; [`crate::error`] lists it with their errors.
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-
-pub use crate::batch::BatchError;
-pub use crate::get::GetError;
-pub use crate::query::QueryError;
-pub use crate::scan::ScanError;
-pub use crate::table::{
-    DeleteTableError, DescribeTableError, ListTablesError, TableError, TtlError, UpdateTableError,
-};
-pub use crate::transact::{CancelReason, TransactError};
-pub use crate::write::WriteError;
 
 /// What DynamoDB (or the way to it) said, classified. It reads as DynamoDB's own words
 /// (`ProvisionedThroughputExceededException: The level of configured ...`), or, when no answer
