@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use crate::UiState;
 use crate::params::{self, Refusal};
-use crate::routes::error;
+use crate::reply::error;
 
 /// The backend the table view reads.
 #[derive(Debug)]
