@@ -130,6 +130,7 @@ fn email_taken(email: &str) -> ShopError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time_util;
     use monotable::Entity as _;
 
     #[test]
