@@ -10,10 +10,10 @@ use std::collections::{HashMap, HashSet};
 use aws_sdk_dynamodb::types::{KeysAndAttributes, PutRequest, WriteRequest};
 
 use crate::entity::{self, Entity, EntityError};
-use crate::error::ServiceError;
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::Key;
+use crate::service::ServiceError;
 
 /// A batch read or write failed.
 #[derive(Debug, thiserror::Error)]

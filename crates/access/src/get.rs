@@ -6,10 +6,10 @@
 use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 
 use crate::entity::{self, Entity, EntityError};
-use crate::error::ServiceError;
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::Key;
+use crate::service::ServiceError;
 
 /// Reading one item failed.
 #[derive(Debug, thiserror::Error)]

@@ -71,6 +71,7 @@ pub mod pattern;
 pub mod put;
 pub mod query;
 pub mod scan;
+pub mod service;
 pub mod table;
 pub mod transact;
 pub mod update;

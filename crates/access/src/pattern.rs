@@ -9,13 +9,13 @@ use std::borrow::Cow;
 use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_model::{KeyTemplate, KeyTest, Model, Operation, Pattern, RenderError};
 
-use crate::error::ServiceError;
 use crate::get::{GetError, GetItem};
 use crate::handle::Table;
 use crate::items::ItemPage;
 use crate::items::{Item, key_value};
 use crate::query::{KeyCondition, MAX_PAGE, Query, QueryError, SortCondition};
 use crate::scan::Scan;
+use crate::service::ServiceError;
 
 /// Running a pattern failed.
 #[derive(Debug, thiserror::Error)]

@@ -4,9 +4,9 @@
 //! a time ([`Scan::page`], [`Scan::pages`]) or to the end ([`Scan::all`]). `Scan::call` is the one
 //! Scan call, and [`Pages`] the one place a Scan is paginated; it fails with [`ScanError`].
 
-use crate::error::ServiceError;
 use crate::handle::Table;
 use crate::items::{Item, ItemPage};
+use crate::service::ServiceError;
 
 /// Items per page a tool asks for when it reads a whole table. DynamoDB stops a page at 1 MB
 /// anyway; a limit keeps an engine from reading the rest of the table for each page (the

@@ -14,11 +14,11 @@ use aws_sdk_dynamodb::types::{
 };
 
 use crate::entity::Entity;
-use crate::error::ServiceError;
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::Key;
 use crate::put::PutSpec;
+use crate::service::ServiceError;
 #[cfg(doc)]
 use crate::update::UpdateItem;
 use crate::update::{Update, UpdateParts};

@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::entity::Entity;
-use crate::error::ServiceError;
 use crate::items::Item;
 use crate::key::describe_key;
+use crate::service::ServiceError;
 use crate::value::Value;
 
 /// One comparison in a condition.

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use monotable_model::Model;
+use monotable_model::diagnostic::{self, Severity, SourceFile};
+use monotable_model::{Model, ModelError};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
@@ -157,61 +158,54 @@ fn cached(path: &Path, relative: &str) -> Parsed {
 
 fn parse(path: &Path, relative: &str) -> Parsed {
     let source = std::fs::read_to_string(path).map_err(|e| unreadable(relative, path, &e))?;
-    let model = monotable_model::parse(&source).map_err(|e| {
-        let first = e
-            .issues
-            .first()
-            .map(|issue| {
-                let at = issue
-                    .line_col(&source)
-                    .map(|(l, c)| format!("{relative}:{l}:{c}: "))
-                    .unwrap_or_default();
-                let help = issue
-                    .help
-                    .as_deref()
-                    .map(|h| format!("; {h}"))
-                    .unwrap_or_default();
-                format!("{at}{}{help}", issue.message)
-            })
-            .unwrap_or_else(|| e.to_string());
-        let more = match e.issues.len() {
-            0 | 1 => String::new(),
-            n => format!(" and {} more problems", n - 1),
-        };
-        format!(
-            "the model file `{relative}` is not a valid model: {first}\n(`monotable check {relative}`, run in this crate's directory, shows it{more})"
-        )
-    })?;
-    refuse_check_errors(&model, &source, relative)?;
+    let file = SourceFile::new(relative, &source);
+    let model = monotable_model::parse(&source).map_err(|e| invalid(&file, &e))?;
+    refuse_check_errors(&model, &file)?;
     Ok((Arc::from(source), Arc::new(model)))
+}
+
+/// A model that does not parse or validate: its first `MT000` error in the one-line form, with
+/// its help, and how many more there are.
+fn invalid(file: &SourceFile, error: &ModelError) -> String {
+    let errors = diagnostic::model_errors(error);
+    let first = errors.first().map_or_else(
+        || error.to_string(),
+        |d| {
+            let help = d
+                .help
+                .as_deref()
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            format!("{}{help}", file.short(d))
+        },
+    );
+    let more = match errors.len() {
+        0 | 1 => String::new(),
+        n => format!(" and {} more problems", n - 1),
+    };
+    let relative = file.path();
+    format!(
+        "the model file `{relative}` is not a valid model: {first}\n(`monotable check {relative}`, run in this crate's directory, shows it{more})"
+    )
 }
 
 /// A model `monotable check` finds errors in (keys that collide, a pattern that reads what no
 /// entity writes, ...) is refused: code compiled against a broken design would be broken too.
 /// Warnings are left to `check`.
-fn refuse_check_errors(model: &Model, source: &str, relative: &str) -> Result<(), String> {
+fn refuse_check_errors(model: &Model, file: &SourceFile) -> Result<(), String> {
     let errors: Vec<String> = monotable_check::check_model(model)
         .into_iter()
-        .filter(|d| d.severity == monotable_check::Severity::Error)
+        .filter(|d| d.severity == Severity::Error)
         .take(3)
-        .map(|d| {
-            let at = d
-                .span
-                .as_ref()
-                .map(|span| {
-                    let (line, col) = monotable_model::line_col(source, span.start);
-                    format!("{relative}:{line}:{col}: ")
-                })
-                .unwrap_or_default();
-            format!("{at}error[{}]: {}", d.code, d.message)
-        })
+        .map(|d| file.short(&d))
         .collect();
     if errors.is_empty() {
         return Ok(());
     }
     Err(format!(
-        "the model has errors that `monotable check` reports:\n{}\n(`monotable check {relative}`, run in this crate's directory, shows them all, with their fixes)",
-        errors.join("\n")
+        "the model has errors that `monotable check` reports:\n{}\n(`monotable check {}`, run in this crate's directory, shows them all, with their fixes)",
+        errors.join("\n"),
+        file.path()
     ))
 }
 
@@ -264,9 +258,11 @@ mod tests {
         // The crate's manifest is TOML, but not a model.
         let message = error("Cargo.toml");
         assert!(
-            message.starts_with("the model file `Cargo.toml` is not a valid model: "),
+            message.starts_with("the model file `Cargo.toml` is not a valid model: Cargo.toml:"),
             "{message}"
         );
+        // The model's one-line form of its first MT000 error.
+        assert!(message.contains(": error[MT000]: "), "{message}");
         assert!(
             message
                 .contains("(`monotable check Cargo.toml`, run in this crate's directory, shows it"),

@@ -281,37 +281,29 @@ fn sort_condition(pattern: &Pattern, vars: &[Var], model: &Model) -> TokenStream
             key_value(model, attr, text)
         }
     };
-    let condition = match &sk.condition {
-        KeyTest::Eq(t) => {
-            let v = v(t);
-            quote!(Eq(#v))
-        }
-        KeyTest::BeginsWith(t) => {
-            let v = v(t);
-            quote!(BeginsWith(#v))
-        }
+    let (operator, value) = match &sk.condition {
+        KeyTest::Eq(t) => (quote!(Eq), v(t)),
+        KeyTest::BeginsWith(t) => (quote!(BeginsWith), v(t)),
         KeyTest::Between(a, b) => {
             let (a, b) = (v(a), upper(b));
-            quote!(Between(#a, #b))
+            (quote!(Between), quote!(#a, #b))
         }
-        KeyTest::Lt(t) => {
-            let v = v(t);
-            quote!(Lt(#v))
-        }
-        KeyTest::Le(t) => {
-            let v = upper(t);
-            quote!(Le(#v))
-        }
-        KeyTest::Gt(t) => {
-            let v = v(t);
-            quote!(Gt(#v))
-        }
-        KeyTest::Ge(t) => {
-            let v = v(t);
-            quote!(Ge(#v))
-        }
+        KeyTest::Lt(t) => (quote!(Lt), v(t)),
+        KeyTest::Le(t) => (quote!(Le), upper(t)),
+        KeyTest::Gt(t) => (quote!(Gt), v(t)),
+        KeyTest::Ge(t) => (quote!(Ge), v(t)),
     };
-    quote!(::core::option::Option::Some((::std::borrow::Cow::Borrowed(#attr), ::monotable::SortCondition::#condition)))
+    quote!(::core::option::Option::Some((::std::borrow::Cow::Borrowed(#attr), ::monotable::SortCondition::#operator(#value))))
+}
+
+/// What a pattern's request is generated from: its struct's name, the pattern, the mapped
+/// entities' paths, its parameters and the model.
+struct Generated<'a> {
+    ident: &'a Ident,
+    pattern: &'a Pattern,
+    paths: &'a [(&'a str, &'a Path)],
+    vars: &'a [Var<'a>],
+    model: &'a Model,
 }
 
 fn pattern_tokens(pattern: &Pattern, paths: &[(&str, &Path)], loaded: &Loaded) -> TokenStream {
@@ -332,9 +324,16 @@ fn pattern_tokens(pattern: &Pattern, paths: &[(&str, &Path)], loaded: &Loaded) -
         loaded.place(&pattern.span),
         pattern.description.as_deref().unwrap_or("")
     );
+    let generated = Generated {
+        ident: &ident,
+        pattern,
+        paths,
+        vars: &vars,
+        model,
+    };
     let body = match pattern.operation {
-        Operation::GetItem => get_impl(&ident, pattern, paths, &vars, model),
-        _ => query_impl(&ident, pattern, paths, &vars, model),
+        Operation::GetItem => get_impl(&generated),
+        _ => query_impl(&generated),
     };
     quote! {
         #[doc = #doc]
@@ -344,13 +343,8 @@ fn pattern_tokens(pattern: &Pattern, paths: &[(&str, &Path)], loaded: &Loaded) -
     }
 }
 
-fn get_impl(
-    ident: &Ident,
-    pattern: &Pattern,
-    paths: &[(&str, &Path)],
-    vars: &[Var],
-    model: &Model,
-) -> TokenStream {
+fn get_impl(g: &Generated<'_>) -> TokenStream {
+    let (ident, pattern, paths, vars, model) = (g.ident, g.pattern, g.paths, g.vars, g.model);
     let entity = paths[0].1;
     let consistent = pattern.consistent_read;
     let keys = pattern.key.iter().filter_map(|c| match &c.condition {
@@ -415,13 +409,8 @@ fn equalities(pattern: &Pattern, vars: &[Var], model: &Model) -> Vec<TokenStream
         .collect()
 }
 
-fn query_impl(
-    ident: &Ident,
-    pattern: &Pattern,
-    paths: &[(&str, &Path)],
-    vars: &[Var],
-    model: &Model,
-) -> TokenStream {
+fn query_impl(g: &Generated<'_>) -> TokenStream {
+    let (ident, pattern, paths, vars, model) = (g.ident, g.pattern, g.paths, g.vars, g.model);
     let (row, collection) = if paths.len() == 1 {
         let entity = paths[0].1;
         (quote!(#entity), TokenStream::new())

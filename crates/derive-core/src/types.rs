@@ -3,7 +3,7 @@
 //! type the syntax cannot tell (an alias, a newtype, an enum) is left to a trait bound instead.
 
 use monotable_model::{Attribute, AttributeType, TimestampFormat};
-use syn::{GenericArgument, PathArguments, Type};
+use syn::{GenericArgument, PathArguments, PathSegment, Type};
 
 /// What a Rust type is, as far as its last path segment tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +36,11 @@ pub fn option_inner(ty: &Type) -> Option<&Type> {
     if segment.ident != "Option" {
         return None;
     }
+    first_type_argument(segment)
+}
+
+/// `T` of `Name<T, ...>`: the first type argument.
+fn first_type_argument(segment: &PathSegment) -> Option<&Type> {
     match &segment.arguments {
         PathArguments::AngleBracketed(args) => args.args.iter().find_map(|a| match a {
             GenericArgument::Type(t) => Some(t),
@@ -111,13 +116,7 @@ pub fn element(ty: &Type) -> Option<&Type> {
     if !matches!(kind(ty), RustKind::List | RustKind::Set) {
         return None;
     }
-    match &segment.arguments {
-        PathArguments::AngleBracketed(args) => args.args.iter().find_map(|a| match a {
-            GenericArgument::Type(t) => Some(t),
-            _ => None,
-        }),
-        _ => None,
-    }
+    first_type_argument(segment)
 }
 
 /// The Rust element type to use for a list's or set's `items`, for the fix in a message.

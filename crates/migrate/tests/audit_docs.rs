@@ -1,6 +1,6 @@
 //! docs/audit.md and the codes agree: every code has its row, under its name and severity.
 
-use monotable_migrate::audit::{Code, severity};
+use monotable_migrate::audit::Code;
 
 #[test]
 fn every_code_has_its_row() {
@@ -11,7 +11,7 @@ fn every_code_has_its_row() {
             "| {} | {} | {} |",
             code.code(),
             code.name(),
-            severity(code).as_str()
+            code.severity().as_str()
         );
         assert!(docs.contains(&row), "docs/audit.md has no row `{row}`");
     }

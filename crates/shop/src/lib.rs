@@ -9,6 +9,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod entities;
 pub mod error;
 pub mod lambda;
 pub mod money;

@@ -58,6 +58,11 @@ pub fn to_json(value: Decimal) -> String {
     v.to_string()
 }
 
+/// Serialize an amount as [`to_json`] writes it (serde's `serialize_with`).
+pub(crate) fn ser_money<S: serde::Serializer>(v: &Decimal, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_str(&to_json(*v))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

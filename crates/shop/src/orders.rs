@@ -8,27 +8,23 @@ use monotable::{Condition, Entity, Transaction};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use time::{Date, OffsetDateTime};
 
 use crate::Shop;
 use crate::auth::Caller;
+pub use crate::entities::{Idempotency, Order, OrderLine, Status};
 use crate::error::ShopError;
 use crate::patterns::{GetIdempotencyRecord, GetOrderWithItems};
-use crate::products::{self, Product, ser_money};
+use crate::products::{self, Product};
 use crate::rules;
 use crate::time_util;
 
 mod list;
 mod status;
 
+pub use crate::rules::MAX_LINES;
 pub use list::{by_date, by_status, for_user};
 pub use status::change_status;
 
-/// Most lines in one order. One TransactWriteItems holds at most 100 actions: the idempotency
-/// record, the order, and per line the item and its product's check or stock update.
-pub const MAX_LINES: usize = 49;
-// The limit is the largest that fits: checked when compiling.
-const _: () = assert!(1 + 1 + 2 * MAX_LINES <= 100 && 1 + 1 + 2 * (MAX_LINES + 1) > 100);
 /// How long an idempotency record is kept (it expires through the table's TTL).
 pub const IDEMPOTENCY_TTL_SECONDS: i64 = 24 * 3600;
 /// Longest date range `GET /orders?from&to` walks by default: each day costs one query per shard.
@@ -36,142 +32,6 @@ pub const MAX_RANGE_DAYS: i64 = 93;
 /// The currency every price is in.
 pub const CURRENCY: &str = "USD";
 const RETRIES: usize = 5;
-
-/// An order's status: the model's `status` values.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema, monotable::Enum,
-)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-#[monotable(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Status {
-    /// Created, not paid.
-    Pending,
-    /// Paid.
-    Paid,
-    /// Handed to the carrier.
-    Shipped,
-    /// Arrived.
-    Delivered,
-    /// Cancelled (from PENDING or PAID); stock goes back.
-    Cancelled,
-}
-
-impl Status {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        monotable::EnumValue::as_str(&self)
-    }
-
-    /// Parse a wire name.
-    pub fn parse(text: &str) -> Result<Status, ShopError> {
-        <Status as monotable::EnumValue>::from_text(text).ok_or_else(|| {
-            ShopError::invalid(
-                "invalid_status",
-                format!(
-                    "`status` must be PENDING, PAID, SHIPPED, DELIVERED or CANCELLED; got {text:?}"
-                ),
-            )
-        })
-    }
-
-    /// PENDING→PAID→SHIPPED→DELIVERED, and PENDING|PAID→CANCELLED.
-    pub fn can_move_to(self, to: Status) -> bool {
-        matches!(
-            (self, to),
-            (Status::Pending, Status::Paid)
-                | (Status::Paid, Status::Shipped)
-                | (Status::Shipped, Status::Delivered)
-                | (Status::Pending | Status::Paid, Status::Cancelled)
-        )
-    }
-}
-
-/// One line of an order: the model's `OrderItem`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
-#[serde(rename_all = "camelCase")]
-#[monotable(entity = "OrderItem")]
-pub struct OrderLine {
-    /// The order.
-    #[serde(skip)]
-    pub order_id: String,
-    /// 1-based line number.
-    pub line_no: i64,
-    /// The product.
-    pub product_id: String,
-    /// Its name when ordered.
-    pub product_name: String,
-    /// Units.
-    pub quantity: i64,
-    /// Price per unit when ordered.
-    #[schema(value_type = String, example = "9.99")]
-    #[serde(serialize_with = "ser_money")]
-    pub unit_price: Decimal,
-    /// quantity × unitPrice.
-    #[schema(value_type = String, example = "19.98")]
-    #[serde(serialize_with = "ser_money")]
-    pub line_total: Decimal,
-    /// The order took the product's stock: a cancellation returns it.
-    #[serde(skip)]
-    pub stock_tracked: bool,
-}
-
-/// An order: the model's `Order`, and in single-order responses its lines.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
-#[serde(rename_all = "camelCase")]
-#[monotable(version = "version")]
-pub struct Order {
-    /// Time-sortable id (ULID).
-    pub order_id: String,
-    /// The customer.
-    pub user_id: String,
-    /// Status.
-    pub status: Status,
-    /// Sum of the line totals, computed by the server.
-    #[schema(value_type = String, example = "19.98")]
-    #[serde(serialize_with = "ser_money")]
-    pub total: Decimal,
-    /// ISO 4217 code.
-    pub currency: String,
-    /// Number of lines.
-    pub item_count: i64,
-    /// RFC 3339 UTC.
-    #[serde(serialize_with = "time_util::ser_ts")]
-    #[schema(value_type = String)]
-    pub created_at: OffsetDateTime,
-    /// The UTC day of `createdAt`, which the per-day listing is keyed by.
-    #[serde(skip)]
-    pub day: Date,
-    /// Which write shard of its day the order is in ([`day_shard`]).
-    #[serde(skip)]
-    pub shard: u32,
-    /// RFC 3339 UTC.
-    #[serde(serialize_with = "time_util::ser_ts")]
-    #[schema(value_type = String)]
-    pub updated_at: OffsetDateTime,
-    /// Bumped by every status change; pass as `expectedVersion`.
-    pub version: i64,
-    /// The lines (in single-order responses; absent in listings).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[monotable(skip)]
-    pub items: Option<Vec<OrderLine>>,
-}
-
-/// The stored result of an order creation with an `Idempotency-Key`: the model's `Idempotency`.
-#[derive(Debug, Clone, PartialEq, Eq, monotable::Entity)]
-pub struct Idempotency {
-    /// The caller.
-    pub user_id: String,
-    /// The client's key.
-    pub idempotency_key: String,
-    /// SHA-256 of the request body.
-    pub request_hash: String,
-    /// The order it created.
-    pub order_id: String,
-    /// When.
-    pub created_at: OffsetDateTime,
-    /// When the table's TTL removes it.
-    pub expires_at: OffsetDateTime,
-}
 
 /// One requested line.
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]

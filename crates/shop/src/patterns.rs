@@ -5,11 +5,11 @@
 
 monotable::patterns! {
     entities {
-        User => crate::users::User,
-        EmailGuard => crate::users::EmailGuard,
-        Order => crate::orders::Order,
-        OrderItem => crate::orders::OrderLine,
-        Product => crate::products::Product,
-        Idempotency => crate::orders::Idempotency,
+        User => crate::entities::User,
+        EmailGuard => crate::entities::EmailGuard,
+        Order => crate::entities::Order,
+        OrderItem => crate::entities::OrderLine,
+        Product => crate::entities::Product,
+        Idempotency => crate::entities::Idempotency,
     }
 }

@@ -4,62 +4,17 @@
 use monotable::{QueryRequest, Row, WriteError};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use time::OffsetDateTime;
 
 use crate::Shop;
+pub use crate::entities::Product;
 use crate::error::ShopError;
 use crate::money;
 use crate::patterns::{
     GetProduct, ListProductsByCategory, ListPublishedProducts, ListPublishedProductsByCategory,
 };
 use crate::rules;
-use crate::time_util;
 
 const RETRIES: usize = 5;
-
-/// A product: the model's `Product`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
-#[serde(rename_all = "camelCase")]
-#[monotable(version = "version")]
-pub struct Product {
-    /// Time-sortable id (ULID).
-    pub product_id: String,
-    /// Name.
-    pub name: String,
-    /// Category (case-sensitive).
-    pub category: String,
-    /// Price as a decimal string, e.g. "19.99".
-    #[schema(value_type = String, example = "19.99")]
-    #[serde(serialize_with = "ser_money")]
-    pub price: Decimal,
-    /// Only published products can be ordered and are listed by `published=true`.
-    pub published: bool,
-    /// Units in stock; absent when stock is not tracked (never runs out).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stock: Option<i64>,
-    /// When it was last published (RFC 3339 UTC); absent while it is a draft. A design may key
-    /// a sparse index on it: only published products hold it.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "time_util::ser_opt_ts"
-    )]
-    #[schema(value_type = Option<String>)]
-    pub published_at: Option<OffsetDateTime>,
-    /// RFC 3339 UTC.
-    #[serde(serialize_with = "time_util::ser_ts")]
-    #[schema(value_type = String)]
-    pub created_at: OffsetDateTime,
-    /// RFC 3339 UTC.
-    #[serde(serialize_with = "time_util::ser_ts")]
-    #[schema(value_type = String)]
-    pub updated_at: OffsetDateTime,
-    /// Bumped by every change (orders included, when they take stock).
-    pub version: i64,
-}
-
-pub(crate) fn ser_money<S: serde::Serializer>(v: &Decimal, ser: S) -> Result<S::Ok, S::Error> {
-    ser.serialize_str(&money::to_json(*v))
-}
 
 /// `POST /products` body.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]

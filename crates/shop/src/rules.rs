@@ -271,8 +271,14 @@ impl NumberRule {
     }
 }
 
+/// Most lines in one order. One TransactWriteItems holds at most 100 actions: the idempotency
+/// record, the order, and per line the item and its product's check or stock update.
+pub const MAX_LINES: usize = 49;
+// The limit is the largest that fits: checked when compiling.
+const _: () = assert!(1 + 1 + 2 * MAX_LINES <= 100 && 1 + 1 + 2 * (MAX_LINES + 1) > 100);
+
 /// Lines in one order: the bounds of `NewOrder.items`.
-pub const ORDER_LINES: (usize, usize) = (1, crate::orders::MAX_LINES);
+pub const ORDER_LINES: (usize, usize) = (1, MAX_LINES);
 
 /// State every rule on the properties and parameters it governs, by name.
 pub fn apply(openapi: &mut OpenApi) {

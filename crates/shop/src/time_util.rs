@@ -38,6 +38,34 @@ pub fn ser_opt_ts<S: serde::Serializer>(
     }
 }
 
+/// An entity the API shows with when it was created and last changed: the struct as written,
+/// then `created_at` and `updated_at` (RFC 3339 UTC as [`ser_ts`] writes them, strings in the
+/// OpenAPI document), then its `version` with the doc comment given after the struct.
+macro_rules! stamped {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+        $(#[$version:meta])*
+        version
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($fields)*
+            /// RFC 3339 UTC.
+            #[serde(serialize_with = "crate::time_util::ser_ts")]
+            #[schema(value_type = String)]
+            pub created_at: ::time::OffsetDateTime,
+            /// RFC 3339 UTC.
+            #[serde(serialize_with = "crate::time_util::ser_ts")]
+            #[schema(value_type = String)]
+            pub updated_at: ::time::OffsetDateTime,
+            $(#[$version])*
+            pub version: i64,
+        }
+    };
+}
+pub(crate) use stamped;
+
 /// The UTC day of a time.
 pub fn utc_day(t: OffsetDateTime) -> Date {
     t.checked_to_offset(UtcOffset::UTC).unwrap_or(t).date()

@@ -2,62 +2,16 @@
 //! item written in the same transaction as the user.
 
 use monotable::{Condition, PutSpec, Transaction};
-use serde::{Deserialize, Serialize};
-use time::OffsetDateTime;
+use serde::Deserialize;
 
 use crate::Shop;
+pub use crate::entities::{EmailGuard, User};
 use crate::error::ShopError;
 use crate::patterns::{GetUser, GetUserIdByEmail};
 use crate::rules;
-use crate::time_util;
 
 /// How many times a write that lost a race is retried before answering 503.
 const RETRIES: usize = 3;
-
-/// A user profile: the model's `User`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema, monotable::Entity)]
-#[serde(rename_all = "camelCase")]
-#[monotable(version = "version")]
-pub struct User {
-    /// The user id (the token's `sub`).
-    pub user_id: String,
-    /// Display name.
-    pub name: String,
-    /// Email as given; unique case-insensitively.
-    pub email: String,
-    /// The email lower-cased: the uniqueness key.
-    #[serde(skip)]
-    pub email_lower: String,
-    /// RFC 3339 UTC.
-    #[serde(serialize_with = "time_util::ser_ts")]
-    #[schema(value_type = String)]
-    pub created_at: OffsetDateTime,
-    /// RFC 3339 UTC.
-    #[serde(serialize_with = "time_util::ser_ts")]
-    #[schema(value_type = String)]
-    pub updated_at: OffsetDateTime,
-    /// Bumped by every change.
-    pub version: i64,
-}
-
-/// The uniqueness guard of an email: the model's `EmailGuard`.
-#[derive(Debug, Clone, PartialEq, Eq, monotable::Entity)]
-pub struct EmailGuard {
-    /// The email lower-cased.
-    pub email_lower: String,
-    /// The user who has it.
-    pub user_id: String,
-}
-
-impl User {
-    /// The guard that keeps this user's email unique.
-    pub fn guard(&self) -> EmailGuard {
-        EmailGuard {
-            email_lower: self.email_lower.clone(),
-            user_id: self.user_id.clone(),
-        }
-    }
-}
 
 /// `PUT /users/{userId}` body.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -176,6 +130,7 @@ fn email_taken(email: &str) -> ShopError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time_util;
     use monotable::Entity as _;
 
     #[test]

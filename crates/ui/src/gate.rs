@@ -13,7 +13,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 use crate::Ui;
-use crate::routes::{MAX_BODY, error};
+use crate::reply::{MAX_BODY, error};
 
 /// The table view's gate: the request (its body read, up to [`MAX_BODY`]) goes on only when the
 /// view's [`DataGate`] lets it; otherwise the gate's answer, with `WWW-Authenticate` naming the

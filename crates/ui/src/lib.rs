@@ -17,6 +17,7 @@ mod gate;
 mod live;
 mod params;
 pub mod reload;
+mod reply;
 mod routes;
 pub mod run;
 
@@ -324,7 +325,7 @@ pub fn guard(listen: IpAddr, hosts: Vec<String>) -> Guard {
         hosts,
         origins: Vec::new(),
         cors_methods: "GET, PUT, DELETE",
-        refuse: routes::refuse,
+        refuse: reply::refuse,
     }
 }
 
@@ -347,7 +348,7 @@ pub async fn serve(
         listener,
         app,
         &Limits::default(),
-        routes::parse_error_body,
+        reply::parse_error_body,
         shutdown,
     )
     .await?;

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use crate::UiState;
 use crate::params::{self, Refusal};
-use crate::routes::error;
+use crate::reply::error;
 
 /// The backend the table view reads.
 #[derive(Debug)]
@@ -163,7 +163,7 @@ fn item_json(model: &Model, item: &Item) -> Value {
     let findings: Vec<Value> = checked
         .findings
         .iter()
-        .map(|f| json!({ "code": f.code.code(), "message": f.message }))
+        .map(|f| json!({ "code": f.code.code(), "message": f.diagnostic.message }))
         .collect();
     json!({
         "entity": entity,

@@ -31,9 +31,8 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Params {
         _: &S,
     ) -> Result<Params, Self::Rejection> {
         let query = parts.uri.query().unwrap_or("");
-        let refuse = |code, message| {
-            crate::routes::error(axum::http::StatusCode::BAD_REQUEST, code, message)
-        };
+        let refuse =
+            |code, message| crate::reply::error(axum::http::StatusCode::BAD_REQUEST, code, message);
         let pairs: Vec<(String, String)> = query_pairs(query)
             .ok_or_else(|| refuse("invalid_query", "the query string is not valid".into()))?;
         let mut out = HashMap::with_capacity(pairs.len());

@@ -13,6 +13,7 @@ use axum::routing::get;
 use serde_json::{Value, json};
 
 use crate::params::Params;
+use crate::reply::{MAX_BODY, error};
 use crate::{Snapshot, Ui, UiState, api, events, gate};
 
 /// The page: vanilla JS, no build step, nothing loaded from elsewhere.
@@ -34,9 +35,6 @@ static PAGE_POLICY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
          frame-ancestors 'none'"
     )
 });
-
-/// The largest request body read (an item to put, a key to delete).
-pub(crate) const MAX_BODY: usize = 512 * 1024;
 
 type Shared = State<Arc<Ui>>;
 
@@ -84,33 +82,6 @@ pub fn router(ui: Arc<Ui>) -> Router {
             gate::json_errors,
         ))
         .with_state(ui)
-}
-
-/// A JSON error: `{"error": code, "message": message}`.
-pub(crate) fn error(status: StatusCode, code: &str, message: String) -> Response {
-    (
-        status,
-        axum::Json(json!({ "error": code, "message": message })),
-    )
-        .into_response()
-}
-
-/// Refusals of the host guard, in the API's error shape.
-pub(crate) fn refuse(status: StatusCode, code: &'static str, message: String) -> Response {
-    let message = if code == "forbidden_origin" {
-        "web pages from other sites may not call monotable ui; open it at its own address"
-            .to_string()
-    } else {
-        message
-    };
-    error(status, code, message)
-}
-
-/// The body of an answer the server gives a request it cannot parse.
-pub(crate) fn parse_error_body(status: u16) -> (&'static str, Vec<u8>) {
-    let body =
-        json!({ "error": "bad_request", "message": format!("malformed request ({status})") });
-    ("application/json", body.to_string().into_bytes())
 }
 
 fn ok(value: Value) -> Response {

@@ -116,19 +116,7 @@ fn lookup(values: &BTreeMap<String, String>) -> impl Fn(&str) -> Option<String> 
 
 impl Runner<'_> {
     fn ident_of(&self, item: &Item) -> String {
-        let get = |name: &str| {
-            item.get(name)
-                .map(|v| monotable_access::value::key_text(v).unwrap_or_else(|| format!("{v:?}")))
-                .unwrap_or_default()
-        };
-        let pk = get(&self.model.table.partition_key.name);
-        let sk = self
-            .model
-            .table
-            .sort_key
-            .as_ref()
-            .map(|k| get(&k.name))
-            .unwrap_or_default();
+        let (pk, sk) = monotable_verify::run::primary_key_text(self.model, item);
         self.known
             .get(&(pk.clone(), sk.clone()))
             .cloned()

@@ -108,6 +108,15 @@ fn article(word: &str) -> &'static str {
     }
 }
 
+/// The item's table key as text, partition then sort key (empty when it has none, a value
+/// that is no key text as its debug form): how verify and the ui name an item.
+pub fn primary_key_text(model: &Model, item: &Item) -> (String, String) {
+    let get = |name: &str| item.get(name).map(key_text).unwrap_or_default();
+    let pk = get(&model.table.partition_key.name);
+    let sk = model.table.sort_key.as_ref().map(|k| get(&k.name));
+    (pk, sk.unwrap_or_default())
+}
+
 struct Ctx<'a> {
     model: &'a Model,
     table: Table,
@@ -121,15 +130,7 @@ impl Ctx<'_> {
     /// The identity of a returned item: its primary key, and its entity from the samples (the
     /// item itself may not carry `entityType` when the index does not project it).
     fn ident_of(&self, item: &Item) -> Ident {
-        let get = |name: &str| item.get(name).map(key_text).unwrap_or_default();
-        let pk = get(&self.model.table.partition_key.name);
-        let sk = self
-            .model
-            .table
-            .sort_key
-            .as_ref()
-            .map(|k| get(&k.name))
-            .unwrap_or_default();
+        let (pk, sk) = primary_key_text(self.model, item);
         let entity = self
             .known
             .get(&(pk.clone(), sk.clone()))

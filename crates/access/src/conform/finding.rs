@@ -1,9 +1,12 @@
 //! What does not fit the model: stable `MA` codes (`monotable audit` reports them; the table
 //! view shows an item's), and one [`Finding`] per item or table property that does not fit,
-//! naming the item by its primary key and pointing into the model.
+//! naming the item by its primary key and pointing into the model: the model's one
+//! [`Diagnostic`] (message, span, label, notes, help) and where in the table it was found.
 
 use std::fmt;
 use std::ops::Range;
+
+use monotable_model::diagnostic::{Coded, Diagnostic, Severity};
 
 /// The kinds of drift `audit` reports, with their stable codes. `MA001`..`MA008` are about the
 /// table's description, `MA010`..`MA021` about its items.
@@ -104,6 +107,15 @@ impl Code {
     /// One line on what it catches.
     pub fn summary(self) -> &'static str {
         self.info().2
+    }
+
+    /// How bad a finding of this code is: every finding is drift, warnings are the ones that
+    /// cost rather than break (an undeclared index, another billing mode).
+    pub fn severity(self) -> Severity {
+        match self {
+            Code::IndexUndeclared | Code::BillingMode => Severity::Warning,
+            _ => Severity::Error,
+        }
     }
 
     /// Looks a code up (`MA013`).
@@ -208,6 +220,15 @@ const INFO: [(&str, &str, &str); 20] = [
     ),
 ];
 
+impl Coded for Code {
+    fn code(&self) -> &'static str {
+        self.info().0
+    }
+    fn name(&self) -> &'static str {
+        self.info().1
+    }
+}
+
 impl fmt::Display for Code {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
@@ -237,8 +258,10 @@ impl fmt::Display for ItemKey {
 pub struct Finding {
     /// What kind.
     pub code: Code,
-    /// One line, naming the item (entity and primary key) or the table.
-    pub message: String,
+    /// What it says, at the code's severity: one line naming the item (entity and primary key)
+    /// or the table, the span in the model of the template, attribute, index or table
+    /// involved, its label, notes and help.
+    pub diagnostic: Diagnostic,
     /// The item's primary key; `None` for the table's description.
     pub item: Option<ItemKey>,
     /// The item's entity, as its `entityType` says.
@@ -249,56 +272,43 @@ pub struct Finding {
     pub found: Option<String>,
     /// What the model says it should have.
     pub expected: Option<String>,
-    /// Byte range in the model of the template, attribute, index or table involved.
-    pub span: Option<Range<usize>>,
-    /// Short text under the quoted span.
-    pub label: Option<String>,
-    /// Explanations.
-    pub notes: Vec<String>,
-    /// The fix.
-    pub help: Option<String>,
+}
+
+/// Builders that set a part of the finding's [`Diagnostic`], with the diagnostic's own.
+macro_rules! diagnostic_builders {
+    ($($(#[$doc:meta])* $name:ident($arg:ident: $ty:ty);)*) => {$(
+        $(#[$doc])*
+        pub fn $name(mut self, $arg: $ty) -> Self {
+            self.diagnostic = self.diagnostic.$name($arg);
+            self
+        }
+    )*};
 }
 
 impl Finding {
-    /// A finding of `code` saying `message`, on nothing in particular yet.
+    /// A finding of `code` saying `message`, at the code's severity, on nothing in particular
+    /// yet.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Self {
             code,
-            message: message.into(),
+            diagnostic: Diagnostic::new(code, code.severity(), message),
             item: None,
             entity: None,
             attribute: None,
             found: None,
             expected: None,
-            span: None,
-            label: None,
-            notes: Vec::new(),
-            help: None,
         }
     }
 
-    /// Points at `span` in the model.
-    pub fn span(mut self, span: Range<usize>) -> Self {
-        self.span = Some(span);
-        self
-    }
-
-    /// Sets the label under the span.
-    pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
-        self
-    }
-
-    /// Adds a note.
-    pub fn note(mut self, note: impl Into<String>) -> Self {
-        self.notes.push(note.into());
-        self
-    }
-
-    /// Sets the help.
-    pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
-        self
+    diagnostic_builders! {
+        /// Points at `span` in the model.
+        span(span: Range<usize>);
+        /// Sets the label under the span.
+        label(label: impl Into<String>);
+        /// Adds a note.
+        note(note: impl Into<String>);
+        /// Sets the help.
+        help(help: impl Into<String>);
     }
 
     /// Names the attribute (or index) involved.
@@ -320,7 +330,7 @@ impl Finding {
             self.code,
             self.item.as_ref(),
             self.attribute.as_deref(),
-            &self.message,
+            &self.diagnostic.message,
         )
     }
 }

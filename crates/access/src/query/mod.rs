@@ -16,9 +16,9 @@ pub use condition::{Expression, KeyCondition, SortCondition};
 
 use crate::cursor;
 use crate::entity::{self, Entity, EntityError};
-use crate::error::ServiceError;
 use crate::handle::Table;
 use crate::items::{Item, ItemPage};
+use crate::service::ServiceError;
 
 /// The most items a page may ask for (DynamoDB takes more; listings should not).
 pub const MAX_PAGE: usize = 1000;

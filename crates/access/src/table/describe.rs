@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{IndexStatus, KeySchemaElement, KeyType, Projection, TableStatus};
 
 use super::TableCall;
-use crate::error::ServiceError;
+use crate::service::ServiceError;
 
 /// Describing a table failed.
 #[derive(Debug, Clone, thiserror::Error)]

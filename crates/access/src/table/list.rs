@@ -2,7 +2,7 @@
 
 use aws_sdk_dynamodb::Client;
 
-use crate::error::ServiceError;
+use crate::service::ServiceError;
 
 /// Listing the tables failed.
 #[derive(Debug, Clone, thiserror::Error)]

@@ -23,7 +23,7 @@ pub mod update;
 
 use aws_sdk_dynamodb::Client;
 
-use crate::error::ServiceError;
+use crate::service::ServiceError;
 
 pub use create::{TableError, ensure_table};
 pub use delete::{DeleteTableError, delete_table};

@@ -27,6 +27,36 @@ struct Admitted<T> {
     claims: Vec<T>,
 }
 
+impl<T> Admitted<T> {
+    fn new(table: std::sync::Arc<TableInfo>, name: &str, claims: Vec<T>) -> Self {
+        Self {
+            table,
+            name: name.to_string(),
+            claims,
+        }
+    }
+}
+
+/// What is left to send once each key or write was admitted or refused: the tables something
+/// was admitted for (in `admitted` and the request's `RequestItems`, whose `requests` finds a
+/// table's list), the engine asked for `INDEXES`, and what the caller asked for. `Err`: nothing
+/// was admitted, the refusal's answer.
+fn to_send<T>(
+    request: &mut Value,
+    admitted: &mut Vec<Admitted<T>>,
+    refusal: Option<Throttle>,
+    requests: impl Fn(&Value) -> Option<&Vec<Value>>,
+) -> Option<Result<Option<String>, Answer>> {
+    admitted.retain(|a| !a.claims.is_empty());
+    if admitted.is_empty() {
+        return Some(Err(refusal?.answer()));
+    }
+    request["RequestItems"]
+        .as_object_mut()?
+        .retain(|_, w| requests(w).is_some_and(|l| !l.is_empty()));
+    Some(Ok(set_indexes(request)))
+}
+
 pub(super) fn batch_write_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Answer> {
     let mut request: Value = serde_json::from_slice(body).ok()?;
     let mut unprocessed = Map::new();
@@ -56,20 +86,12 @@ pub(super) fn batch_write_item(emu: &Emulator, db: &Database, body: &[u8]) -> Op
             }
         }
         *writes = Value::Array(keep);
-        admitted.push(Admitted {
-            table,
-            name: name.clone(),
-            claims,
-        });
+        admitted.push(Admitted::new(table, name, claims));
     }
-    admitted.retain(|a| !a.claims.is_empty());
-    if admitted.is_empty() {
-        return Some(refusal?.answer());
-    }
-    request["RequestItems"]
-        .as_object_mut()?
-        .retain(|_, w| w.as_array().is_some_and(|l| !l.is_empty()));
-    let wanted = set_indexes(&mut request);
+    let wanted = match to_send(&mut request, &mut admitted, refusal, Value::as_array)? {
+        Ok(wanted) => wanted,
+        Err(refused) => return Some(refused),
+    };
     let typed: BatchWriteItemRequest = serde_json::from_value(request).ok()?;
     Some(respond(db.batch_write_item(typed).map(|mut response| {
         for a in &admitted {
@@ -142,20 +164,15 @@ pub(super) fn batch_get_item(emu: &Emulator, db: &Database, body: &[u8]) -> Opti
             unprocessed.insert(name.clone(), left);
         }
         wanted["Keys"] = Value::Array(keep);
-        admitted.push(Admitted {
-            table,
-            name: name.clone(),
-            claims,
-        });
+        admitted.push(Admitted::new(table, name, claims));
     }
-    admitted.retain(|a| !a.claims.is_empty());
-    if admitted.is_empty() {
-        return Some(refusal?.answer());
+    fn keys(wanted: &Value) -> Option<&Vec<Value>> {
+        wanted["Keys"].as_array()
     }
-    request["RequestItems"]
-        .as_object_mut()?
-        .retain(|_, w| w["Keys"].as_array().is_some_and(|l| !l.is_empty()));
-    let wanted = set_indexes(&mut request);
+    let wanted = match to_send(&mut request, &mut admitted, refusal, keys)? {
+        Ok(wanted) => wanted,
+        Err(refused) => return Some(refused),
+    };
     let typed: BatchGetItemRequest = serde_json::from_value(request).ok()?;
     Some(respond(db.batch_get_item(typed).map(|mut response| {
         for a in &admitted {

@@ -266,34 +266,47 @@ fn image_keys(table: &TableInfo, image: Option<&Item>) -> IndexKeys {
         .unwrap_or_default()
 }
 
+/// The rest of a PutItem or DeleteItem once where it writes is known: admitted on its
+/// partition or throttled, the old image asked for (or the item's index keys read first), the
+/// call run and a refused condition charged, then what it consumed charged and restored to
+/// what the caller asked for. A macro, as the two calls' requests and answers are distinct
+/// types with the same fields.
+macro_rules! write_one {
+    ($emu:ident, $db:ident, $table:ident, $placement:ident, $key:ident, $request:ident, $call:ident) => {{
+        let (mut placement, mut request) = ($placement, $request);
+        if let Err(throttle) = $emu.admit(&$table, &placement.touches()) {
+            return Some(throttle.answer());
+        }
+        let old = OldImage::ask(&mut request.return_values);
+        if !old.returned {
+            placement.before = current($db, &$table, &$key);
+        }
+        let wanted = request.return_consumed_capacity.replace(INDEXES.into());
+        let result = $db.$call(request);
+        refused_condition($emu, $db, &$table, &placement, &$key, result.as_ref().err());
+        Some(respond(result.map(|mut response| {
+            placement.before = old.take(&$table, &mut response.attributes, placement.before);
+            placement.charge($emu, &$table, response.consumed_capacity.as_ref(), 1.0, 0.0);
+            response.consumed_capacity =
+                restore(response.consumed_capacity.take(), wanted.as_deref());
+            response
+        })))
+    }};
+}
+
 /// PutItem: admitted on its partition and the index partitions the new item enters; the ones
 /// an overwritten item leaves are learnt from its old image (asked for with `ALL_OLD` when the
 /// caller asked for nothing) and charged after.
 pub(super) fn put_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Answer> {
-    let mut request: PutItemRequest = serde_json::from_slice(body).ok()?;
+    let request: PutItemRequest = serde_json::from_slice(body).ok()?;
     let table = emu.table(db, &request.table_name)?;
     let key = key_of(&table, &request.item);
-    let mut placement = Placement {
+    let placement = Placement {
         key: keys::partition_of(&request.item, &table.table.partition_keys),
         before: Vec::new(),
         after: index_keys(&table, &request.item),
     };
-    if let Err(throttle) = emu.admit(&table, &placement.touches()) {
-        return Some(throttle.answer());
-    }
-    let old = OldImage::ask(&mut request.return_values);
-    if !old.returned {
-        placement.before = current(db, &table, &key);
-    }
-    let wanted = request.return_consumed_capacity.replace(INDEXES.into());
-    let result = db.put_item(request);
-    refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
-    Some(respond(result.map(|mut response| {
-        placement.before = old.take(&table, &mut response.attributes, placement.before);
-        placement.charge(emu, &table, response.consumed_capacity.as_ref(), 1.0, 0.0);
-        response.consumed_capacity = restore(response.consumed_capacity.take(), wanted.as_deref());
-        response
-    })))
+    write_one!(emu, db, table, placement, key, request, put_item)
 }
 
 /// Which image of the item an UpdateItem answers with.
@@ -376,28 +389,13 @@ pub(super) fn update_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<
 /// DeleteItem: admitted on its partition; the index partitions the item leaves come from its
 /// old image (`ALL_OLD`, asked for when the caller asked for nothing) and are charged after.
 pub(super) fn delete_item(emu: &Emulator, db: &Database, body: &[u8]) -> Option<Answer> {
-    let mut request: DeleteItemRequest = serde_json::from_slice(body).ok()?;
+    let request: DeleteItemRequest = serde_json::from_slice(body).ok()?;
     let table = emu.table(db, &request.table_name)?;
-    let mut placement = Placement {
-        key: keys::partition_of(&request.key, &table.table.partition_keys),
+    let key = request.key.clone();
+    let placement = Placement {
+        key: keys::partition_of(&key, &table.table.partition_keys),
         before: Vec::new(),
         after: Vec::new(),
     };
-    if let Err(throttle) = emu.admit(&table, &placement.touches()) {
-        return Some(throttle.answer());
-    }
-    let old = OldImage::ask(&mut request.return_values);
-    if !old.returned {
-        placement.before = current(db, &table, &request.key);
-    }
-    let key = request.key.clone();
-    let wanted = request.return_consumed_capacity.replace(INDEXES.into());
-    let result = db.delete_item(request);
-    refused_condition(emu, db, &table, &placement, &key, result.as_ref().err());
-    Some(respond(result.map(|mut response| {
-        placement.before = old.take(&table, &mut response.attributes, placement.before);
-        placement.charge(emu, &table, response.consumed_capacity.as_ref(), 1.0, 0.0);
-        response.consumed_capacity = restore(response.consumed_capacity.take(), wanted.as_deref());
-        response
-    })))
+    write_one!(emu, db, table, placement, key, request, delete_item)
 }

@@ -7,8 +7,8 @@ use monotable_access::table::{self, Description};
 use monotable_model::Model;
 use monotable_model::definition::table_definition;
 
-use super::{ApplyError, Options, Step};
-use crate::diff::{Change, Diff};
+use super::{ApplyError, Job, Step};
+use crate::diff::Change;
 
 /// The table as DynamoDB describes it now.
 pub(crate) async fn describe(client: &Client, name: &str) -> Result<Description, ApplyError> {
@@ -51,12 +51,8 @@ fn step(what: String, status: &str) -> Step {
 }
 
 /// Steps before the scan: recreated indexes deleted, new ones created, billing and TTL set.
-pub(crate) async fn before_scan(
-    client: &Client,
-    new: &Model,
-    diff: &Diff,
-    options: &Options,
-) -> Result<Vec<Step>, ApplyError> {
+pub(crate) async fn before_scan(job: &Job<'_>) -> Result<Vec<Step>, ApplyError> {
+    let (client, new, diff, options) = (job.client, job.new, job.diff, job.options);
     let name = &new.table.name;
     let mut steps = Vec::new();
     let run = options.apply;
@@ -111,12 +107,8 @@ fn done(run: bool) -> &'static str {
 }
 
 /// Steps after the scan: indexes NEW drops, deleted only with `--remove-indexes`.
-pub(crate) async fn after_scan(
-    client: &Client,
-    new: &Model,
-    diff: &Diff,
-    options: &Options,
-) -> Result<Vec<Step>, ApplyError> {
+pub(crate) async fn after_scan(job: &Job<'_>) -> Result<Vec<Step>, ApplyError> {
+    let (client, new, diff, options) = (job.client, job.new, job.diff, job.options);
     let name = &new.table.name;
     let mut steps = Vec::new();
     for change in &diff.changes {

@@ -200,6 +200,15 @@ impl Summary {
 
 pub use render::{render_human, render_json};
 
+/// What each stage of a run reads: the client, OLD and NEW, their diff and the options.
+pub(crate) struct Job<'a> {
+    pub(crate) client: &'a Client,
+    pub(crate) old: &'a Model,
+    pub(crate) new: &'a Model,
+    pub(crate) diff: &'a Diff,
+    pub(crate) options: &'a Options,
+}
+
 /// Runs `diff` (OLD to NEW) on NEW's table through `client`.
 pub async fn run(
     client: &Client,
@@ -227,7 +236,14 @@ pub async fn run(
         u64::try_from(total).unwrap_or(0),
         std::sync::atomic::Ordering::Relaxed,
     );
-    let mut steps = indexes::before_scan(client, new, diff, options).await?;
+    let job = Job {
+        client,
+        old,
+        new,
+        diff,
+        options,
+    };
+    let mut steps = indexes::before_scan(&job).await?;
     let mut summary = Summary {
         dry_run: !options.apply,
         table: table.clone(),
@@ -238,9 +254,9 @@ pub async fn run(
         segments: options.segments,
     };
     if diff.needs_scan() {
-        scan_all(client, old, new, diff, options, progress, &mut summary).await?;
+        scan_all(&job, progress, &mut summary).await?;
     }
-    steps.extend(indexes::after_scan(client, new, diff, options).await?);
+    steps.extend(indexes::after_scan(&job).await?);
     summary.steps = steps;
     summary.left = progress.left();
     let listed: u64 = summary.left.values().map(|(n, _)| n).sum();
@@ -255,14 +271,17 @@ pub async fn run(
 
 /// The scan: every segment at once, each settling its items page by page.
 async fn scan_all(
-    client: &Client,
-    old: &Model,
-    new: &Model,
-    diff: &Diff,
-    options: &Options,
+    job: &Job<'_>,
     progress: &Progress,
     summary: &mut Summary,
 ) -> Result<(), ApplyError> {
+    let Job {
+        client,
+        old,
+        new,
+        diff,
+        options,
+    } = *job;
     let segments = options.segments.clamp(1, 1_000_000);
     let table = Table::new(client.clone(), &new.table.name);
     let checkpoint = if options.apply {

@@ -20,7 +20,6 @@ use aws_sdk_dynamodb::Client;
 use monotable_access::Table;
 use monotable_access::error::{DescribeTableError, TtlError};
 use monotable_model::Model;
-use monotable_model::diagnostic::Severity;
 
 pub use monotable_access::conform::{Code, Finding, ItemAudit, ItemKey, ItemKind};
 pub use monotable_access::items::MIGRATION_ENTITY;
@@ -53,15 +52,6 @@ impl Default for AuditOptions {
             segments: DEFAULT_SEGMENTS,
             table: None,
         }
-    }
-}
-
-/// How bad a finding of `code` is: every finding is drift, warnings are the ones that cost
-/// rather than break.
-pub fn severity(code: Code) -> Severity {
-    match code {
-        Code::IndexUndeclared | Code::BillingMode => Severity::Warning,
-        _ => Severity::Error,
     }
 }
 

@@ -4,10 +4,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use monotable_model::diagnostic::{Coded, Diagnostic, Placed, ReportFormat, Severity, SourceFile};
+use monotable_model::diagnostic::{Diagnostic, Placed, ReportFormat, Severity, SourceFile};
 use serde::Serialize;
 
-use super::severity;
 use monotable_access::conform::{Code, Finding};
 
 /// Findings of one code printed in human output; the rest are counted.
@@ -159,7 +158,7 @@ impl AuditReport {
     fn count_of(&self, wanted: Severity) -> usize {
         self.counts
             .iter()
-            .filter(|(code, _)| severity(**code) == wanted)
+            .filter(|(code, _)| code.severity() == wanted)
             .map(|(_, n)| n)
             .sum()
     }
@@ -288,25 +287,10 @@ impl AuditReport {
     }
 }
 
-/// What a finding code is called.
-struct FindingCode(Code);
-
-impl Coded for FindingCode {
-    fn code(&self) -> &'static str {
-        self.0.code()
-    }
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-}
-
-/// The finding as a diagnostic, its quotes shortened; quoting the model when there is one.
+/// The finding's diagnostic, its quotes shortened; its span kept when there is a model to quote.
 fn diagnostic(f: &Finding, quoted: bool) -> Diagnostic {
-    let mut d = Diagnostic::new(FindingCode(f.code), severity(f.code), f.message.clone());
-    d.span = f.span.clone().filter(|_| quoted);
-    d.label = f.label.clone();
-    d.notes = f.notes.clone();
-    d.help = f.help.clone();
+    let mut d = f.diagnostic.clone();
+    d.span = d.span.filter(|_| quoted);
     d.shortened()
 }
 

@@ -67,9 +67,11 @@ keys.PK = "NOTE#{id}"
         let f = check(&model, &item, &audit.kind).expect("too large");
         assert_eq!(f.code.code(), "MA021");
         assert!(
-            f.message.starts_with("Note PK=NOTE#1: the item is "),
+            f.diagnostic
+                .message
+                .starts_with("Note PK=NOTE#1: the item is "),
             "{}",
-            f.message
+            f.diagnostic.message
         );
     }
 }

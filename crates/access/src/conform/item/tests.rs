@@ -133,11 +133,17 @@ fn an_item_without_its_type_is_named_by_its_key_and_shape() {
     let f = &audit.findings[0];
     assert_eq!(f.code.code(), "MA010");
     assert_eq!(
-        f.message,
+        f.diagnostic.message,
         "item PK=ORDER#1 SK=ORDER: no `entityType` attribute"
     );
-    assert_eq!(f.label.as_deref(), Some("its key has the shape of `Order`"));
-    assert_eq!(f.span, Some(m.entity("Order").unwrap().span.clone()));
+    assert_eq!(
+        f.diagnostic.label.as_deref(),
+        Some("its key has the shape of `Order`")
+    );
+    assert_eq!(
+        f.diagnostic.span,
+        Some(m.entity("Order").unwrap().span.clone())
+    );
     item.insert("entityType".into(), s("Invoice"));
     assert_eq!(codes(&m, &item), ["MA011"]);
 }
@@ -151,12 +157,12 @@ fn a_table_key_that_is_not_its_render_is_reported_with_both() {
     let f = &audit.findings[0];
     assert_eq!(f.code.code(), "MA012");
     assert_eq!(
-        f.message,
+        f.diagnostic.message,
         "Order PK=ORDER#1 SK=ORDER#OLD: table key `SK` is `ORDER#OLD`, its template renders `ORDER`"
     );
     assert_eq!(f.found.as_deref(), Some("ORDER#OLD"));
     assert_eq!(f.expected.as_deref(), Some("ORDER"));
-    assert!(f.span.is_some());
+    assert!(f.diagnostic.span.is_some());
 }
 
 #[test]
@@ -187,10 +193,11 @@ fn index_keys_stale_missing_and_unexpected() {
     assert_eq!(audit.findings.len(), 1);
     assert!(
         audit.findings[0]
+            .diagnostic
             .message
             .ends_with("`GSI1PK` is `STATUS#PAID#0`, but `Note` writes no `GSI1PK`"),
         "{}",
-        audit.findings[0].message
+        audit.findings[0].diagnostic.message
     );
 }
 
@@ -211,6 +218,7 @@ fn attributes_missing_mistyped_floating_invalid_and_over_bound() {
     assert_eq!(audit.findings[0].code.code(), "MA018");
     assert!(
         audit.findings[0]
+            .diagnostic
             .message
             .ends_with("a float where the model says decimal")
     );

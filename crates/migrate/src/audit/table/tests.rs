@@ -56,7 +56,7 @@ fn a_missing_table_points_at_the_models() {
     let m = model();
     let f = missing_table(&m, "Tab");
     assert_eq!(f.code.code(), "MA001");
-    assert_eq!(f.span, Some(m.table.span.clone()));
+    assert_eq!(f.diagnostic.span, Some(m.table.span.clone()));
 }
 
 #[test]
@@ -67,7 +67,7 @@ fn the_table_key_schema_and_types() {
     assert_eq!(codes(&m, &d), ["MA002"]);
     let found = compare(&m, "Tab", &d);
     assert_eq!(
-        found[0].message,
+        found[0].diagnostic.message,
         "table `Tab` has key schema PK (HASH), the model says PK (HASH), SK (RANGE)"
     );
     let mut d = as_described(&m);
@@ -95,7 +95,7 @@ fn indexes_missing_reshaped_reprojected_and_undeclared() {
     d.indexes[0].non_key.push("extra".into());
     let found = compare(&m, "Tab", &d);
     assert_eq!(
-        found[0].message,
+        found[0].diagnostic.message,
         "index `GSI1` projects INCLUDE [extra, name], the model says INCLUDE [name]"
     );
     d.indexes[1].projection = "ALL".into();
@@ -121,7 +121,7 @@ fn time_to_live_and_billing() {
     let found = compare(&m, "Tab", &d);
     assert_eq!(found.len(), 1);
     assert_eq!(
-        found[0].message,
+        found[0].diagnostic.message,
         "table `Tab` is billed PROVISIONED, the model says PAY_PER_REQUEST"
     );
 }
