@@ -93,7 +93,13 @@ impl Served {
         assert!(status.success());
         let exit = self.child.wait().expect("wait for serve");
         assert!(exit.success(), "serve exited with {exit}");
-        self.rest.try_iter().collect()
+        // Every line it printed: the reader thread may still be forwarding the last ones when the
+        // process has exited; it ends (and the channel with it) at the end of the pipe.
+        let mut after = Vec::new();
+        while let Ok(line) = self.rest.recv_timeout(Duration::from_secs(30)) {
+            after.push(line);
+        }
+        after
     }
 
     /// `program serve ARGS` on free ports in `dir`, expected to refuse to start: its stderr, once
