@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use monotable_model::diagnostic::{Diagnostic, Placed, ReportFormat, Severity, SourceFile};
+use monotable_model::limits::thousands;
 use serde::Serialize;
 
 use monotable_access::conform::{Code, Finding};
@@ -189,7 +190,7 @@ impl AuditReport {
             let total = self.counts.get(&code).copied().unwrap_or(group.len());
             let shown = group.len().min(SHOWN_PER_CODE);
             if total > shown {
-                let more = thousands((total - shown) as u64);
+                let more = thousands(total - shown);
                 let _ = writeln!(out, "... and {more} more {code} ({})\n", code.name());
             }
         }
@@ -232,7 +233,7 @@ impl AuditReport {
             Some(s) => format!(
                 "a sample of {} items ({} of {} segments)",
                 thousands(self.items),
-                thousands(s.segments_read as u64),
+                thousands(s.segments_read),
                 thousands(u64::try_from(s.total_segments).unwrap_or_default())
             ),
             None => format!(
@@ -244,7 +245,7 @@ impl AuditReport {
         let problems = match self.problems() {
             0 => "no problems".to_string(),
             1 => "1 problem".to_string(),
-            n => format!("{} problems", thousands(n as u64)),
+            n => format!("{} problems", thousands(n)),
         };
         format!("audited {items} of table {}: {problems}", self.table)
     }
@@ -292,19 +293,6 @@ fn diagnostic(f: &Finding, quoted: bool) -> Diagnostic {
     let mut d = f.diagnostic.clone();
     d.span = d.span.filter(|_| quoted);
     d.shortened()
-}
-
-/// `1234567` as `1,234,567`.
-pub(crate) fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[derive(Serialize)]
@@ -381,14 +369,6 @@ mod tests {
         r.untyped = n as u64;
         r.sort();
         r
-    }
-
-    #[test]
-    fn numbers_read_in_thousands() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1234), "1,234");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]
