@@ -106,6 +106,19 @@ pub(crate) fn where_(index: Option<&str>) -> String {
     }
 }
 
+/// MT002's head: pattern `p` can never return entity `e`, pointing at `span`.
+pub(crate) fn never_returns(
+    p: &Pattern,
+    e: &EntityDecl,
+    span: std::ops::Range<usize>,
+) -> Diagnostic {
+    Diagnostic::error(
+        Rule::UnreachableEntity,
+        format!("access pattern `{}` can never return `{}`", p.name, e.name),
+        span,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::{LISTED, capped_listing, comma_listing};
@@ -126,17 +139,4 @@ mod tests {
         assert_eq!(comma_listing(&["a", "b"]), "`a`, `b`");
         assert!(comma_listing(&names).ends_with("`E9` and 1,990 more"));
     }
-}
-
-/// MT002's head: pattern `p` can never return entity `e`, pointing at `span`.
-pub(crate) fn never_returns(
-    p: &Pattern,
-    e: &EntityDecl,
-    span: std::ops::Range<usize>,
-) -> Diagnostic {
-    Diagnostic::error(
-        Rule::UnreachableEntity,
-        format!("access pattern `{}` can never return `{}`", p.name, e.name),
-        span,
-    )
 }
