@@ -17,7 +17,7 @@ pub const KEPT_PER_CODE: usize = 1000;
 
 /// How a `--sample` audit read the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Sample {
+pub struct AuditSample {
     /// Items asked for.
     pub requested: usize,
     /// Segments read (in random order), each up to its end or until enough items were read.
@@ -36,7 +36,7 @@ pub struct AuditReport {
     pub(crate) entities: BTreeMap<String, u64>,
     pub(crate) untyped: u64,
     pub(crate) migration_records: u64,
-    pub(crate) sample: Option<Sample>,
+    pub(crate) sample: Option<AuditSample>,
     pub(crate) source: Option<SourceFile>,
 }
 
@@ -152,7 +152,7 @@ impl AuditReport {
     }
 
     /// How the table was sampled; `None` when every item was read.
-    pub fn sample(&self) -> Option<&Sample> {
+    pub fn sample(&self) -> Option<&AuditSample> {
         self.sample.as_ref()
     }
 
@@ -300,7 +300,7 @@ struct Json<'a> {
     file: Option<&'a str>,
     table: &'a str,
     items_scanned: u64,
-    sample: Option<Sample>,
+    sample: Option<AuditSample>,
     entities: &'a BTreeMap<String, u64>,
     untyped_items: u64,
     migration_records: u64,
