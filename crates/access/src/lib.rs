@@ -32,16 +32,17 @@
 //! [`conform`] (whether an item or a value fits the model).
 
 /// `send` and `measured` for a write whose one call answers the capacity it consumed when asked
-/// (PutItem, UpdateItem), around `$call`, the body of `call(self, table, measure)`.
+/// (PutItem, UpdateItem), around `$call`, the SDK call itself in `call(self, table, measure)`:
+/// its answer's capacity, or its failure as a [`write::WriteError`].
 macro_rules! send_and_measured {
-    ($error:ty, $what:literal, |$this:ident, $table:ident, $measure:ident| $call:block) => {
+    ($what:literal, |$this:ident, $table:ident, $measure:ident| $call:block) => {
         /// Send it.
-        pub async fn send(self, table: &Table) -> Result<(), $error> {
+        pub async fn send(self, table: &Table) -> Result<(), WriteError> {
             self.call(table, false).await.map(drop)
         }
 
         /// Send it, and what it consumed (`ReturnConsumedCapacity: INDEXES`).
-        pub async fn measured(self, table: &Table) -> Result<Option<ConsumedCapacity>, $error> {
+        pub async fn measured(self, table: &Table) -> Result<Option<ConsumedCapacity>, WriteError> {
             self.call(table, true).await
         }
 
@@ -50,9 +51,12 @@ macro_rules! send_and_measured {
             self,
             $table: &Table,
             $measure: bool,
-        ) -> Result<Option<ConsumedCapacity>, $error> {
+        ) -> Result<Option<ConsumedCapacity>, WriteError> {
             let $this = self;
-            $call
+            match $call {
+                Ok(out) => Ok(out.consumed_capacity),
+                Err(e) => Err(write_failed(&e, $this.on_failure, $this.description)),
+            }
         }
     };
 }

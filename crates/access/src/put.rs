@@ -86,9 +86,9 @@ impl PutSpec {
         self
     }
 
-    send_and_measured!(WriteError, "PutItem", |this, table, measure| {
+    send_and_measured!("PutItem", |this, table, measure| {
         let (text, names, values) = this.condition.render("c").into_parts();
-        let result = table
+        table
             .client()
             .put_item()
             .table_name(table.name())
@@ -98,11 +98,7 @@ impl PutSpec {
             .set_expression_attribute_values(values)
             .set_return_consumed_capacity(measure.then_some(ReturnConsumedCapacity::Indexes))
             .send()
-            .await;
-        match result {
-            Ok(out) => Ok(out.consumed_capacity),
-            Err(e) => Err(write_failed(&e, this.on_failure, this.description)),
-        }
+            .await
     });
 }
 

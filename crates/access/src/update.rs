@@ -281,8 +281,8 @@ impl<E: Entity> Update<E> {
 }
 
 impl UpdateParts {
-    send_and_measured!(WriteError, "UpdateItem", |this, table, measure| {
-        let result = table
+    send_and_measured!("UpdateItem", |this, table, measure| {
+        table
             .client()
             .update_item()
             .table_name(table.name())
@@ -294,11 +294,7 @@ impl UpdateParts {
             .set_expression_attribute_values((!this.values.is_empty()).then_some(this.values))
             .set_return_consumed_capacity(measure.then_some(ReturnConsumedCapacity::Indexes))
             .send()
-            .await;
-        match result {
-            Ok(out) => Ok(out.consumed_capacity),
-            Err(e) => Err(write_failed(&e, this.on_failure, this.description)),
-        }
+            .await
     });
 }
 

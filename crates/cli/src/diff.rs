@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use monotable_migrate::diff::{self, Counts, Files};
+use monotable_migrate::diff::{self, Files, ItemCounts};
 use monotable_model::text::{escape, escape_json};
 
 use crate::input::{OutputFormat, read_model};
@@ -38,7 +38,7 @@ fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let old = read_model(&args.old, "nothing compared")?.model;
     let new = read_model(&args.new, "nothing compared")?;
     let (new, new_source) = (new.model, new.source);
-    let counts = Counts::parse(&args.items).map_err(|e| anyhow::anyhow!("--items {e}"))?;
+    let counts = ItemCounts::parse(&args.items).map_err(|e| anyhow::anyhow!("--items {e}"))?;
     let d = diff::diff(&old, &new);
     let costs = diff::cost::costs(&old, &new, &d, &counts);
     let (old_path, new_path) = (

@@ -16,7 +16,7 @@ use monotable_connect::capacity::{MetricsSnapshot, ResourceMetrics, Settings};
 use monotable_connect::{Backend, Dynamo, Engine};
 use monotable_model::text::{escape, escape_json};
 use monotable_verify::load::report::{LoadReport, Meta};
-use monotable_verify::load::{self, Options, Plan, Probe, Progress};
+use monotable_verify::load::{self, LoadOptions, LoadProgress, Plan, Probe};
 
 use crate::connection::RemoteArgs;
 use crate::input::{OutputFormat, read_model};
@@ -149,11 +149,11 @@ async fn load(args: &LoadArgs, path: &str) -> anyhow::Result<LoadReport> {
             })?;
         (dynamo, work, None)
     };
-    let options = Options {
+    let options = LoadOptions {
         duration: args.duration,
         concurrency: args.concurrency as usize,
         seed: args.seed,
-        ..Options::default()
+        ..LoadOptions::default()
     };
     let probe: Option<Probe> = emulator.clone().map(|e| {
         let probe: Probe = Arc::new(move || throttled_attempts(&e.snapshot()));
@@ -162,7 +162,7 @@ async fn load(args: &LoadArgs, path: &str) -> anyhow::Result<LoadReport> {
     let display = Display::new(&plan, args.duration, args.quiet);
     let on_progress = {
         let display = display.clone();
-        Box::new(move |p: &[Progress]| display.update(p))
+        Box::new(move |p: &[LoadProgress]| display.update(p))
     };
     let measured = load::run(
         Arc::clone(&model),
@@ -256,7 +256,7 @@ impl Display {
         }
     }
 
-    fn update(&self, progress: &[Progress]) {
+    fn update(&self, progress: &[LoadProgress]) {
         for (bar, p) in self.bars.iter().zip(progress) {
             bar.set_position(p.ok);
             bar.set_message(format!(

@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use monotable_migrate::apply::{self, Options, Progress};
+use monotable_migrate::apply::{self, ApplyOptions, ApplyProgress};
 use monotable_migrate::diff;
 use monotable_model::text::{escape, escape_json};
 
@@ -78,7 +78,7 @@ pub async fn run(args: MigrateArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn progress_bar(
-    progress: &Arc<Progress>,
+    progress: &Arc<ApplyProgress>,
     hidden: bool,
 ) -> (ProgressBar, tokio::task::JoinHandle<()>) {
     let bar = if hidden || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
@@ -122,7 +122,7 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
     }
     let backend = args.connection.backend();
     let embedded = matches!(backend, monotable_connect::Backend::Embedded(_));
-    let options = Options {
+    let options = ApplyOptions {
         apply: args.apply,
         segments: args.segments.unwrap_or(if embedded { 1 } else { 4 }),
         batch: usize::from(args.batch.unwrap_or(if embedded { 25 } else { 1 })),
@@ -134,7 +134,7 @@ async fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
     };
     let dynamo = monotable_connect::connect(&backend).await?;
     let client = dynamo.client();
-    let progress = Arc::new(Progress::default());
+    let progress = Arc::new(ApplyProgress::default());
     let (bar, ticker) = progress_bar(&progress, args.format.is_json());
     let result = apply::run(client, &old, &new, &d, &options, &progress).await;
     ticker.abort();

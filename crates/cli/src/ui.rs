@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use monotable_connect::serve::DataGate;
 use monotable_connect::{ServeError, serve};
-use monotable_ui::{Live, ModelSource, Options, Snapshot, Ui};
+use monotable_ui::{Live, ModelSource, Snapshot, Ui, UiOptions};
 
 use crate::auth::AuthArgs;
 use crate::connection::ConnectionArgs;
@@ -57,7 +57,7 @@ pub async fn run(args: UiArgs) -> anyhow::Result<ExitCode> {
     let gate = DataGate::new(args.auth.credentials().await, args.host);
     let ui = Ui::new(
         ModelSource::File(args.model.clone()),
-        Options {
+        UiOptions {
             seed: args.seed,
             prefix: String::new(),
             live: Some(Live::from_dynamo(dynamo, args.allow_writes).with_gate(gate.clone())),

@@ -51,7 +51,7 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-async fn verify(args: &VerifyArgs) -> anyhow::Result<monotable_verify::Report> {
+async fn verify(args: &VerifyArgs) -> anyhow::Result<monotable_verify::VerifyReport> {
     let model = read_model(&args.model, "nothing verified")?.model;
     if !args.table {
         let c = &args.connection;

@@ -1,7 +1,7 @@
 //! One item written under OLD turned into the item NEW writes: its entity renamed, required
 //! attributes given their defaults, every key attribute rendered again from NEW's templates and
 //! the key attributes NEW no longer writes removed. Pure and idempotent: an item already in
-//! NEW's shape comes back [`Outcome::Unchanged`], which is what makes a killed migration safe to
+//! NEW's shape comes back [`RewriteOutcome::Unchanged`], which is what makes a killed migration safe to
 //! run again.
 
 use std::collections::BTreeSet;
@@ -17,7 +17,7 @@ pub use monotable_access::items::MIGRATION_ENTITY;
 
 /// What becomes of one item.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub enum RewriteOutcome {
     /// Its entity is not one the plan touches: not looked at.
     Untouched,
     /// Already what NEW writes.
@@ -84,12 +84,12 @@ impl<'a> Rewriter<'a> {
     }
 
     /// What becomes of `item`.
-    pub fn rewrite(&self, item: &Item) -> Outcome {
+    pub fn rewrite(&self, item: &Item) -> RewriteOutcome {
         let Some(ty) = items::entity_type(item) else {
-            return Outcome::Leave("it has no `entityType`".to_string());
+            return RewriteOutcome::Leave("it has no `entityType`".to_string());
         };
         if ty == MIGRATION_ENTITY || !self.touched.contains(ty) {
-            return Outcome::Untouched;
+            return RewriteOutcome::Untouched;
         }
         let target = match self.diff.renamed(ty) {
             Some(to) => to,
@@ -98,7 +98,7 @@ impl<'a> Rewriter<'a> {
         };
         match self.render(target, item) {
             Ok(next) => self.compare(item, next),
-            Err(why) => Outcome::Leave(why),
+            Err(why) => RewriteOutcome::Leave(why),
         }
     }
 
@@ -142,20 +142,20 @@ impl<'a> Rewriter<'a> {
         names.into_iter().map(str::to_string).collect()
     }
 
-    fn removed(&self, ty: &str, item: &Item) -> Outcome {
+    fn removed(&self, ty: &str, item: &Item) -> RewriteOutcome {
         let removed = self
             .diff
             .changes
             .iter()
             .any(|c| matches!(c, Change::RemoveEntity { entity } if entity == ty));
         if removed && self.delete_removed {
-            Outcome::Delete(Self::primary_key(self.old, item))
+            RewriteOutcome::Delete(Self::primary_key(self.old, item))
         } else if removed {
-            Outcome::Leave(format!(
+            RewriteOutcome::Leave(format!(
                 "entity `{ty}` is not in NEW; --delete-removed deletes its items"
             ))
         } else {
-            Outcome::Leave(format!("entity type `{ty}` is in neither model"))
+            RewriteOutcome::Leave(format!("entity type `{ty}` is in neither model"))
         }
     }
 
@@ -185,15 +185,15 @@ impl<'a> Rewriter<'a> {
         Ok(next)
     }
 
-    fn compare(&self, item: &Item, next: Item) -> Outcome {
+    fn compare(&self, item: &Item, next: Item) -> RewriteOutcome {
         if &next == item {
-            return Outcome::Unchanged;
+            return RewriteOutcome::Unchanged;
         }
         let from = Self::primary_key(self.old, item);
         if Self::primary_key(self.new, &next) == from {
-            Outcome::Put(next)
+            RewriteOutcome::Put(next)
         } else {
-            Outcome::Move { item: next, from }
+            RewriteOutcome::Move { item: next, from }
         }
     }
 }

@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::*;
 use monotable_access::items::{self, Item};
-use monotable_migrate::apply::{self, Options, Progress};
+use monotable_migrate::apply::{self, ApplyOptions, ApplyProgress};
 use monotable_migrate::diff;
 
 fn key(item: &Item) -> Item {
@@ -100,13 +100,13 @@ fn kept(table: &str, batch: usize) {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
 
         let d = diff::diff(&old, &new);
-        let options = Options {
+        let options = ApplyOptions {
             apply: true,
             segments: 4,
             batch,
-            ..Options::default()
+            ..ApplyOptions::default()
         };
-        let progress = Progress::default();
+        let progress = ApplyProgress::default();
         let summary = apply::run(&client, &old, &new, &d, &options, &progress)
             .await
             .expect("migration runs");

@@ -4,13 +4,13 @@
 mod common;
 
 use common::*;
-use monotable_migrate::diff::{self, Counts, Effect, Files};
+use monotable_migrate::diff::{self, Effect, Files, ItemCounts};
 
 fn report(old: &str, new: &str, items: &[&str]) -> (diff::Diff, String) {
     let (o, n) = (model(old), model(new));
     let d = diff::diff(&o, &n);
-    let counts =
-        Counts::parse(&items.iter().map(|s| s.to_string()).collect::<Vec<_>>()).expect("counts");
+    let counts = ItemCounts::parse(&items.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        .expect("counts");
     let costs = diff::cost::costs(&o, &n, &d, &counts);
     let files = Files {
         old: "shop.toml",
@@ -110,7 +110,7 @@ fn no_change_is_nothing_to_migrate() {
 fn json_lists_each_change_with_its_effect() {
     let (o, n) = (model(SHOP), model(ORDERS_BY_PRODUCT));
     let d = diff::diff(&o, &n);
-    let costs = diff::cost::costs(&o, &n, &d, &Counts::default());
+    let costs = diff::cost::costs(&o, &n, &d, &ItemCounts::default());
     let files = Files {
         old: "shop.toml",
         new: "new.toml",

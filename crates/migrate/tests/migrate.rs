@@ -6,19 +6,19 @@ mod common;
 
 use common::*;
 use monotable_access::items::Item;
-use monotable_migrate::apply::{self, Options, Progress, Summary};
+use monotable_migrate::apply::{self, ApplyOptions, ApplyProgress, Summary};
 use monotable_migrate::diff;
 use monotable_model::Model;
 
 async fn migrate(client: &aws_sdk_dynamodb::Client, old: &Model, new: &Model) -> Summary {
     let d = diff::diff(old, new);
-    let options = Options {
+    let options = ApplyOptions {
         apply: true,
         remove_indexes: true,
         delete_removed: true,
-        ..Options::default()
+        ..ApplyOptions::default()
     };
-    apply::run(client, old, new, &d, &options, &Progress::default())
+    apply::run(client, old, new, &d, &options, &ApplyProgress::default())
         .await
         .expect("migration runs")
 }

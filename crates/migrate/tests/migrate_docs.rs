@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use monotable_migrate::diff::{self, Counts, Files};
+use monotable_migrate::diff::{self, Files, ItemCounts};
 
 #[test]
 fn the_faq_walkthrough_shows_what_diff_prints() {
@@ -16,7 +16,8 @@ fn the_faq_walkthrough_shows_what_diff_prints() {
 
     let (old, new) = (model(SHOP), model(ORDERS_BY_PRODUCT));
     let d = diff::diff(&old, &new);
-    let counts = Counts::parse(&["OrderItem=3000000".into(), "1000000".into()]).expect("counts");
+    let counts =
+        ItemCounts::parse(&["OrderItem=3000000".into(), "1000000".into()]).expect("counts");
     let costs = diff::cost::costs(&old, &new, &d, &counts);
     let files = Files {
         old: "shop.toml",

@@ -19,8 +19,18 @@ pub const MAX_GLOBAL_INDEXES: usize = 20;
 /// The most local secondary indexes on a table: DynamoDB's limit.
 pub const MAX_LOCAL_INDEXES: usize = 5;
 
-/// `n` with its thousands separated by commas, as the limits are written in messages: `20,000`.
-pub fn thousands(n: usize) -> String {
+/// A whole count [`thousands`] writes: the unsigned integers.
+pub trait Count: std::fmt::Display {}
+
+impl Count for u8 {}
+impl Count for u16 {}
+impl Count for u32 {}
+impl Count for u64 {}
+impl Count for usize {}
+
+/// `n` with its thousands separated by commas, as the limits and counts are written in messages:
+/// `20,000`.
+pub fn thousands(n: impl Count) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -36,9 +46,9 @@ pub fn thousands(n: usize) -> String {
 mod tests {
     #[test]
     fn thousands_are_separated() {
-        assert_eq!(super::thousands(0), "0");
-        assert_eq!(super::thousands(999), "999");
-        assert_eq!(super::thousands(1_000), "1,000");
-        assert_eq!(super::thousands(16_777_216), "16,777,216");
+        assert_eq!(super::thousands(0usize), "0");
+        assert_eq!(super::thousands(999usize), "999");
+        assert_eq!(super::thousands(1_000usize), "1,000");
+        assert_eq!(super::thousands(16_777_216usize), "16,777,216");
     }
 }

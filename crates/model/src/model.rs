@@ -556,6 +556,19 @@ impl Pattern {
         self.params.iter().find(|a| a.name == name)
     }
 
+    /// What the variable `name` of this pattern's templates is: a parameter, else an attribute of
+    /// an entity it returns or writes (in `model`).
+    pub fn variable<'m>(&'m self, model: &'m Model, name: &str) -> Option<&'m Attribute> {
+        self.param(name).or_else(|| {
+            self.returns
+                .iter()
+                .map(|r| r.name.as_str())
+                .chain(self.writes.iter().map(|w| w.entity.as_str()))
+                .filter_map(|e| model.entity(e))
+                .find_map(|e| e.attribute(name))
+        })
+    }
+
     /// Every key condition: [`Pattern::key`], or the partition and sort ones when it is empty.
     pub fn key_conditions(&self) -> Vec<&KeyClause> {
         if self.key.is_empty() {

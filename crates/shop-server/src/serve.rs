@@ -137,7 +137,7 @@ fn ui_router(local: &Local) -> axum::Router {
             path: "shop.toml".to_string(),
             text: monotable_shop::MODEL_SOURCE.to_string(),
         },
-        monotable_ui::Options {
+        monotable_ui::UiOptions {
             seed: monotable_verify::DEFAULT_SEED,
             prefix: "/ui".to_string(),
             live: Some(

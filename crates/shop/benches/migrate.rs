@@ -20,9 +20,9 @@ use std::time::Instant;
 
 use monotable_access::items::Item;
 use monotable_connect::dispatch::{self, Origin};
-use monotable_migrate::apply::{self, Options, Progress};
+use monotable_migrate::apply::{self, ApplyOptions, ApplyProgress};
 use monotable_migrate::diff;
-use monotable_migrate::rewrite::{Outcome, Rewriter};
+use monotable_migrate::rewrite::{RewriteOutcome, Rewriter};
 use serde_json::{Value, json};
 
 const NEW: &str = include_str!("../../../examples/shop/changes/orders-by-product.toml");
@@ -88,14 +88,14 @@ fn main() {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(25);
-        let options = Options {
+        let options = ApplyOptions {
             apply: !dry,
             segments,
             batch,
-            ..Options::default()
+            ..ApplyOptions::default()
         };
         let t = Instant::now();
-        let summary = apply::run(&client, &old, &new, &d, &options, &Progress::default())
+        let summary = apply::run(&client, &old, &new, &d, &options, &ApplyProgress::default())
             .await
             .expect("migrate");
         let secs = t.elapsed().as_secs_f64();
@@ -120,7 +120,7 @@ fn main() {
             .into_iter()
             .filter(|i| monotable_access::items::entity_type(i) == Some("OrderItem"))
             .collect();
-        assert!(rewritten.iter().all(|i| rewriter.rewrite(i) == Outcome::Unchanged));
+        assert!(rewritten.iter().all(|i| rewriter.rewrite(i) == RewriteOutcome::Unchanged));
         // Bodies are built 100,000 items at a time, each chunk before its timer, so the floor at
         // 1M orders fits in memory beside the engine.
         let mut floor_secs = 0.0;

@@ -31,7 +31,7 @@ use monotable_check::{Diagnostic, Report as CheckReport};
 use monotable_connect::ServeError;
 use monotable_connect::serve::{self, Guard, Limits};
 use monotable_model::Model;
-use monotable_verify::{Dataset, Report as VerifyReport, VerifyError};
+use monotable_verify::{Dataset, VerifyError, VerifyReport};
 use tokio::sync::{RwLock, watch};
 
 pub use live::Live;
@@ -196,7 +196,7 @@ pub enum ModelSource {
 
 /// How a [`Ui`] is set up.
 #[derive(Debug)]
-pub struct Options {
+pub struct UiOptions {
     /// Seed of verify's sample items.
     pub seed: u64,
     /// The path the routes live under: `""` for `monotable ui`, `"/ui"` on `serve`'s API port.
@@ -221,7 +221,7 @@ pub struct Ui {
 
 impl Ui {
     /// A UI over `source`; nothing is built until the first [`Ui::snapshot`].
-    pub fn new(source: ModelSource, options: Options) -> Arc<Ui> {
+    pub fn new(source: ModelSource, options: UiOptions) -> Arc<Ui> {
         Arc::new(Ui {
             source,
             seed: options.seed,

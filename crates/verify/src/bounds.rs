@@ -137,7 +137,7 @@ pub fn aligned(model: &Model, pattern: &Pattern, target: &Sample) -> Values {
     for (bound, end) in ends(&condition.condition) {
         let pairs = line_up(bound, &written);
         for (i, (var, w, more)) in pairs.iter().copied().enumerate() {
-            let param = crate::keys::declared(model, pattern, var);
+            let param = pattern.variable(model, var);
             let (Some(param), Some(attr)) = (param, entity.attribute(w)) else {
                 continue;
             };

@@ -1,30 +1,15 @@
 //! A sample's keys as requests carry them: each key attribute in its declared type, a GetItem's
-//! key rendered from parameter values (`Values`), a variable's declared type, and a key value as
+//! key rendered from parameter values (`Values`), and a key value as
 //! text. Shared by the pattern run
 //! (`run`), the loader and the load generator (`load`), the capacity cross-check and the
 //! verdicts, so none of them depends on another for it.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::items::Item;
-use monotable_model::{Attribute, KeyTest, Model, Pattern};
+use monotable_model::{KeyTest, Model, Pattern};
 
 /// Parameter (template variable) values of one request.
 pub type Values = std::collections::BTreeMap<String, String>;
-
-/// The declared type of a variable: a pattern parameter, else an attribute of a returned entity.
-pub(crate) fn declared<'m>(
-    model: &'m Model,
-    pattern: &'m Pattern,
-    var: &str,
-) -> Option<&'m Attribute> {
-    pattern.param(var).or_else(|| {
-        pattern
-            .returns
-            .iter()
-            .filter_map(|r| model.entity(&r.name))
-            .find_map(|e| e.attribute(var))
-    })
-}
 
 /// The item with every key attribute (the table's and each index's) in its declared type: the
 /// samples hold rendered keys as text, which a table or index with an `N` or `B` key refuses.

@@ -33,7 +33,7 @@ pub mod values;
 pub mod verdict;
 
 pub use generate::{Dataset, Sample, generate};
-pub use report::{PatternResult, Report, Source};
+pub use report::{PatternResult, Source, VerifyReport};
 
 use aws_sdk_dynamodb::Client;
 use monotable_model::Model;
@@ -41,7 +41,7 @@ use monotable_model::Model;
 /// The seed used when the caller has none.
 pub const DEFAULT_SEED: u64 = 1;
 
-/// Verification could not run (a failing pattern is not an error: see [`Report::passed`]).
+/// Verification could not run (a failing pattern is not an error: see [`VerifyReport::passed`]).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum VerifyError {
@@ -78,7 +78,7 @@ pub enum VerifyError {
 }
 
 /// Verifies a parsed model with sample data generated from `seed`.
-pub async fn verify(model: &Model, seed: u64) -> Result<Report, VerifyError> {
+pub async fn verify(model: &Model, seed: u64) -> Result<VerifyReport, VerifyError> {
     let data = generate::generate(model, seed);
     run::run(model, &data, seed).await
 }
@@ -91,14 +91,18 @@ pub async fn verify_table(
     model: &Model,
     client: &Client,
     seed: u64,
-) -> Result<Report, VerifyError> {
+) -> Result<VerifyReport, VerifyError> {
     let items = existing::scan_all(client, &model.table.name).await?;
     let data = Dataset::from_items(model, items);
     run::run_on(model, client, &data, seed).await
 }
 
 /// Parses `source` (named `path` in messages) and verifies it.
-pub async fn verify_source(path: &str, source: &str, seed: u64) -> Result<Report, VerifyError> {
+pub async fn verify_source(
+    path: &str,
+    source: &str,
+    seed: u64,
+) -> Result<VerifyReport, VerifyError> {
     verify(&parse_model(path, source)?, seed).await
 }
 

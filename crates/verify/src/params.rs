@@ -115,7 +115,7 @@ fn candidates(
     if let Some(v) = target.and_then(|t| t.values.get(var)) {
         push(&mut out, &mut seen, v.clone());
     }
-    let attribute = crate::keys::declared(model, pattern, var);
+    let attribute = pattern.variable(model, var);
     // An enum parameter takes only its type's values: a typed caller cannot pass another
     // entity's (`RETURNED` to a pattern over `Order`'s statuses).
     let allowed = |v: &String| {

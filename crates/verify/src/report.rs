@@ -47,7 +47,7 @@ pub enum Source {
 
 /// The result of verifying a model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Report {
+pub struct VerifyReport {
     /// Table name of the model.
     pub table: String,
     /// Seed the sample data was generated from (and the sample items to query picked with).
@@ -64,7 +64,7 @@ pub struct Report {
     pub warnings: Vec<String>,
 }
 
-impl Report {
+impl VerifyReport {
     /// True when no pattern failed.
     pub fn passed(&self) -> bool {
         !self.patterns.iter().any(PatternResult::failed)
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn renders() {
-        let report = Report {
+        let report = VerifyReport {
             table: "T".into(),
             seed: 1,
             source: Source::Table,

@@ -16,7 +16,7 @@ use crate::keys::Values;
 use crate::keys::{get_key, key_text};
 use crate::oracle::{self, Bound, Ident, KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Score};
-use crate::report::{PatternResult, Report};
+use crate::report::{PatternResult, VerifyReport};
 use crate::sample_index::SampleIndex;
 use crate::verdict;
 
@@ -39,7 +39,7 @@ struct Run {
 }
 
 /// Loads `data` into a fresh in-memory table built from `model` and checks every pattern.
-pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<Report, VerifyError> {
+pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<VerifyReport, VerifyError> {
     let dynamo = monotable_connect::memory()?;
     let client = dynamo.client();
     monotable_access::table::ensure_table(client, model).await?;
@@ -56,7 +56,7 @@ pub async fn run_on(
     client: &Client,
     data: &Dataset,
     seed: u64,
-) -> Result<Report, VerifyError> {
+) -> Result<VerifyReport, VerifyError> {
     let table = model.table.name.clone();
     let known: BTreeMap<(String, String), String> = data
         .samples
@@ -90,7 +90,7 @@ pub async fn run_on(
         })
         .collect();
     entities.sort();
-    Ok(Report {
+    Ok(VerifyReport {
         table,
         seed,
         source: data.source,

@@ -1,6 +1,6 @@
 //! Designs with one defect each: verify must fail the pattern the defect breaks, and only it.
 
-use monotable_verify::{Report, verify_source};
+use monotable_verify::{VerifyReport, verify_source};
 
 const HEAD: &str = r#"
 [table]
@@ -13,14 +13,14 @@ partition_key = { name = "GSI1PK" }
 sort_key = { name = "GSI1SK" }
 "#;
 
-async fn verify(body: &str) -> Report {
+async fn verify(body: &str) -> VerifyReport {
     let source = format!("{HEAD}{body}");
     verify_source("mutant.toml", &source, 5)
         .await
         .expect("verify runs")
 }
 
-fn failed(report: &Report) -> Vec<&str> {
+fn failed(report: &VerifyReport) -> Vec<&str> {
     report.failures().map(|p| p.name.as_str()).collect()
 }
 
@@ -224,7 +224,7 @@ keys.PK = "SCORE#{scoreId}"
 keys.SK = "SCORE"
 "#;
 
-async fn verify_native(body: &str) -> Report {
+async fn verify_native(body: &str) -> VerifyReport {
     let source = format!("{NATIVE}{body}");
     verify_source("native-mutant.toml", &source, 5)
         .await

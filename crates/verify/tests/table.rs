@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::items::Item;
 use monotable_model::Model;
 use monotable_verify::existing::MIGRATION_ENTITY;
-use monotable_verify::{Report, Source, generate, verify_table};
+use monotable_verify::{Source, VerifyReport, generate, verify_table};
 
 fn shop() -> Model {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/shop/shop.toml");
@@ -29,7 +29,7 @@ async fn put(client: &Client, table: &str, item: Item) {
 
 /// The shop's table in a fresh engine, holding the samples of `seed` after `edit`, and a
 /// migration's checkpoint item; the report of `verify_table` on it.
-async fn verify_loaded(seed: u64, edit: impl Fn(&mut Item)) -> (Report, usize) {
+async fn verify_loaded(seed: u64, edit: impl Fn(&mut Item)) -> (VerifyReport, usize) {
     let model = shop();
     let dynamo = monotable_connect::memory().expect("engine");
     let client = dynamo.client();

@@ -3,13 +3,13 @@
 
 use std::path::PathBuf;
 
-use monotable_verify::{Report, verify_source};
+use monotable_verify::{VerifyReport, verify_source};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-async fn verify_file(path: &PathBuf, seed: u64) -> Report {
+async fn verify_file(path: &PathBuf, seed: u64) -> VerifyReport {
     let source = std::fs::read_to_string(path).expect("readable model");
     verify_source(&path.display().to_string(), &source, seed)
         .await

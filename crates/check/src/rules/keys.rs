@@ -213,11 +213,7 @@ fn check_pattern<'m>(
                 continue;
             } else {
                 out.push(
-                    Diagnostic::error(
-                        Rule::UnreachableEntity,
-                        format!("access pattern `{}` can never return `{}`", p.name, e.name),
-                        pk.span.clone(),
-                    )
+                    super::never_returns(p, e, pk.span.clone())
                     .note(format!(
                         "`{}` is written at {} in {}, outside the collection this pattern reads",
                         e.name,

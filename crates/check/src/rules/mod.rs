@@ -13,7 +13,7 @@ mod updates;
 
 use monotable_model::{Attribute, EntityDecl, Model, Pattern};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::shape::Shape;
 
 /// Runs every rule over a validated model.
@@ -40,15 +40,7 @@ pub(crate) fn pattern_attr<'m>(
     pattern: &'m Pattern,
     name: &str,
 ) -> Option<&'m Attribute> {
-    pattern.param(name).or_else(|| {
-        pattern
-            .returns
-            .iter()
-            .map(|r| r.name.as_str())
-            .chain(pattern.writes.iter().map(|w| w.entity.as_str()))
-            .filter_map(|e| model.entity(e))
-            .find_map(|e| e.attribute(name))
-    })
+    pattern.variable(model, name)
 }
 
 /// The shape of an entity-side template.
@@ -112,6 +104,19 @@ pub(crate) fn where_(index: Option<&str>) -> String {
         Some(i) => format!("index `{i}`"),
         None => "the table".to_string(),
     }
+}
+
+/// MT002's head: pattern `p` can never return entity `e`, pointing at `span`.
+pub(crate) fn never_returns(
+    p: &Pattern,
+    e: &EntityDecl,
+    span: std::ops::Range<usize>,
+) -> Diagnostic {
+    Diagnostic::error(
+        Rule::UnreachableEntity,
+        format!("access pattern `{}` can never return `{}`", p.name, e.name),
+        span,
+    )
 }
 
 #[cfg(test)]

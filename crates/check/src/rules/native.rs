@@ -197,22 +197,18 @@ fn declaration(index: &Index, name: &str) -> String {
 
 /// MT002: the entity is in the index, but never with a partition value the pattern selects.
 fn unreachable_value(p: &Pattern, e: &EntityDecl, kc: &KeyClause) -> Diagnostic {
-    Diagnostic::error(
-        Rule::UnreachableEntity,
-        format!("access pattern `{}` can never return `{}`", p.name, e.name),
-        kc.span.clone(),
-    )
-    .note(format!(
-        "`{}` holds `{}` as {}, and {} selects no such value",
-        e.name,
-        kc.attribute,
-        holds(e, &kc.attribute),
-        condition_text(kc)
-    ))
-    .help(format!(
-        "query the values `{}` holds, or give its `{}` the value the pattern reads",
-        e.name, kc.attribute
-    ))
+    super::never_returns(p, e, kc.span.clone())
+        .note(format!(
+            "`{}` holds `{}` as {}, and {} selects no such value",
+            e.name,
+            kc.attribute,
+            holds(e, &kc.attribute),
+            condition_text(kc)
+        ))
+        .help(format!(
+            "query the values `{}` holds, or give its `{}` the value the pattern reads",
+            e.name, kc.attribute
+        ))
 }
 
 /// MT004: the partition can hold the entity, but a sort condition never matches it.

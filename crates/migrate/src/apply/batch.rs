@@ -8,16 +8,16 @@ use monotable_access::Transaction;
 use monotable_access::items::Item;
 
 use super::ApplyError;
-use super::progress::Counts;
+use super::progress::ApplyCounts;
 use super::write::{Writer, cancelled, units};
-use crate::rewrite::Outcome;
+use crate::rewrite::RewriteOutcome;
 
 impl Writer<'_> {
     /// Settles a page of scanned items, batching the in-place rewrites.
     pub async fn settle_page(
         &self,
         items: Vec<Item>,
-        counts: &mut Counts,
+        counts: &mut ApplyCounts,
     ) -> Result<(), ApplyError> {
         if self.batch <= 1 || self.dry_run {
             for item in items {
@@ -28,7 +28,7 @@ impl Writer<'_> {
         let mut puts: Vec<(Item, Item)> = Vec::new();
         for item in items {
             match self.rewriter.rewrite(&item) {
-                Outcome::Put(next) => puts.push((item, next)),
+                RewriteOutcome::Put(next) => puts.push((item, next)),
                 _ => self.settle(item, counts).await?,
             }
         }
@@ -41,7 +41,7 @@ impl Writer<'_> {
     async fn send_batch(
         &self,
         chunk: &[(Item, Item)],
-        counts: &mut Counts,
+        counts: &mut ApplyCounts,
     ) -> Result<(), ApplyError> {
         let mut transaction = Transaction::new();
         for (read, next) in chunk {

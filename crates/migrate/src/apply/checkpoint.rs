@@ -15,7 +15,7 @@ use monotable_model::{KeyAttributeType, Model};
 use sha2::{Digest, Sha256};
 
 use super::ApplyError;
-use super::progress::Counts;
+use super::progress::ApplyCounts;
 use crate::rewrite::MIGRATION_ENTITY;
 
 /// Where one segment stands.
@@ -26,7 +26,7 @@ pub struct SegmentState {
     /// The segment has been read to its end.
     pub done: bool,
     /// What the segment did so far.
-    pub counts: Counts,
+    pub counts: ApplyCounts,
 }
 
 /// A migration's record in the table.
@@ -106,7 +106,7 @@ fn state_of(value: Option<&AttributeValue>) -> SegmentState {
             .and_then(|v| v.as_bool().ok())
             .copied()
             .unwrap_or(false),
-        counts: Counts::from_map(m),
+        counts: ApplyCounts::from_map(m),
     }
 }
 

@@ -32,7 +32,7 @@ use crate::diff::{Change, Diff};
 use crate::rewrite::Rewriter;
 use checkpoint::{Checkpoint, SegmentState};
 use pace::Pace;
-pub use progress::{Counts, Progress};
+pub use progress::{ApplyCounts, ApplyProgress};
 use write::Writer;
 
 /// Items per scan page, the unit of checkpointing: large, because a segmented scan on the
@@ -122,7 +122,7 @@ impl ApplyError {
 
 /// How to run a migration.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub struct ApplyOptions {
     /// Write; otherwise a dry run.
     pub apply: bool,
     /// Scan segments run at once.
@@ -142,9 +142,9 @@ pub struct Options {
     pub batch: usize,
 }
 
-impl Default for Options {
+impl Default for ApplyOptions {
     fn default() -> Self {
-        Options {
+        ApplyOptions {
             apply: false,
             segments: 4,
             max_wcu: None,
@@ -176,7 +176,7 @@ pub struct Summary {
     /// Table-level steps, in order.
     pub steps: Vec<Step>,
     /// Items by what became of them.
-    pub counts: Counts,
+    pub counts: ApplyCounts,
     /// Items left as they were: reason to (how many, one item's key).
     pub left: BTreeMap<String, (u64, String)>,
     /// It continued an earlier, interrupted run.
@@ -206,7 +206,7 @@ pub(crate) struct Job<'a> {
     pub(crate) old: &'a Model,
     pub(crate) new: &'a Model,
     pub(crate) diff: &'a Diff,
-    pub(crate) options: &'a Options,
+    pub(crate) options: &'a ApplyOptions,
 }
 
 /// Runs `diff` (OLD to NEW) on NEW's table through `client`.
@@ -215,8 +215,8 @@ pub async fn run(
     old: &Model,
     new: &Model,
     diff: &Diff,
-    options: &Options,
-    progress: &Progress,
+    options: &ApplyOptions,
+    progress: &ApplyProgress,
 ) -> Result<Summary, ApplyError> {
     let blocked: Vec<String> = diff
         .changes
@@ -248,7 +248,7 @@ pub async fn run(
         dry_run: !options.apply,
         table: table.clone(),
         steps: Vec::new(),
-        counts: Counts::default(),
+        counts: ApplyCounts::default(),
         left: BTreeMap::new(),
         resumed: false,
         segments: options.segments,
@@ -272,7 +272,7 @@ pub async fn run(
 /// The scan: every segment at once, each settling its items page by page.
 async fn scan_all(
     job: &Job<'_>,
-    progress: &Progress,
+    progress: &ApplyProgress,
     summary: &mut Summary,
 ) -> Result<(), ApplyError> {
     let Job {
@@ -337,7 +337,7 @@ async fn run_segment(
     segment: i32,
     total: i32,
     mut state: SegmentState,
-) -> Result<Counts, ApplyError> {
+) -> Result<ApplyCounts, ApplyError> {
     writer.progress.count(state.counts.scanned, 0);
     let table = writer.table;
     // The writes are conditional on what was read: an eventually consistent read (half the

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 /// Items by what became of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Counts {
+pub struct ApplyCounts {
     /// Items read by the scan.
     pub scanned: u64,
     /// Items of entities the plan does not touch (and the migration's own record).
@@ -43,7 +43,7 @@ const FIELDS: [&str; 9] = [
     "retried",
 ];
 
-impl Counts {
+impl ApplyCounts {
     fn fields_mut(&mut self) -> [&mut u64; 9] {
         [
             &mut self.scanned,
@@ -73,7 +73,7 @@ impl Counts {
     }
 
     /// Adds `other`.
-    pub fn add(&mut self, other: &Counts) {
+    pub fn add(&mut self, other: &ApplyCounts) {
         for (mine, theirs) in self.fields_mut().into_iter().zip(other.fields()) {
             *mine += theirs;
         }
@@ -88,9 +88,9 @@ impl Counts {
             .collect()
     }
 
-    /// Read back from [`Counts::to_map`]; missing fields are 0.
-    pub fn from_map(map: &HashMap<String, AttributeValue>) -> Counts {
-        let mut counts = Counts::default();
+    /// Read back from [`ApplyCounts::to_map`]; missing fields are 0.
+    pub fn from_map(map: &HashMap<String, AttributeValue>) -> ApplyCounts {
+        let mut counts = ApplyCounts::default();
         for (name, slot) in FIELDS.iter().zip(counts.fields_mut()) {
             *slot = map
                 .get(*name)
@@ -104,7 +104,7 @@ impl Counts {
 
 /// Live counters every segment adds to, for a progress bar.
 #[derive(Debug, Default)]
-pub struct Progress {
+pub struct ApplyProgress {
     /// Items read so far (including those counted before a resume).
     pub scanned: AtomicU64,
     /// Items written so far (rewritten, moved or deleted).
@@ -114,7 +114,7 @@ pub struct Progress {
     left: Mutex<BTreeMap<String, (u64, String)>>,
 }
 
-impl Progress {
+impl ApplyProgress {
     pub(crate) fn count(&self, scanned: u64, written: u64) {
         self.scanned.fetch_add(scanned, Ordering::Relaxed);
         self.written.fetch_add(written, Ordering::Relaxed);
@@ -138,12 +138,12 @@ mod tests {
 
     #[test]
     fn counts_round_trip_through_a_map() {
-        let counts = Counts {
+        let counts = ApplyCounts {
             scanned: 9,
             rewritten: 4,
             retried: 1,
-            ..Counts::default()
+            ..ApplyCounts::default()
         };
-        assert_eq!(Counts::from_map(&counts.to_map()), counts);
+        assert_eq!(ApplyCounts::from_map(&counts.to_map()), counts);
     }
 }

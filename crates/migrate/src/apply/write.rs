@@ -16,8 +16,8 @@ use monotable_model::Model;
 
 use super::ApplyError;
 use super::pace::Pace;
-use super::progress::{Counts, Progress};
-use crate::rewrite::{Outcome, Rewriter};
+use super::progress::{ApplyCounts, ApplyProgress};
+use crate::rewrite::{RewriteOutcome, Rewriter};
 
 /// Attempts at one item before it is reported as still changing.
 const MAX_ATTEMPTS: usize = 8;
@@ -63,7 +63,7 @@ pub(crate) struct Writer<'a> {
     pub old: &'a Model,
     pub rewriter: &'a Rewriter<'a>,
     pub pace: Option<&'a Pace>,
-    pub progress: &'a Progress,
+    pub progress: &'a ApplyProgress,
     pub dry_run: bool,
     /// In-place rewrites sent together in one TransactWriteItems (1: each its own UpdateItem).
     pub batch: usize,
@@ -99,29 +99,33 @@ fn changed_meanwhile(
 
 impl Writer<'_> {
     /// Settles `item` and counts what became of it.
-    pub async fn settle(&self, item: Item, counts: &mut Counts) -> Result<(), ApplyError> {
+    pub async fn settle(&self, item: Item, counts: &mut ApplyCounts) -> Result<(), ApplyError> {
         let mut current = item;
         for _ in 0..MAX_ATTEMPTS {
             let outcome = self.rewriter.rewrite(&current);
             let attempt = match outcome {
-                Outcome::Untouched => {
+                RewriteOutcome::Untouched => {
                     counts.untouched += 1;
                     return Ok(());
                 }
-                Outcome::Unchanged => {
+                RewriteOutcome::Unchanged => {
                     counts.unchanged += 1;
                     return Ok(());
                 }
-                Outcome::Leave(why) => {
+                RewriteOutcome::Leave(why) => {
                     self.leave(&current, &why, counts);
                     return Ok(());
                 }
-                Outcome::Put(next) => (self.put(&current, next).await?, &mut counts.rewritten),
-                Outcome::Move { item, from } => (
+                RewriteOutcome::Put(next) => {
+                    (self.put(&current, next).await?, &mut counts.rewritten)
+                }
+                RewriteOutcome::Move { item, from } => (
                     self.relocate(&current, item, from).await?,
                     &mut counts.moved,
                 ),
-                Outcome::Delete(key) => (self.delete(&current, key).await?, &mut counts.deleted),
+                RewriteOutcome::Delete(key) => {
+                    (self.delete(&current, key).await?, &mut counts.deleted)
+                }
             };
             match attempt {
                 (Attempt::Done, slot) => {
@@ -151,7 +155,7 @@ impl Writer<'_> {
         Ok(())
     }
 
-    fn leave(&self, item: &Item, why: &str, counts: &mut Counts) {
+    fn leave(&self, item: &Item, why: &str, counts: &mut ApplyCounts) {
         counts.left += 1;
         let key = Rewriter::primary_key(self.old, item);
         self.progress.leave(why, key_text(&key));

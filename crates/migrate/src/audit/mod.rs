@@ -24,7 +24,7 @@ use monotable_model::Model;
 pub use monotable_access::conform::{Code, Finding, ItemAudit, ItemKey, ItemKind};
 pub use monotable_access::items::MIGRATION_ENTITY;
 pub use monotable_model::diagnostic::ReportFormat;
-pub use report::{AuditReport, KEPT_PER_CODE, SHOWN_PER_CODE, Sample};
+pub use report::{AuditReport, AuditSample, KEPT_PER_CODE, SHOWN_PER_CODE};
 pub use run::SAMPLE_SEGMENTS;
 pub use size::MAX_ITEM_BYTES;
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use monotable_model::diagnostic::{Diagnostic, Placed, ReportFormat, Severity, SourceFile};
+use monotable_model::limits::thousands;
 use serde::Serialize;
 
 use monotable_access::conform::{Code, Finding};
@@ -16,7 +17,7 @@ pub const KEPT_PER_CODE: usize = 1000;
 
 /// How a `--sample` audit read the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Sample {
+pub struct AuditSample {
     /// Items asked for.
     pub requested: usize,
     /// Segments read (in random order), each up to its end or until enough items were read.
@@ -35,7 +36,7 @@ pub struct AuditReport {
     pub(crate) entities: BTreeMap<String, u64>,
     pub(crate) untyped: u64,
     pub(crate) migration_records: u64,
-    pub(crate) sample: Option<Sample>,
+    pub(crate) sample: Option<AuditSample>,
     pub(crate) source: Option<SourceFile>,
 }
 
@@ -151,7 +152,7 @@ impl AuditReport {
     }
 
     /// How the table was sampled; `None` when every item was read.
-    pub fn sample(&self) -> Option<&Sample> {
+    pub fn sample(&self) -> Option<&AuditSample> {
         self.sample.as_ref()
     }
 
@@ -189,7 +190,7 @@ impl AuditReport {
             let total = self.counts.get(&code).copied().unwrap_or(group.len());
             let shown = group.len().min(SHOWN_PER_CODE);
             if total > shown {
-                let more = thousands((total - shown) as u64);
+                let more = thousands(total - shown);
                 let _ = writeln!(out, "... and {more} more {code} ({})\n", code.name());
             }
         }
@@ -232,7 +233,7 @@ impl AuditReport {
             Some(s) => format!(
                 "a sample of {} items ({} of {} segments)",
                 thousands(self.items),
-                thousands(s.segments_read as u64),
+                thousands(s.segments_read),
                 thousands(u64::try_from(s.total_segments).unwrap_or_default())
             ),
             None => format!(
@@ -244,7 +245,7 @@ impl AuditReport {
         let problems = match self.problems() {
             0 => "no problems".to_string(),
             1 => "1 problem".to_string(),
-            n => format!("{} problems", thousands(n as u64)),
+            n => format!("{} problems", thousands(n)),
         };
         format!("audited {items} of table {}: {problems}", self.table)
     }
@@ -294,25 +295,12 @@ fn diagnostic(f: &Finding, quoted: bool) -> Diagnostic {
     d.shortened()
 }
 
-/// `1234567` as `1,234,567`.
-pub(crate) fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[derive(Serialize)]
 struct Json<'a> {
     file: Option<&'a str>,
     table: &'a str,
     items_scanned: u64,
-    sample: Option<Sample>,
+    sample: Option<AuditSample>,
     entities: &'a BTreeMap<String, u64>,
     untyped_items: u64,
     migration_records: u64,
@@ -381,14 +369,6 @@ mod tests {
         r.untyped = n as u64;
         r.sort();
         r
-    }
-
-    #[test]
-    fn numbers_read_in_thousands() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1234), "1,234");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]

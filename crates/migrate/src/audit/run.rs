@@ -12,7 +12,7 @@ use monotable_access::items::Item;
 use monotable_access::scan::{FULL_SCAN_PAGE, Scan};
 
 use super::AuditError;
-use super::report::{AuditReport, Sample};
+use super::report::{AuditReport, AuditSample};
 
 /// `TotalSegments` of a sampling Scan: each segment is about a thousandth of the table.
 pub const SAMPLE_SEGMENTS: i32 = 1000;
@@ -131,7 +131,7 @@ pub(crate) async fn sample(
     rules: &Rules<'_>,
     wanted: usize,
     workers: i32,
-) -> Result<(AuditReport, Sample), AuditError> {
+) -> Result<(AuditReport, AuditSample), AuditError> {
     let mut order: Vec<i32> = (0..SAMPLE_SEGMENTS).collect();
     fastrand::Rng::new().shuffle(&mut order);
     let budget = Budget {
@@ -142,7 +142,7 @@ pub(crate) async fn sample(
     };
     let reads = (0..workers).map(|_| worker(table, rules, &budget));
     let report = merged(table.name(), join_all(reads).await)?;
-    let sample = Sample {
+    let sample = AuditSample {
         requested: wanted,
         segments_read: budget.taken.load(Ordering::Relaxed),
         total_segments: SAMPLE_SEGMENTS,

@@ -13,17 +13,17 @@ use super::{Change, Diff};
 
 /// Items stored per entity, where the model's traffic section does not say.
 #[derive(Debug, Clone, Default)]
-pub struct Counts {
+pub struct ItemCounts {
     /// Items of one entity (OLD or NEW name).
     pub per_entity: BTreeMap<String, u64>,
     /// Items of any other entity.
     pub default: Option<u64>,
 }
 
-impl Counts {
+impl ItemCounts {
     /// Parses `--items` values: `N` (every entity) or `EntityDecl=N`.
-    pub fn parse(values: &[String]) -> Result<Counts, String> {
-        let mut out = Counts::default();
+    pub fn parse(values: &[String]) -> Result<ItemCounts, String> {
+        let mut out = ItemCounts::default();
         for v in values {
             let (entity, n) = match v.split_once('=') {
                 Some((e, n)) => (Some(e.trim()), n),
@@ -147,7 +147,7 @@ fn index_writes(old: &Model, new: &Model, o: &EntityDecl, n: &EntityDecl, moved:
 }
 
 /// The cost of each step of `diff`: the scan, each entity's rewrite or move, each index built.
-pub fn costs(old: &Model, new: &Model, diff: &Diff, counts: &Counts) -> Vec<StepCost> {
+pub fn costs(old: &Model, new: &Model, diff: &Diff, counts: &ItemCounts) -> Vec<StepCost> {
     let prices = PriceTable::default();
     let mut out = Vec::new();
     if diff.needs_scan() {
@@ -235,7 +235,7 @@ fn index_build(
     old: &Model,
     new: &Model,
     diff: &Diff,
-    counts: &Counts,
+    counts: &ItemCounts,
     index: &str,
     prices: &PriceTable,
 ) -> Vec<StepCost> {

@@ -17,7 +17,7 @@ use monotable_check::Diagnostic;
 use monotable_model::Model;
 use serde::Serialize;
 
-pub use cost::{Counts, StepCost};
+pub use cost::{ItemCounts, StepCost};
 
 /// What a change takes on a live table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

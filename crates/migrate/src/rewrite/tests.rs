@@ -31,7 +31,7 @@ fn an_order_leaves_the_indexes_native_keys_replace() {
     let d = diff(&old, &new);
     let rewriter = Rewriter::new(&old, &new, &d, false);
     let order = sample(&old, "Order");
-    let Outcome::Put(next) = rewriter.rewrite(&order) else {
+    let RewriteOutcome::Put(next) = rewriter.rewrite(&order) else {
         panic!("an order is rewritten in place");
     };
     for gone in ["GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK"] {
@@ -39,9 +39,13 @@ fn an_order_leaves_the_indexes_native_keys_replace() {
     }
     assert_eq!(next.get("PK"), order.get("PK"));
     assert_eq!(next.get("GSI1PK"), order.get("GSI1PK"));
-    assert_eq!(rewriter.rewrite(&next), Outcome::Unchanged, "idempotent");
+    assert_eq!(
+        rewriter.rewrite(&next),
+        RewriteOutcome::Unchanged,
+        "idempotent"
+    );
     let user = sample(&old, "User");
-    assert_eq!(rewriter.rewrite(&user), Outcome::Untouched);
+    assert_eq!(rewriter.rewrite(&user), RewriteOutcome::Untouched);
 }
 
 #[test]
@@ -54,7 +58,7 @@ fn a_new_index_key_is_backfilled_from_the_items_own_attributes() {
     let new = model(&new_source);
     let d = diff(&old, &new);
     let user = sample(&old, "User");
-    let Outcome::Put(next) = Rewriter::new(&old, &new, &d, false).rewrite(&user) else {
+    let RewriteOutcome::Put(next) = Rewriter::new(&old, &new, &d, false).rewrite(&user) else {
         panic!("a user is backfilled");
     };
     assert_eq!(next.get("GSI1PK"), Some(&s("EMAILS")));
@@ -67,7 +71,8 @@ fn a_table_key_change_moves_the_item() {
     let new = model(&SHOP.replace("keys.PK = \"USER#{userId}\"", "keys.PK = \"U#{userId}\""));
     let d = diff(&old, &new);
     let user = sample(&old, "User");
-    let Outcome::Move { item, from } = Rewriter::new(&old, &new, &d, false).rewrite(&user) else {
+    let RewriteOutcome::Move { item, from } = Rewriter::new(&old, &new, &d, false).rewrite(&user)
+    else {
         panic!("a user moves");
     };
     assert_eq!(from.get("PK"), user.get("PK"));
@@ -95,14 +100,14 @@ fn a_renamed_entity_gets_its_new_type_and_a_default() {
     let new = model(&new_source);
     let d = diff(&old, &new);
     let guard = sample(&old, "EmailGuard");
-    let Outcome::Put(next) = Rewriter::new(&old, &new, &d, false).rewrite(&guard) else {
+    let RewriteOutcome::Put(next) = Rewriter::new(&old, &new, &d, false).rewrite(&guard) else {
         panic!("a guard is rewritten: {:?}", d.changes);
     };
     assert_eq!(next.get(ENTITY_TYPE), Some(&s("EmailClaim")));
     assert_eq!(next.get("verified"), Some(&AttributeValue::Bool(false)));
     assert_eq!(
         Rewriter::new(&old, &new, &d, false).rewrite(&next),
-        Outcome::Unchanged
+        RewriteOutcome::Unchanged
     );
 }
 
@@ -132,10 +137,10 @@ fn a_removed_entity_is_deleted_only_when_confirmed() {
     let item = sample(&old, "Draft");
     assert!(matches!(
         Rewriter::new(&old, &new, &d, false).rewrite(&item),
-        Outcome::Leave(_)
+        RewriteOutcome::Leave(_)
     ));
     assert!(matches!(
         Rewriter::new(&old, &new, &d, true).rewrite(&item),
-        Outcome::Delete(_)
+        RewriteOutcome::Delete(_)
     ));
 }

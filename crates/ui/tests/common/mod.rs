@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use monotable_ui::{Live, ModelSource, Options, Ui};
+use monotable_ui::{Live, ModelSource, Ui, UiOptions};
 use serde_json::Value;
 use tokio::sync::watch;
 use tower::ServiceExt;
@@ -24,7 +24,7 @@ pub fn ui_with(
     let (stop, stopped) = watch::channel(false);
     let ui = Ui::new(
         source,
-        Options {
+        UiOptions {
             seed: monotable_verify::DEFAULT_SEED,
             prefix: prefix.to_string(),
             live,

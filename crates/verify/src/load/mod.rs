@@ -252,7 +252,7 @@ pub async fn prepare(
 
 /// How a run goes.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub struct LoadOptions {
     /// How long requests are issued.
     pub duration: Duration,
     /// Most requests in flight at once.
@@ -265,9 +265,9 @@ pub struct Options {
     pub tick: Duration,
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions {
             duration: Duration::from_secs(30),
             concurrency: 256,
             seed: crate::DEFAULT_SEED,
@@ -282,11 +282,11 @@ impl Default for Options {
 pub type Probe = Arc<dyn Fn() -> u64 + Send + Sync>;
 
 /// What a run calls with every stream's progress, every tick.
-pub type OnProgress = Box<dyn Fn(&[Progress]) + Send + Sync>;
+pub type OnProgress = Box<dyn Fn(&[LoadProgress]) + Send + Sync>;
 
 /// One stream's progress during a run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Progress {
+pub struct LoadProgress {
     /// The stream.
     pub name: String,
     /// Its target rate.
@@ -322,7 +322,7 @@ pub struct StreamMeasured {
     /// Requests not started: too many in flight.
     pub dropped: u64,
     /// How they ended.
-    pub counts: stats::Counts,
+    pub counts: stats::LoadCounts,
 }
 
 /// Drives every stream of `plan` at its target for `options.duration`, on the current tokio
@@ -334,7 +334,7 @@ pub async fn run(
     client: Client,
     plan: &Plan,
     work: &Workload,
-    options: &Options,
+    options: &LoadOptions,
     probe: Option<Probe>,
     on_progress: OnProgress,
 ) -> Measured {
@@ -391,7 +391,7 @@ pub async fn run(
                 (Kind::Write, _, Some(item)) => {
                     requests::write(&table, item, format!("a fresh {name}")).await
                 }
-                _ => stats::Outcome::Failed(format!("no request could be made for {name}")),
+                _ => stats::LoadOutcome::Failed(format!("no request could be made for {name}")),
             };
             let now = Instant::now();
             recorders[i].record(outcome, now - began, now - start);
@@ -445,12 +445,12 @@ async fn ticker(
             next_second += Duration::from_secs(1);
         }
         let secs = elapsed.as_secs_f64().max(1e-3);
-        let progress: Vec<Progress> = streams
+        let progress: Vec<LoadProgress> = streams
             .iter()
             .zip(recorders.iter())
             .map(|((name, target), r)| {
                 let (ok, throttled) = r.progress();
-                Progress {
+                LoadProgress {
                     name: name.clone(),
                     target: *target,
                     ok,

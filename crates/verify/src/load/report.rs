@@ -446,7 +446,7 @@ pub(crate) mod tests {
                 reason: "a TransactWrite pattern".into(),
             }],
         };
-        let counts = |ok: u64, throttled: u64, lat: &[u64]| stats::Counts {
+        let counts = |ok: u64, throttled: u64, lat: &[u64]| stats::LoadCounts {
             ok,
             throttled,
             latencies_us: lat.to_vec(),

@@ -13,7 +13,7 @@ use monotable_model::{Model, Operation, Pattern};
 
 use crate::generate::Sample;
 use crate::keys::Values;
-use crate::load::stats::Outcome;
+use crate::load::stats::LoadOutcome;
 use crate::oracle::{KeyLayout, KeyQuery};
 use crate::params::{self, BEST, Score};
 use crate::sample_index::SampleIndex;
@@ -89,7 +89,12 @@ pub(crate) fn read_parameters(
 
 /// Runs read pattern `pattern` once with `values`: a GetItem, or the first page of a Query (the
 /// pattern's own limit), as an app's request would.
-pub(crate) async fn read(table: &Table, model: &Model, pattern: &str, values: &Values) -> Outcome {
+pub(crate) async fn read(
+    table: &Table,
+    model: &Model,
+    pattern: &str,
+    values: &Values,
+) -> LoadOutcome {
     let lookup = |n: &str| values.get(n).cloned();
     let operation = model.pattern(pattern).map(|p| p.operation);
     let result = match operation {
@@ -101,18 +106,18 @@ pub(crate) async fn read(table: &Table, model: &Model, pattern: &str, values: &V
             .map(|_| ()),
     };
     match result {
-        Ok(()) => Outcome::Ok,
+        Ok(()) => LoadOutcome::Ok,
         Err(PatternError::Call { error, .. }) => match error {
-            ServiceError::Throttled { .. } => Outcome::Throttled,
-            other => Outcome::Failed(other.to_string()),
+            ServiceError::Throttled { .. } => LoadOutcome::Throttled,
+            other => LoadOutcome::Failed(other.to_string()),
         },
-        Err(e) => Outcome::Failed(e.to_string()),
+        Err(e) => LoadOutcome::Failed(e.to_string()),
     }
 }
 
 /// Writes `item` (every key the model gives its entity already rendered) with a PutItem through
 /// the access layer.
-pub(crate) async fn write(table: &Table, item: Item, description: String) -> Outcome {
+pub(crate) async fn write(table: &Table, item: Item, description: String) -> LoadOutcome {
     let spec = PutSpec {
         item,
         condition: Condition::none(),
@@ -120,9 +125,9 @@ pub(crate) async fn write(table: &Table, item: Item, description: String) -> Out
         description,
     };
     match table.write(spec).await {
-        Ok(()) => Outcome::Ok,
-        Err(WriteError::Service(ServiceError::Throttled { .. })) => Outcome::Throttled,
-        Err(e) => Outcome::Failed(e.to_string()),
+        Ok(()) => LoadOutcome::Ok,
+        Err(WriteError::Service(ServiceError::Throttled { .. })) => LoadOutcome::Throttled,
+        Err(e) => LoadOutcome::Failed(e.to_string()),
     }
 }
 

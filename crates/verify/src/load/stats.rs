@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// How one request ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum LoadOutcome {
     /// It succeeded.
     Ok,
     /// It failed with throttling after the SDK's retries.
@@ -18,12 +18,12 @@ pub enum Outcome {
 /// One stream's results so far; shared by its in-flight requests.
 #[derive(Debug, Default)]
 pub struct Recorder {
-    inner: Mutex<Counts>,
+    inner: Mutex<LoadCounts>,
 }
 
 /// One stream's results.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Counts {
+pub struct LoadCounts {
     /// Requests that succeeded.
     pub ok: u64,
     /// Requests throttled after the SDK's retries.
@@ -49,21 +49,21 @@ fn bump(series: &mut Vec<u64>, second: usize) {
 
 impl Recorder {
     /// Records a request that ended `at` after the start of the run, having taken `latency`.
-    pub fn record(&self, outcome: Outcome, latency: Duration, at: Duration) {
+    pub fn record(&self, outcome: LoadOutcome, latency: Duration, at: Duration) {
         let second = at.as_secs() as usize;
         let mut c = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         c.latencies_us
             .push(u64::try_from(latency.as_micros()).unwrap_or(u64::MAX));
         match outcome {
-            Outcome::Ok => {
+            LoadOutcome::Ok => {
                 c.ok += 1;
                 bump(&mut c.ok_per_second, second);
             }
-            Outcome::Throttled => {
+            LoadOutcome::Throttled => {
                 c.throttled += 1;
                 bump(&mut c.throttled_per_second, second);
             }
-            Outcome::Failed(message) => {
+            LoadOutcome::Failed(message) => {
                 c.failed += 1;
                 if c.first_error.is_none() {
                     c.first_error = Some(message);
@@ -79,7 +79,7 @@ impl Recorder {
     }
 
     /// Everything recorded.
-    pub fn counts(&self) -> Counts {
+    pub fn counts(&self) -> LoadCounts {
         self.inner.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
@@ -126,11 +126,11 @@ mod tests {
     fn the_recorder_buckets_by_second() {
         let r = Recorder::default();
         let ms = Duration::from_millis;
-        r.record(Outcome::Ok, ms(2), ms(100));
-        r.record(Outcome::Ok, ms(3), ms(900));
-        r.record(Outcome::Throttled, ms(40), ms(2100));
-        r.record(Outcome::Failed("boom".into()), ms(1), ms(2200));
-        r.record(Outcome::Failed("later".into()), ms(1), ms(2300));
+        r.record(LoadOutcome::Ok, ms(2), ms(100));
+        r.record(LoadOutcome::Ok, ms(3), ms(900));
+        r.record(LoadOutcome::Throttled, ms(40), ms(2100));
+        r.record(LoadOutcome::Failed("boom".into()), ms(1), ms(2200));
+        r.record(LoadOutcome::Failed("later".into()), ms(1), ms(2300));
         let c = r.counts();
         assert_eq!((c.ok, c.throttled, c.failed), (2, 1, 2));
         assert_eq!(c.ok_per_second, vec![2]);

@@ -91,7 +91,7 @@ async fn current(client: &Client, item: &Item) -> Option<Item> {
 fn writer<'a>(
     f: &'a Fixture,
     rewriter: &'a Rewriter<'a>,
-    progress: &'a Progress,
+    progress: &'a ApplyProgress,
     batch: usize,
 ) -> Writer<'a> {
     Writer {
@@ -117,10 +117,10 @@ fn a_stale_read_is_read_again_and_the_other_writers_change_kept() {
     rt().block_on(async {
         let f = fixture().await;
         let rewriter = Rewriter::new(&f.old, &f.new, &f.diff, false);
-        let progress = Progress::default();
+        let progress = ApplyProgress::default();
         let stale = f.lines[0].clone();
         touch(&f.client, &stale, 42).await;
-        let mut counts = Counts::default();
+        let mut counts = ApplyCounts::default();
         writer(&f, &rewriter, &progress, 1)
             .settle(stale.clone(), &mut counts)
             .await
@@ -141,9 +141,9 @@ fn a_batch_with_a_stale_item_falls_back_to_one_by_one() {
     rt().block_on(async {
         let f = fixture().await;
         let rewriter = Rewriter::new(&f.old, &f.new, &f.diff, false);
-        let progress = Progress::default();
+        let progress = ApplyProgress::default();
         touch(&f.client, &f.lines[1], 7).await;
-        let mut counts = Counts::default();
+        let mut counts = ApplyCounts::default();
         writer(&f, &rewriter, &progress, 25)
             .settle_page(f.lines.clone(), &mut counts)
             .await
@@ -167,7 +167,7 @@ fn an_item_deleted_meanwhile_is_counted_not_written_back() {
     rt().block_on(async {
         let f = fixture().await;
         let rewriter = Rewriter::new(&f.old, &f.new, &f.diff, false);
-        let progress = Progress::default();
+        let progress = ApplyProgress::default();
         let gone = f.lines[2].clone();
         f.client
             .delete_item()
@@ -176,7 +176,7 @@ fn an_item_deleted_meanwhile_is_counted_not_written_back() {
             .send()
             .await
             .expect("delete");
-        let mut counts = Counts::default();
+        let mut counts = ApplyCounts::default();
         writer(&f, &rewriter, &progress, 1)
             .settle(gone.clone(), &mut counts)
             .await
