@@ -279,12 +279,7 @@ fn unwritten(model: &Model, p: &Pattern) -> Diagnostic {
         (Some(pk), None) => format!("{} = `{}`", pk.attribute, condition_text(&pk.condition)),
         _ => String::new(),
     };
-    let mut d = Diagnostic::error(
-        Rule::UnwrittenKey,
-        format!("access pattern `{}` reads a key no entity writes", p.name),
-        p.key_span(),
-    )
-    .note(format!(
+    let mut d = super::reads_unwritten(p).note(format!(
         "it reads {key} in {}, and no entity writes a key of that shape",
         where_(idx)
     ));

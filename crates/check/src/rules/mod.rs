@@ -119,6 +119,15 @@ pub(crate) fn never_returns(
     )
 }
 
+/// MT001's head: pattern `p` reads a key no entity writes.
+pub(crate) fn reads_unwritten(p: &Pattern) -> Diagnostic {
+    Diagnostic::error(
+        Rule::UnwrittenKey,
+        format!("access pattern `{}` reads a key no entity writes", p.name),
+        p.key_span(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::{LISTED, capped_listing, comma_listing};

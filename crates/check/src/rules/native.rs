@@ -238,12 +238,7 @@ fn sort_mismatch(p: &Pattern, e: &EntityDecl, kc: &KeyClause) -> Diagnostic {
 /// MT001: no entity in the index holds values the pattern's conditions select.
 fn unwritten(model: &Model, p: &Pattern, index: &Index) -> Diagnostic {
     let key: Vec<String> = p.key.iter().map(condition_text).collect();
-    let mut d = Diagnostic::error(
-        Rule::UnwrittenKey,
-        format!("access pattern `{}` reads a key no entity writes", p.name),
-        p.key_span(),
-    )
-    .note(format!(
+    let mut d = super::reads_unwritten(p).note(format!(
         "it reads {} in native index `{}`, and no entity in it holds values of that shape",
         key.join(", "),
         index.name
