@@ -48,6 +48,8 @@ pub fn actions(operation: Operation) -> &'static [&'static str] {
             "dynamodb:PutItem",
             "dynamodb:UpdateItem",
         ],
+        Operation::ConditionCheck => &["dynamodb:ConditionCheckItem"],
+        Operation::BatchWrite => &["dynamodb:BatchWriteItem"],
     }
 }
 

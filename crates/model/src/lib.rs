@@ -37,6 +37,7 @@ pub mod raw;
 mod template;
 pub mod text;
 mod validate;
+mod write_condition;
 
 pub use definition::{TableDefinition, table_definition};
 pub use error::{
@@ -45,6 +46,9 @@ pub use error::{
 pub use model::*;
 pub use template::{KeyTemplate, MAX_PAD, Segment};
 pub use validate::{parse, parse_condition, validate};
+pub use write_condition::{
+    CompareOp, ConditionClause, Operand, WriteCondition, parse_write_condition,
+};
 
 /// The JSON Schema of the model file format, pretty-printed, with a trailing newline.
 pub fn json_schema() -> String {

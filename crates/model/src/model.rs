@@ -464,8 +464,11 @@ pub struct KeyClause {
 /// One entity written by a transaction.
 #[derive(Debug, Clone)]
 pub struct Write {
-    /// Entity written.
+    /// Entity written (the named pattern's, when one is named).
     pub entity: String,
+    /// The write patterns the entry runs: one (`pattern`), or alternatives (`one_of`) that run
+    /// up to `count` times in all; empty in the older entity-only form.
+    pub patterns: Vec<String>,
     /// Maximum actions for it; `None` = unbounded.
     pub count: Option<u64>,
     /// Span.
@@ -524,6 +527,8 @@ pub struct Pattern {
     pub writes: Vec<Write>,
     /// What an `UpdateItem` declares it changes; `None` when it declares nothing.
     pub sets: Option<Sets>,
+    /// A write's condition on the stored item.
+    pub condition: Option<crate::WriteCondition>,
     /// Span of the pattern definition.
     pub span: Range<usize>,
 }
@@ -592,6 +597,11 @@ impl Pattern {
             }
         }
         names
+    }
+
+    /// True for operations that write (or, for a ConditionCheck, take part in a write).
+    pub fn is_write(&self) -> bool {
+        !self.is_read()
     }
 
     /// True for operations that read.

@@ -543,8 +543,13 @@ pub enum Operation {
     UpdateItem,
     /// Delete one item by its full key.
     DeleteItem,
-    /// Write up to 100 items atomically.
+    /// Write up to 100 items atomically: the actions are write patterns (`writes`).
     TransactWrite,
+    /// Check a condition on one item by its full key, inside a `TransactWrite`.
+    ConditionCheck,
+    /// Put or delete up to 25 items per call, unconditionally: the requests are write patterns
+    /// (`writes`).
+    BatchWrite,
 }
 
 /// How many items one transaction action list contains for an entity.
@@ -599,12 +604,22 @@ pub enum ManyCount {
     Many,
 }
 
-/// One entity written by a `TransactWrite` pattern.
+/// One action of a `TransactWrite` (or request of a `BatchWrite`) pattern: the write pattern it
+/// runs (`pattern`), or, in the older form that generates no type, only the entity it writes.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawWrite {
-    /// The entity written.
-    pub entity: Sp<String>,
+    /// The write pattern this action runs (a PutItem, UpdateItem, DeleteItem or ConditionCheck
+    /// pattern); the action is named after it.
+    #[serde(default)]
+    pub pattern: Option<Sp<String>>,
+    /// Instead of `pattern`: alternatives, write patterns of one entity, any mix of which runs
+    /// up to `count` times in all (a product's stock taken, or, when it tracks none, checked).
+    #[serde(default)]
+    pub one_of: Vec<Sp<String>>,
+    /// The entity written, when no `pattern` is named.
+    #[serde(default)]
+    pub entity: Option<Sp<String>>,
     /// Number of actions for it: an integer (maximum) or `"many"` (unbounded). Default 1.
     #[serde(default)]
     pub count: Option<RawCount>,
@@ -663,6 +678,11 @@ pub struct RawPattern {
     /// whose template has some of its inputs set and others not (MT015).
     #[serde(default)]
     pub sets: Option<Sp<Vec<Sp<String>>>>,
+    /// PutItem, UpdateItem, DeleteItem and ConditionCheck: what must hold of the stored item,
+    /// clauses joined by `and`: `exists`, `not_exists`, `version(attr)`, `exists(attr)`,
+    /// `not_exists(attr)`, `attr <op> {param}` or `attr <op> literal`.
+    #[serde(default)]
+    pub condition: Option<Sp<String>>,
 }
 
 /// Traffic estimates.

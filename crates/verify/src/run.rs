@@ -220,7 +220,9 @@ impl Ctx<'_> {
             Operation::PutItem
             | Operation::UpdateItem
             | Operation::DeleteItem
-            | Operation::TransactWrite => {
+            | Operation::TransactWrite
+            | Operation::ConditionCheck
+            | Operation::BatchWrite => {
                 return PatternResult {
                     name: pattern.name.clone(),
                     operation,

@@ -162,7 +162,15 @@ impl Validator {
             self.visible_spanned("attribute name", attribute);
         }
         for write in &p.writes {
-            self.visible_spanned("entity name", &write.value.entity);
+            if let Some(entity) = &write.value.entity {
+                self.visible_spanned("entity name", entity);
+            }
+            for pattern in write.value.pattern.iter().chain(&write.value.one_of) {
+                self.visible_spanned("pattern name", pattern);
+            }
+        }
+        if let Some(condition) = &p.condition {
+            self.visible_spanned("condition", condition);
         }
     }
 }

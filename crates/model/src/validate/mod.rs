@@ -4,6 +4,7 @@
 //! what an update declares it changes in `sets`, traffic figures and numeric bounds in
 //! `traffic`; names and key text holding hidden characters are refused first, in `hidden`.
 
+mod actions;
 mod entity;
 mod hidden;
 mod limits;
@@ -255,7 +256,7 @@ impl Validator {
         model.patterns = raw
             .patterns
             .iter()
-            .map(|(name, p)| self.pattern(name, p, &model))
+            .map(|(name, p)| self.pattern(name, p, &model, &raw.patterns))
             .collect();
         model.traffic = self.traffic(raw.traffic.as_ref(), &model);
         model

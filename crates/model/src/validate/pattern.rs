@@ -12,6 +12,9 @@ use crate::error::IssueKind;
 use crate::model::*;
 use crate::raw::{self, RawCount, Sp};
 
+/// The model's patterns as written, by name: what a transaction's actions name.
+pub(super) type Patterns = std::collections::BTreeMap<String, Sp<raw::RawPattern>>;
+
 /// The key conditions of one pattern, sorted into partition and sort key.
 #[derive(Default)]
 pub(super) struct Keys {
@@ -48,10 +51,32 @@ impl Validator {
         }
     }
 
-    fn writes(&mut self, name: &str, p: &raw::RawPattern, model: &Model) -> Vec<Write> {
+    fn writes(
+        &mut self,
+        name: &str,
+        p: &raw::RawPattern,
+        model: &Model,
+        patterns: &Patterns,
+    ) -> Vec<Write> {
         let mut out = Vec::new();
         for w in &p.writes {
-            let n = self.named_entity(&w.value.entity, model, "written entity");
+            let Some((entity, patterns)) =
+                self.action_of(name, p.operation.value, w, model, patterns)
+            else {
+                continue;
+            };
+            if let Some(twice) = patterns
+                .iter()
+                .find(|p| out.iter().any(|o: &Write| o.patterns.contains(p)))
+            {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!("`{name}` lists action `{twice}` twice"),
+                    &w.span,
+                    "list each write pattern once, with the most times it runs as `count`",
+                );
+                continue;
+            }
             let count = match w.value.count {
                 None => Some(1),
                 Some(RawCount::Fixed(n)) => Some(n),
@@ -60,12 +85,12 @@ impl Validator {
             if count == Some(0) {
                 self.err_help(
                     IssueKind::Invalid,
-                    format!("transaction `{name}` writes `count = 0` of `{}`: an entry writes at least one item", n.name),
+                    format!("transaction `{name}` writes `count = 0` of `{entity}`: an entry writes at least one item"),
                     &w.span,
                     "state the most items the entry writes, or drop it",
                 );
             }
-            let owner = format!(" of `{}` in transaction `{name}`", n.name);
+            let owner = format!(" of `{entity}` in transaction `{name}`");
             self.at_most(
                 Stated::new("count", &owner, count, &w.span),
                 MAX_TRANSACTION_ACTIONS,
@@ -73,7 +98,8 @@ impl Validator {
                 "state the most items the entry writes, at most 100, or split the write",
             );
             out.push(Write {
-                entity: n.name,
+                entity,
+                patterns,
                 count,
                 span: w.span.clone(),
             });
@@ -119,7 +145,7 @@ impl Validator {
         let entities: Option<Vec<&EntityDecl>> = p
             .returns
             .iter()
-            .chain(p.writes.iter().map(|w| &w.value.entity))
+            .chain(p.writes.iter().filter_map(|w| w.value.entity.as_ref()))
             .map(|e| model.entity(&e.value))
             .collect();
         let Some(entities) = entities else { return };
@@ -243,6 +269,7 @@ impl Validator {
                 | Operation::BatchGet
                 | Operation::UpdateItem
                 | Operation::DeleteItem
+                | Operation::ConditionCheck
         );
         if needs_key && keys.pk.is_none() && schema.is_some() && !pk_broken {
             self.err(
@@ -256,6 +283,7 @@ impl Validator {
             Operation::GetItem
                 | Operation::UpdateItem
                 | Operation::DeleteItem
+                | Operation::ConditionCheck
                 | Operation::BatchGet
         );
         if single_item {
@@ -277,10 +305,10 @@ impl Validator {
                 );
             }
         }
-        if op == Operation::TransactWrite && p.writes.is_empty() {
+        if matches!(op, Operation::TransactWrite | Operation::BatchWrite) && p.writes.is_empty() {
             self.err(
                 IssueKind::Invalid,
-                format!("TransactWrite pattern `{name}` lists no `writes`"),
+                format!("{op:?} pattern `{name}` lists no `writes`"),
                 &raw.span,
             );
         }
@@ -310,6 +338,7 @@ impl Validator {
         name: &str,
         raw: &Sp<raw::RawPattern>,
         model: &Model,
+        patterns: &Patterns,
     ) -> Pattern {
         let p = &raw.value;
         let returns: Vec<Named> = p
@@ -317,7 +346,7 @@ impl Validator {
             .iter()
             .map(|r| self.named_entity(r, model, "returned entity"))
             .collect();
-        let writes = self.writes(name, p, model);
+        let writes = self.writes(name, p, model, patterns);
         let params: Vec<Attribute> = p.params.iter().map(|(n, a)| self.attribute(n, a)).collect();
         let index = p.index.as_ref().map(|i| Named {
             name: i.value.clone(),
@@ -330,6 +359,7 @@ impl Validator {
         let keys = self.keys(name, p, &params, model, schema, &raw.span);
         self.operation_needs(name, raw, &keys, schema);
         let sets = self.sets(name, p, model);
+        let condition = self.write_condition(name, p, &params, model);
         let named = |v: &Sp<String>| Named {
             name: v.value.clone(),
             span: v.span.clone(),
@@ -354,6 +384,7 @@ impl Validator {
             descending: p.descending.unwrap_or(false),
             writes,
             sets,
+            condition,
             span: raw.span.clone(),
         }
     }

@@ -128,7 +128,9 @@ pub fn plan(model: &Model, scale: f64) -> Result<Plan, LoadError> {
             Operation::PutItem
             | Operation::UpdateItem
             | Operation::DeleteItem
-            | Operation::TransactWrite => {
+            | Operation::TransactWrite
+            | Operation::ConditionCheck
+            | Operation::BatchWrite => {
                 skip(
                     &pattern.name,
                     format!(
