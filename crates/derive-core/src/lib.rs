@@ -16,6 +16,9 @@ mod model_file;
 mod patterns;
 mod types;
 mod update;
+mod update_pattern;
+mod writes;
+mod transactions;
 
 #[cfg(test)]
 mod testing;
