@@ -1,9 +1,9 @@
 //! BatchWriteItem and BatchGetItem: writes in chunks of 25 and reads in chunks of 100
 //! (DynamoDB's limits), with what DynamoDB leaves unprocessed (throttling) retried with bounded
-//! exponential backoff and jitter. Typed: [`Table::batch_put`] and [`Table::batch_get`] of
-//! entities. Dynamic: [`Table::batch_put_items`] and [`Table::batch_get_items`] of items and keys
-//! built at run time. `write_chunk` and `read_chunk` are the one call of each; both faces fail
-//! with [`BatchError`].
+//! exponential backoff and jitter. Typed: `UncheckedWrites::batch_put` and
+//! [`Table::batch_get`] of entities. Dynamic: `UncheckedWrites::batch_put_items` and
+//! [`Table::batch_get_items`] of items and keys built at run time. `write_chunk` and `read_chunk`
+//! are the one call of each; both faces fail with [`BatchError`].
 
 use std::collections::{HashMap, HashSet};
 
@@ -41,14 +41,8 @@ pub const WRITE_CHUNK: usize = 25;
 pub const READ_CHUNK: usize = 100;
 
 impl Table {
-    /// Put every entity (no conditions: a batch takes none).
-    pub async fn batch_put<E: Entity>(&self, entities: &[E]) -> Result<(), BatchError> {
-        self.batch_put_items(entities.iter().map(Entity::to_item).collect())
-            .await
-    }
-
-    /// Put every item, 25 at a time.
-    pub async fn batch_put_items(&self, items: Vec<Item>) -> Result<(), BatchError> {
+    /// Put every item, 25 at a time (`UncheckedWrites::batch_put_items`).
+    pub(crate) async fn put_items(&self, items: Vec<Item>) -> Result<(), BatchError> {
         let mut items = items.into_iter().peekable();
         while items.peek().is_some() {
             let chunk: Vec<WriteRequest> = items

@@ -1,22 +1,25 @@
-//! DeleteItem: one item removed by its key, under a condition or not. Typed: [`Table::delete`]
-//! of an entity's key. Dynamic: [`DeleteItem`] of a key given as attribute values (a migration's
-//! removal, a person's click). `DeleteItem::call` is the one DeleteItem call; both fail with
-//! [`WriteError`].
+//! DeleteItem: one item removed by its key, under a condition or not. Typed: [`DeleteItem::of`]
+//! an entity's key. Dynamic: [`DeleteItem::new`] of a key given as attribute values (a
+//! migration's removal, a person's click). `DeleteItem::call` is the one DeleteItem call; both
+//! fail with [`WriteError`], a failed condition named by the clause that failed.
 
-use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity, ReturnValue};
+use aws_sdk_dynamodb::types::{
+    ConsumedCapacity, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
 
 use crate::entity::Entity;
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::{Key, describe_key};
-use crate::write::{Condition, Failure, WriteError, describe, write_failed};
+use crate::write::{Condition, WriteError, describe, write_failed};
 
 /// One DeleteItem.
 #[derive(Debug, Clone)]
 pub struct DeleteItem {
-    key: Item,
-    condition: Condition,
-    description: String,
+    pub(crate) key: Item,
+    pub(crate) condition: Condition,
+    pub(crate) entity: &'static str,
+    pub(crate) description: String,
 }
 
 /// What a delete removed.
@@ -35,6 +38,17 @@ impl DeleteItem {
             description: describe_key(&key),
             key,
             condition: Condition::none(),
+            entity: "",
+        }
+    }
+
+    /// Delete the item of `E` at `key`, whatever is there.
+    pub fn of<E: Entity>(key: Key<E>) -> DeleteItem {
+        DeleteItem {
+            description: describe::<E>(key.item()),
+            key: key.into_item(),
+            condition: Condition::none(),
+            entity: E::NAME,
         }
     }
 
@@ -64,6 +78,9 @@ impl DeleteItem {
     /// The one DeleteItem call.
     async fn call(self, table: &Table, report: bool) -> Result<Deleted, WriteError> {
         let (text, names, values) = self.condition.render("c").into_parts();
+        let old = text
+            .is_some()
+            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
         let result = table
             .client()
             .delete_item()
@@ -73,6 +90,7 @@ impl DeleteItem {
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
             .set_return_values(report.then_some(ReturnValue::AllOld))
+            .set_return_values_on_condition_check_failure(old)
             .set_return_consumed_capacity(report.then_some(ReturnConsumedCapacity::Indexes))
             .send()
             .await;
@@ -81,23 +99,7 @@ impl DeleteItem {
                 old: out.attributes,
                 capacity: out.consumed_capacity,
             }),
-            Err(e) => Err(write_failed(&e, Failure::Condition, self.description)),
+            Err(e) => Err(write_failed(&e, &self.condition, self.description)),
         }
-    }
-}
-
-impl Table {
-    /// Delete `key`'s item if `condition` holds (none: whatever is there).
-    pub async fn delete<E: Entity>(
-        &self,
-        key: Key<E>,
-        condition: Condition,
-    ) -> Result<(), WriteError> {
-        let description = describe::<E>(key.item());
-        DeleteItem::new(key.into_item())
-            .when(condition)
-            .described(description)
-            .send(self)
-            .await
     }
 }

@@ -10,4 +10,4 @@ pub use crate::table::{
     DeleteTableError, DescribeTableError, ListTablesError, TableError, TtlError, UpdateTableError,
 };
 pub use crate::transact::{CancelReason, TransactError};
-pub use crate::write::WriteError;
+pub use crate::write::{WriteError, WriteFailure};

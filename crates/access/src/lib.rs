@@ -13,11 +13,11 @@
 //! | [`get`] | GetItem | [`GetRequest`], [`Table::get`] | [`get::GetItem`] | [`GetError`] |
 //! | [`query`] | Query | [`QueryRequest`] (pages, cursors, streams) | [`query::Query`] | [`QueryError`] |
 //! | [`scan`] | Scan | | [`scan::Scan`] (segments, pages) | [`ScanError`] |
-//! | [`put`] | PutItem | [`Table::create`], [`Table::put`], [`Table::replace`] | [`PutSpec::item`] | [`WriteError`] |
+//! | [`put`] | PutItem | [`PutSpec::create`], [`PutSpec::put`], [`PutSpec::replace`] | [`PutSpec::item`] | [`WriteError`] |
 //! | [`update`] | UpdateItem | [`Update`] (index keys re-rendered) | [`update::UpdateItem`] | [`WriteError`] |
-//! | [`delete`] | DeleteItem | [`Table::delete`] | [`delete::DeleteItem`] | [`WriteError`] |
-//! | [`batch`] | BatchGetItem, BatchWriteItem | [`Table::batch_get`], [`Table::batch_put`] | `batch_get_items`, `batch_put_items` | [`BatchError`] |
-//! | [`transact`] | TransactWriteItems | [`Transaction`] | [`Transaction::write`], [`Transaction::apply`] | [`TransactError`] |
+//! | [`delete`] | DeleteItem | [`DeleteItem::of`] | [`DeleteItem::new`] | [`WriteError`] |
+//! | [`batch`] | BatchGetItem, BatchWriteItem | [`Table::batch_get`], [`UncheckedWrites::batch_put`] | `batch_get_items`, `batch_put_items` | [`BatchError`] |
+//! | [`transact`] | TransactWriteItems | [`Transaction::push`] of a named [`WriteAction`] | [`Transaction::write`], [`Transaction::apply`] | [`TransactError`] |
 //! | [`table`] | CreateTable, DescribeTable, DeleteTable, UpdateTable, time to live, ListTables | | one module each | one error each |
 //!
 //! To support a new operation: add its module here (the request, its one SDK call, its error
@@ -26,7 +26,9 @@
 //! one does).
 //!
 //! Beside the operations: [`handle`] (the [`Table`] they run on), [`write`](mod@write) (the conditions and
-//! error the item writes share), [`entity`] and [`key`] (what the derive implements), [`cursor`]
+//! error the item writes share, a failed condition named by the clause that failed),
+//! [`unchecked`] (writes on a [`Table`] that no model pattern names, for tools), [`entity`] and
+//! [`key`] (what the derive implements), [`cursor`]
 //! (sealed pagination cursors), [`items`] (keys rendered from a model's templates, items as
 //! JSON), [`value`] (values both ways: Rust, DynamoDB, key text, timestamps in each format) and
 //! [`conform`] (whether an item or a value fits the model).
@@ -55,7 +57,7 @@ macro_rules! send_and_measured {
             let $this = self;
             match $call {
                 Ok(out) => Ok(out.consumed_capacity),
-                Err(e) => Err(write_failed(&e, $this.on_failure, $this.description)),
+                Err(e) => Err(write_failed(&e, &$this.condition, $this.description)),
             }
         }
     };
@@ -78,21 +80,24 @@ pub mod scan;
 pub mod service;
 pub mod table;
 pub mod transact;
+pub mod unchecked;
 pub mod update;
 pub mod value;
 pub mod write;
 
+pub use delete::DeleteItem;
 pub use entity::{Entity, EntityError, KeySpec};
 pub use error::{
     BatchError, CancelReason, GetError, QueryError, ScanError, ServiceError, TransactError,
-    WriteError,
+    WriteError, WriteFailure,
 };
 pub use get::GetRequest;
 pub use handle::{Retries, Table};
 pub use key::{Key, KeyArg, KeyKind, Seg};
 pub use put::PutSpec;
 pub use query::{KeyCondition, MAX_PAGE, Page, QueryRequest, QuerySpec, Row, SortCondition};
-pub use transact::{MAX_ACTIONS, Transaction};
-pub use update::Update;
+pub use transact::{CheckItem, MAX_ACTIONS, Transaction, WriteAction};
+pub use unchecked::UncheckedWrites;
+pub use update::{Update, UpdateItem, UpdateParts};
 pub use value::{Value, ValueError};
 pub use write::Condition;

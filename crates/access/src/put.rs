@@ -1,26 +1,30 @@
-//! PutItem: one whole item written, under a condition or not. Typed: [`Table::create`],
-//! [`Table::put`], [`Table::replace`] of an entity, each a [`PutSpec`]. Dynamic: a
+//! PutItem: one whole item written, under a condition or not. Typed: [`PutSpec::create`],
+//! [`PutSpec::put`], [`PutSpec::replace`] of an entity (sent by `UncheckedWrites`, or in a
+//! transaction). Dynamic: a
 //! [`PutSpec::item`] of an item built at run time (a sample, a migration's checkpoint, an item a
 //! person edited). Either way [`PutSpec::send`] is the one PutItem call; it fails with
-//! [`WriteError`].
+//! [`WriteError`], a failed condition named by the clause that failed.
 
-use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::{
+    ConsumedCapacity, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
+};
 
 use crate::entity::Entity;
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::describe_key;
-use crate::write::{Condition, Failure, WriteError, describe, write_failed};
+use crate::write::{Condition, WriteError, describe, write_failed};
 
-/// One PutItem: the item, its condition and how a failed one is reported.
+/// One PutItem: the item and its condition, whose clauses name a failure.
 #[derive(Debug, Clone)]
 pub struct PutSpec {
     /// The item.
     pub item: Item,
     /// The condition.
     pub condition: Condition,
-    /// What a failed condition means.
-    pub on_failure: Failure,
+    /// The entity, for a transaction's cancellation reasons; empty for an item built at run
+    /// time.
+    pub entity: &'static str,
     /// The item, for messages.
     pub description: String,
 }
@@ -28,38 +32,35 @@ pub struct PutSpec {
 impl PutSpec {
     /// Create `entity`: fails with [`WriteError::AlreadyExists`] when an item has its key.
     pub fn create<E: Entity>(entity: &E) -> PutSpec {
-        Self::new(entity, Condition::item_absent::<E>(), Failure::Exists)
+        Self::new(entity, Condition::item_absent::<E>())
     }
 
     /// Write `entity` whatever is there.
     pub fn put<E: Entity>(entity: &E) -> PutSpec {
-        Self::new(entity, Condition::none(), Failure::Condition)
+        Self::new(entity, Condition::none())
     }
 
-    /// Replace `entity`'s item when it is at `expected` version (the entity's version
-    /// attribute), or at least exists when the entity has none.
+    /// Replace `entity`'s item: it must exist ([`WriteError::NotFound`]) and, when the entity
+    /// has a version attribute, be at version `expected` ([`WriteError::VersionMismatch`]).
     pub fn replace<E: Entity>(entity: &E, expected: i64) -> PutSpec {
+        let exists = Condition::item_exists::<E>();
         match E::VERSION {
-            Some(version) => Self::new(
-                entity,
-                Condition::eq(version, expected),
-                Failure::Version(expected),
-            ),
-            None => Self::new(entity, Condition::item_exists::<E>(), Failure::Condition),
+            Some(version) => Self::new(entity, exists.and(Condition::version(version, expected))),
+            None => Self::new(entity, exists),
         }
     }
 
     /// Write `entity` when `condition` holds.
     pub fn put_if<E: Entity>(entity: &E, condition: Condition) -> PutSpec {
-        Self::new(entity, condition, Failure::Condition)
+        Self::new(entity, condition)
     }
 
-    fn new<E: Entity>(entity: &E, condition: Condition, on_failure: Failure) -> PutSpec {
+    fn new<E: Entity>(entity: &E, condition: Condition) -> PutSpec {
         let key = entity.key();
         PutSpec {
             item: entity.to_item(),
             condition,
-            on_failure,
+            entity: E::NAME,
             description: describe::<E>(key.item()),
         }
     }
@@ -76,7 +77,7 @@ impl PutSpec {
             description: describe_key(&shown),
             item,
             condition: Condition::none(),
-            on_failure: Failure::Condition,
+            entity: "",
         }
     }
 
@@ -88,6 +89,9 @@ impl PutSpec {
 
     send_and_measured!("PutItem", |this, table, measure| {
         let (text, names, values) = this.condition.render("c").into_parts();
+        let old = text
+            .is_some()
+            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
         table
             .client()
             .put_item()
@@ -96,30 +100,9 @@ impl PutSpec {
             .set_condition_expression(text)
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
+            .set_return_values_on_condition_check_failure(old)
             .set_return_consumed_capacity(measure.then_some(ReturnConsumedCapacity::Indexes))
             .send()
             .await
     });
-}
-
-impl Table {
-    /// Write one item as `spec` says.
-    pub async fn write(&self, spec: PutSpec) -> Result<(), WriteError> {
-        spec.send(self).await
-    }
-
-    /// Create `entity`; [`WriteError::AlreadyExists`] when its key is taken.
-    pub async fn create<E: Entity>(&self, entity: &E) -> Result<(), WriteError> {
-        self.write(PutSpec::create(entity)).await
-    }
-
-    /// Write `entity` whatever is there.
-    pub async fn put<E: Entity>(&self, entity: &E) -> Result<(), WriteError> {
-        self.write(PutSpec::put(entity)).await
-    }
-
-    /// Replace `entity`'s item if it is still at version `expected`.
-    pub async fn replace<E: Entity>(&self, entity: &E, expected: i64) -> Result<(), WriteError> {
-        self.write(PutSpec::replace(entity, expected)).await
-    }
 }

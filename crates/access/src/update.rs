@@ -10,22 +10,26 @@
 //! That is the typed face, [`Update`]. The dynamic one, [`UpdateItem`], sets and removes named
 //! attributes of an item given by its key (a migration's rewrite, a measured update), with no
 //! key re-rendered. Both build [`UpdateParts`], whose [`UpdateParts::send`] is the one
-//! UpdateItem call; both fail with [`WriteError`].
+//! UpdateItem call; both fail with [`WriteError`]: an update of a missing item with
+//! [`WriteError::NotFound`], of an item at another version with [`WriteError::VersionMismatch`],
+//! a clause of its own condition with [`WriteError::ConditionFailed`] naming it.
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::{
+    ConsumedCapacity, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
+};
 
 use crate::entity::{Entity, KeySpec};
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::{Key, KeyArg, describe_key, render};
-use crate::write::{Condition, Failure, WriteError, describe, write_failed};
+use crate::write::{Condition, Rendered, WriteError, describe, write_failed};
 
 /// An UpdateItem of one item of `E`. Built by the derive's typed setters
-/// (`order.update().status(Status::Paid)`), or with [`Update::set`] directly.
+/// (`order.unchecked_update().set_status(Status::Paid)`), or with [`Update::set`] directly.
 pub struct Update<E> {
     key: Key<E>,
     known: HashMap<&'static str, KeyArg>,
@@ -38,7 +42,8 @@ pub struct Update<E> {
     bump: bool,
 }
 
-/// An update ready to send: the expressions and what a failed condition means.
+/// An update ready to send: the update expression, and the condition whose clauses name a
+/// failure.
 #[derive(Debug, Clone)]
 pub struct UpdateParts {
     /// The item's key.
@@ -46,14 +51,15 @@ pub struct UpdateParts {
     /// `SET ... REMOVE ...`; empty when the update changes nothing (it then only checks its
     /// condition: that the item exists, at the version expected).
     pub update: String,
-    /// The condition, when there is one.
-    pub condition: Option<String>,
-    /// Placeholder names.
+    /// The update expression's placeholder names (`#uN`).
     pub names: HashMap<String, String>,
-    /// Placeholder values.
+    /// The update expression's placeholder values (`:uN`).
     pub values: HashMap<String, AttributeValue>,
-    /// What a failed condition means.
-    pub on_failure: Failure,
+    /// The condition (rendered with placeholders `#cN`, `:cN` when sent).
+    pub condition: Condition,
+    /// The entity, for a transaction's cancellation reasons; empty for an update built at run
+    /// time.
+    pub entity: &'static str,
     /// The item, for messages.
     pub description: String,
 }
@@ -68,7 +74,7 @@ impl<E: Entity> Update<E> {
     }
 
     /// An update of the item at `key`, knowing the key inputs in `known` (those of the table's
-    /// key at least: the derive's `update_key` passes them).
+    /// key at least: the derive's `unchecked_update_key` passes them).
     pub fn by_key(key: Key<E>, known: HashMap<&'static str, KeyArg>) -> Update<E> {
         Update {
             key,
@@ -168,8 +174,24 @@ impl<E: Entity> Update<E> {
                 Rerender::Remove => removes.push(spec.attribute),
             }
         }
-        // An update never creates an item: it changes one that exists.
-        let mut condition = Condition::item_exists::<E>().and(self.condition.clone());
+        // An update never creates an item: it changes one that exists (at the version expected,
+        // under optimistic locking), and then its own clauses must hold.
+        let mut condition = Condition::item_exists::<E>();
+        let mut adds = self.adds.clone();
+        if let (Some(version), Some(expected)) = (E::VERSION, self.expected_version) {
+            condition = condition.and(Condition::version(version, expected));
+            sets.retain(|(a, _)| *a != version);
+            adds.retain(|(a, _)| *a != version);
+            sets.push((
+                version,
+                AttributeValue::N((expected.saturating_add(1)).to_string()),
+            ));
+        } else if let (Some(version), true) = (E::VERSION, self.bump) {
+            sets.retain(|(a, _)| *a != version);
+            adds.retain(|(a, _)| *a != version);
+            adds.push((version, AttributeValue::N("1".into())));
+        }
+        condition = condition.and(self.condition.clone());
         // Without a version to check, a key rendered from values read earlier is only right
         // while the item still holds them: another writer may have changed one since.
         let versioned = E::VERSION.is_some() && self.expected_version.is_some();
@@ -187,36 +209,16 @@ impl<E: Entity> Update<E> {
                 }
             }
         }
-        let mut on_failure = Failure::Condition;
-        let mut adds = self.adds.clone();
-        if let (Some(version), Some(expected)) = (E::VERSION, self.expected_version) {
-            condition = condition.and(Condition::eq(version, expected));
-            sets.retain(|(a, _)| *a != version);
-            adds.retain(|(a, _)| *a != version);
-            sets.push((
-                version,
-                AttributeValue::N((expected.saturating_add(1)).to_string()),
-            ));
-            on_failure = Failure::Version(expected);
-        } else if let (Some(version), true) = (E::VERSION, self.bump) {
-            sets.retain(|(a, _)| *a != version);
-            adds.retain(|(a, _)| *a != version);
-            adds.push((version, AttributeValue::N("1".into())));
-        }
         let mut parts = UpdateParts {
             key: self.key.item().clone(),
             update: String::new(),
-            condition: None,
             names: HashMap::new(),
             values: HashMap::new(),
-            on_failure,
+            condition,
+            entity: E::NAME,
             description: describe::<E>(self.key.item()),
         };
         write_expression(&mut parts, &sets, &adds, &removes);
-        let rendered = condition.render("c");
-        parts.condition = rendered.text;
-        parts.names.extend(rendered.names);
-        parts.values.extend(rendered.values);
         Ok(parts)
     }
 
@@ -281,7 +283,23 @@ impl<E: Entity> Update<E> {
 }
 
 impl UpdateParts {
+    /// The condition expression and every placeholder, the update's and the condition's.
+    pub fn expressions(&self) -> Rendered {
+        let mut rendered = self.condition.render("c");
+        rendered.names.extend(self.names.clone());
+        rendered.values.extend(self.values.clone());
+        rendered
+    }
+
     send_and_measured!("UpdateItem", |this, table, measure| {
+        let mut rendered = this.condition.render("c");
+        rendered.names.extend(this.names);
+        rendered.values.extend(this.values);
+        let old = rendered
+            .text
+            .is_some()
+            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
+        let (text, names, values) = rendered.into_parts();
         table
             .client()
             .update_item()
@@ -289,9 +307,10 @@ impl UpdateParts {
             .set_key(Some(this.key))
             // Nothing to change: the item's condition is still checked.
             .set_update_expression((!this.update.is_empty()).then_some(this.update))
-            .set_condition_expression(this.condition)
-            .set_expression_attribute_names((!this.names.is_empty()).then_some(this.names))
-            .set_expression_attribute_values((!this.values.is_empty()).then_some(this.values))
+            .set_condition_expression(text)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .set_return_values_on_condition_check_failure(old)
             .set_return_consumed_capacity(measure.then_some(ReturnConsumedCapacity::Indexes))
             .send()
             .await
@@ -349,17 +368,13 @@ impl UpdateItem {
             description: describe_key(&self.key),
             key: self.key,
             update: String::new(),
-            condition: None,
             names: HashMap::new(),
             values: HashMap::new(),
-            on_failure: Failure::Condition,
+            condition: self.condition,
+            entity: "",
         };
         let no_adds: &[(&str, AttributeValue)] = &[];
         write_expression(&mut parts, &self.sets, no_adds, &self.removes);
-        let rendered = self.condition.render("c");
-        parts.condition = rendered.text;
-        parts.names.extend(rendered.names);
-        parts.values.extend(rendered.values);
         parts
     }
 }

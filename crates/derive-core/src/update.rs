@@ -1,6 +1,7 @@
 //! What `#[derive(Entity)]` adds besides the trait: `key_of` (the table key from its inputs), and
-//! a typed update builder (`order.update().set_status(..)`, `Order::update_key(id)`) whose
-//! setters feed the index-key sync of `monotable::Update`.
+//! a typed update builder (`order.unchecked_update().set_status(..)`,
+//! `Order::unchecked_update_key(id)`) whose setters feed the index-key sync of
+//! `monotable::unchecked::Update`: the generic update, for tools, that write patterns wrap.
 
 use monotable_model::{AttributeType, EntityDecl};
 use proc_macro2::TokenStream;
@@ -28,7 +29,7 @@ fn primary_inputs(entity: &EntityDecl) -> Vec<String> {
     out
 }
 
-/// `key_of`, `update`, `update_key` and the update builder.
+/// `key_of`, `unchecked_update`, `unchecked_update_key` and the update builder.
 pub fn generate(
     input: &DeriveInput,
     entity: &EntityDecl,
@@ -79,7 +80,7 @@ pub fn generate(
     quote! {
         #[doc = #doc_builder]
         #[must_use = "an update does nothing until it is sent"]
-        #vis struct #builder(::monotable::Update<#ident>);
+        #vis struct #builder(::monotable::unchecked::Update<#ident>);
 
         impl #ident {
             /// The table key of the item with these key inputs.
@@ -90,20 +91,22 @@ pub fn generate(
                 ::monotable::Key::from_item(item)
             }
 
-            /// An update of this item: every key input known; under optimistic locking when the
-            /// entity has a version attribute.
-            #vis fn update(&self) -> #builder {
-                #builder(::monotable::Update::of(self))
+            /// An update of this item that no model pattern names (for tools; an app updates
+            /// through its UpdateItem patterns): every key input known; under optimistic
+            /// locking when the entity has a version attribute.
+            #vis fn unchecked_update(&self) -> #builder {
+                #builder(::monotable::unchecked::Update::of(self))
             }
 
-            /// An update of the item with these key inputs (attributes of index keys it changes
+            /// An update of the item with these key inputs, in the order of the table key's
+            /// templates, that no model pattern names (attributes of index keys it changes
             /// must then be set together).
-            #vis fn update_key(#(#params2),*) -> #builder {
+            #vis fn unchecked_update_key(#(#params2),*) -> #builder {
                 #(#bind2)*
                 let mut args = ::std::collections::HashMap::new();
                 #(#args)*
                 let key = Self::key_of(#(::core::clone::Clone::clone(&#names)),*);
-                #builder(::monotable::Update::by_key(key, args))
+                #builder(::monotable::unchecked::Update::by_key(key, args))
             }
         }
 
@@ -111,11 +114,12 @@ pub fn generate(
             #(#setters)*
 
             /// Require `condition` too.
-            #vis fn when(self, condition: ::monotable::Condition) -> Self {
+            #vis fn when(self, condition: ::monotable::unchecked::Condition) -> Self {
                 Self(self.0.when(condition))
             }
 
-            /// Update only if the item is at `version` (and bump it).
+            /// Update only if the item is at `version` (and bump it); a stale one fails with
+            /// `WriteError::VersionMismatch`.
             #vis fn expect_version(self, version: i64) -> Self {
                 Self(self.0.expect_version(version))
             }
@@ -126,7 +130,7 @@ pub fn generate(
             }
 
             /// The untyped update (for a transaction).
-            #vis fn into_update(self) -> ::monotable::Update<#ident> {
+            #vis fn into_update(self) -> ::monotable::unchecked::Update<#ident> {
                 self.0
             }
 

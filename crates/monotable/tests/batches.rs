@@ -3,6 +3,8 @@
 
 mod common;
 
+use monotable::unchecked::UncheckedWrites;
+
 use std::sync::Arc;
 
 use common::*;

@@ -3,9 +3,12 @@
 
 mod common;
 
+use monotable::unchecked::UncheckedWrites;
+
 use common::*;
 use monotable::sdk::types::AttributeValue;
-use monotable::{Condition, Entity, GetError, WriteError};
+use monotable::unchecked::Condition;
+use monotable::{Entity, GetError, WriteError};
 
 #[tokio::test]
 async fn every_attribute_type_round_trips_through_the_table() {
@@ -137,19 +140,19 @@ async fn replace_checks_the_version() {
     stale.title = "stale".into();
     stale.version = 2;
     match t.replace(&stale, 1).await.unwrap_err() {
-        WriteError::VersionConflict { item, expected } => {
+        WriteError::VersionMismatch { item, expected } => {
             assert_eq!(item, "Task (PK=PROJECT#p1, SK=TASK#001)");
             assert_eq!(expected, 1);
         }
-        other => panic!("expected VersionConflict, got {other:?}"),
+        other => panic!("expected VersionMismatch, got {other:?}"),
     }
     assert_eq!(t.get(k.key(), true).await.unwrap(), Some(next));
 
-    // Replacing an item that is not there is a conflict too: no version matches.
+    // Replacing an item that is not there: it is not found.
     let ghost = task("p1", 2);
     assert!(matches!(
         t.replace(&ghost, 1).await,
-        Err(WriteError::VersionConflict { .. })
+        Err(WriteError::NotFound { .. })
     ));
     assert_eq!(t.get(ghost.key(), true).await.unwrap(), None);
 }
@@ -227,7 +230,7 @@ async fn an_empty_set_is_stored_as_no_attribute() {
     );
 
     // Updates: an empty set removes the attribute.
-    let key = || Comment::update_key("p1", 1, at(1), "c0001");
+    let key = || Comment::unchecked_update_key("p1", 1, at(1), "c0001");
     key()
         .set_liked_by(["ada".to_string()])
         .set_votes(Some([1].into()))
@@ -246,7 +249,7 @@ async fn an_empty_set_is_stored_as_no_attribute() {
     let item = t.raw(c.key()).await.unwrap();
     assert!(!item.contains_key("likedBy") && !item.contains_key("votes"));
     assert_eq!(t.get(c.key(), true).await.unwrap(), Some(c));
-    p.update()
+    p.unchecked_update()
         .set_tags(Some(Default::default()))
         .send(&t)
         .await

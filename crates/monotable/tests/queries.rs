@@ -4,6 +4,8 @@
 
 mod common;
 
+use monotable::unchecked::UncheckedWrites;
+
 use common::*;
 use futures_util::StreamExt;
 use monotable::{MAX_PAGE, QueryError};

@@ -1,17 +1,27 @@
 //! Transactions: at most 100 actions (refused before sending), a failed condition named by its
-//! action, item and index in the transaction, a conflict with another transaction retried, and
-//! throttling told apart from every other failure.
+//! action's name, its entity and item and the clause that failed (never by its position), a
+//! conflict with another transaction retried, and throttling told apart from every other
+//! failure.
 
 mod common;
+
+use monotable::unchecked::UncheckedWrites;
 
 use std::sync::Arc;
 
 use common::*;
+use monotable::unchecked::{CheckItem, Condition, Transaction, WriteAction};
 use monotable::{
-    CancelReason, Condition, Entity, MAX_ACTIONS, Retries, ServiceError, TransactError,
-    Transaction, WriteError,
+    CancelReason, Entity, MAX_ACTIONS, Retries, ServiceError, TransactError, WriteError,
+    WriteFailure,
 };
 use monotable_connect::faults::{Fault, FaultRule, Faults};
+
+fn failed(condition: &str) -> Option<WriteFailure> {
+    Some(WriteFailure::ConditionFailed {
+        condition: Some(condition.to_string()),
+    })
+}
 
 #[tokio::test]
 async fn every_action_is_written_or_none() {
@@ -20,9 +30,9 @@ async fn every_action_is_written_or_none() {
     let k = task("p1", 1);
     let c = comment("p1", 1, 1);
     Transaction::new()
-        .create(&p)
-        .create(&k)
-        .put(&c)
+        .push("createProject", WriteAction::create(&p))
+        .push("createTask", WriteAction::create(&k))
+        .push("putComment", WriteAction::put(&c))
         .send(&t)
         .await
         .unwrap();
@@ -30,53 +40,170 @@ async fn every_action_is_written_or_none() {
 
     // The second task is new, the comment's delete is refused: nothing is written.
     let two = task("p1", 2);
+    let retitle = k.unchecked_update().set_title("changed").into_update();
     let e = Transaction::new()
-        .create(&two)
-        .update(k.update().set_title("changed").into_update())
-        .delete(c.key(), Condition::eq("author", "nobody".to_string()))
+        .push("createTask", WriteAction::create(&two))
+        .push("retitle", WriteAction::update(retitle).unwrap())
+        .push(
+            "dropComment",
+            WriteAction::delete(c.key(), Condition::eq("author", "nobody".to_string())),
+        )
         .send(&t)
         .await
         .unwrap_err();
-    assert!(e.failed_at(2), "{e}");
-    assert!(!e.failed_at(0) && !e.failed_at(1), "{e}");
+    assert!(e.failed("dropComment"), "{e}");
+    assert!(!e.failed("createTask") && !e.failed("retitle"), "{e}");
+    let reason = e.reason("dropComment").unwrap();
+    assert_eq!(reason.entity, "Comment");
+    assert_eq!(reason.failure, failed("author = 'nobody'"));
     assert_eq!(t.get(two.key(), true).await.unwrap(), None);
     assert_eq!(t.get(k.key(), true).await.unwrap().unwrap().title, "Task 1");
     assert_eq!(t.get(c.key(), true).await.unwrap(), Some(c));
 }
 
 #[tokio::test]
-async fn a_failed_condition_names_the_action_and_its_item() {
+async fn a_failed_condition_names_the_action_its_entity_and_item() {
     let t = TestTable::new().await;
     let taken = task("p1", 5);
     t.create(&taken).await.unwrap();
     let e = Transaction::new()
-        .create(&task("p1", 4))
-        .create(&taken)
-        .check(Project::key_of("p1"), Condition::item_absent::<Project>())
+        .push("newTask", WriteAction::create(&task("p1", 4)))
+        .push("takenTask", WriteAction::create(&taken))
+        .push(
+            "noProject",
+            WriteAction::check(Project::key_of("p1"), Condition::item_absent::<Project>()),
+        )
         .send(&t)
         .await
         .unwrap_err();
     match &e {
         TransactError::ConditionFailed { reasons } => {
-            assert_eq!(
-                reasons.iter().map(|r| r.index).collect::<Vec<_>>(),
-                [1],
-                "{reasons:?}"
-            );
+            assert_eq!(reasons.len(), 1, "{reasons:?}");
             let CancelReason {
-                index, item, code, ..
+                action,
+                entity,
+                item,
+                code,
+                failure,
+                ..
             } = &reasons[0];
-            assert_eq!(*index, 1);
+            assert_eq!(*action, Some("takenTask"));
+            assert_eq!(*entity, "Task");
             assert_eq!(item, "Task (PK=PROJECT#p1, SK=TASK#005)");
             assert_eq!(code, "ConditionalCheckFailed");
+            assert_eq!(*failure, Some(WriteFailure::AlreadyExists));
         }
         other => panic!("expected ConditionFailed, got {other:?}"),
     }
+    assert!(matches!(
+        e.reason("takenTask").and_then(CancelReason::error),
+        Some(WriteError::AlreadyExists { .. })
+    ));
     assert_eq!(
         e.to_string(),
-        "transaction cancelled: #1 Task (PK=PROJECT#p1, SK=TASK#005) (ConditionalCheckFailed)"
+        "transaction cancelled: `takenTask` on Task (PK=PROJECT#p1, SK=TASK#005): already exists"
     );
     assert_eq!(t.get(Task::key_of("p1", 4), true).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn each_failing_action_is_named_by_what_failed() {
+    let t = TestTable::new().await;
+    let (p, other) = (project("p1", "o"), project("p2", "o"));
+    let (k, flagless) = (task("p1", 1), task("p1", 2));
+    for done in [
+        t.create(&p).await,
+        t.create(&other).await,
+        t.create(&k).await,
+        t.create(&flagless).await,
+    ] {
+        done.unwrap();
+    }
+    // Four actions fail, each for its own reason; one holds. (One action per item: DynamoDB
+    // refuses two on the same item.)
+    let stale = k
+        .unchecked_update()
+        .set_title("x")
+        .expect_version(7)
+        .into_update();
+    let within_budget = Condition::ge("budget", dec("2000")).named("budget >= {cost}");
+    let e = Transaction::new()
+        .push(
+            "missingTask",
+            WriteAction::check(Task::key_of("p1", 9), Condition::item_exists::<Task>()),
+        )
+        .push("staleTask", WriteAction::update(stale).unwrap())
+        .push("spend", WriteAction::check(p.key(), within_budget))
+        .push(
+            "notArchived",
+            WriteAction::check(other.key(), Condition::eq("archived", false)),
+        )
+        .push(
+            "unflagged",
+            WriteAction::check(flagless.key(), Condition::eq("flagged", true)),
+        )
+        .send(&t)
+        .await
+        .unwrap_err();
+    let named: Vec<(Option<&str>, &str, Option<WriteFailure>)> = e
+        .reasons()
+        .iter()
+        .map(|r| (r.action, r.entity, r.failure.clone()))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            (Some("missingTask"), "Task", Some(WriteFailure::NotFound)),
+            (
+                Some("staleTask"),
+                "Task",
+                Some(WriteFailure::VersionMismatch { expected: 7 })
+            ),
+            (Some("spend"), "Project", failed("budget >= {cost}")),
+            (Some("unflagged"), "Task", failed("flagged = true")),
+        ],
+        "{e}"
+    );
+    assert!(!e.failed("notArchived"));
+    assert!(matches!(
+        e.reason("staleTask").and_then(CancelReason::error),
+        Some(WriteError::VersionMismatch { expected: 7, .. })
+    ));
+}
+
+#[tokio::test]
+async fn unnamed_and_run_time_actions_still_name_their_failure() {
+    let t = TestTable::new().await;
+    let k = task("p1", 1);
+    t.create(&k).await.unwrap();
+    t.create(&task("p1", 2)).await.unwrap();
+    let key = Task::key_of("p1", 2).into_item();
+    let e = Transaction::new()
+        .create(&k)
+        .push(
+            "rawCheck",
+            WriteAction::Check(CheckItem::new(
+                key,
+                Condition::exists("notes").named("has notes"),
+            )),
+        )
+        .send(&t)
+        .await
+        .unwrap_err();
+    let reasons = e.reasons();
+    assert_eq!(reasons.len(), 2, "{e}");
+    assert_eq!(
+        (reasons[0].action, reasons[0].entity),
+        (None, "Task"),
+        "a legacy action has no name but its entity"
+    );
+    assert_eq!(reasons[0].failure, Some(WriteFailure::AlreadyExists));
+    assert_eq!(
+        (reasons[1].action, reasons[1].entity),
+        (Some("rawCheck"), ""),
+        "an action on a run-time key has a name but no entity"
+    );
+    assert_eq!(reasons[1].failure, failed("has notes"));
 }
 
 #[tokio::test]
@@ -89,7 +216,7 @@ async fn more_than_100_actions_are_refused_before_sending() {
     let t = TestTable::with_faults(faults.clone()).await;
     let mut tx = Transaction::new();
     for n in 0..=MAX_ACTIONS as i64 {
-        tx = tx.put(&task("p1", n));
+        tx = tx.push("putTask", WriteAction::put(&task("p1", n)));
     }
     assert_eq!(tx.len(), 101);
     match tx.send(&t).await {
@@ -128,7 +255,11 @@ async fn an_invalid_update_fails_the_transaction_before_sending() {
     )]);
     let e = Transaction::new()
         .create(&task("p1", 1))
-        .update(Task::update_key("p1", 2).set_team("web").into_update())
+        .update(
+            Task::unchecked_update_key("p1", 2)
+                .set_team("web")
+                .into_update(),
+        )
         .send(&t)
         .await
         .unwrap_err();

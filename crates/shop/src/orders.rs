@@ -4,7 +4,8 @@
 
 use std::collections::HashSet;
 
-use monotable::{Condition, Entity, Transaction};
+use monotable::unchecked::{Condition, Transaction, WriteAction};
+use monotable::{Entity, WriteError};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -27,6 +28,17 @@ pub use status::change_status;
 
 /// How long an idempotency record is kept (it expires through the table's TTL).
 pub const IDEMPOTENCY_TTL_SECONDS: i64 = 24 * 3600;
+/// The actions of the order transaction: the idempotency record,
+const RECORD_REQUEST: &str = "recordRequest";
+/// the order,
+const PUT_ORDER: &str = "putOrder";
+/// each line,
+const PUT_LINE: &str = "putLine";
+/// and, per line, its product still published at the price read, with the stock taken
+const TAKE_STOCK: &str = "takeStock";
+/// (or checked, for a product that tracks none).
+const CHECK_PRODUCT: &str = "checkProduct";
+
 /// Longest date range `GET /orders?from&to` walks by default: each day costs one query per shard.
 pub const MAX_RANGE_DAYS: i64 = 93;
 /// The currency every price is in.
@@ -208,7 +220,7 @@ pub async fn create(
     for _ in 0..RETRIES {
         let stocked = read_products(shop, request).await?;
         let placed = place(shop, user_id, request, &stocked);
-        let tx = transaction(&placed, idempotency_key, &hash);
+        let tx = transaction(&placed, idempotency_key, &hash)?;
         let error = match tx.send(shop.db()).await {
             Ok(()) => {
                 let mut order = placed.order;
@@ -220,9 +232,8 @@ pub async fn create(
             }
             Err(e) => e,
         };
-        let offset = usize::from(idempotency_key.is_some());
         if let Some(key) = idempotency_key
-            && error.failed_at(0)
+            && error.failed(RECORD_REQUEST)
         {
             // The same key won a race: answer as its retry would.
             return match replay(shop, user_id, key, &hash).await? {
@@ -233,19 +244,14 @@ pub async fn create(
                 )),
             };
         }
-        let product_checks = offset + 1 + placed.lines.len();
-        let failed = (0..request.items.len()).find(|i| error.failed_at(product_checks + i));
-        let Some(i) = failed else {
+        // A product changed: the next round re-reads the products, answering 409 for one that
+        // is gone or unavailable, else retrying with the current prices.
+        if !error.failed(TAKE_STOCK) && !error.failed(CHECK_PRODUCT) {
             return Err(error.into());
-        };
-        // Re-read the product that failed: a 409 if it is gone or unavailable, else retry with
-        // the current price.
-        let line = &request.items[i];
-        match products::get(shop, &line.product_id).await? {
-            Some(current) => check_available(&current, line.quantity)?,
-            None => return Err(unknown_product(&line.product_id)),
         }
     }
+    // The last round failed on a product too: 409 if one is now unavailable, else busy.
+    read_products(shop, request).await?;
     Err(ShopError::busy(
         "the products changed while the order was being placed; try again",
     ))
@@ -330,27 +336,28 @@ fn place<'a>(
 
 /// The order's transaction: the idempotency record (when there is a key), the order, its lines,
 /// and per line its product's check or stock decrement, in that order.
-fn transaction(placed: &Placed, key: Option<&str>, hash: &str) -> Transaction {
+fn transaction(placed: &Placed, key: Option<&str>, hash: &str) -> Result<Transaction, WriteError> {
     let mut tx = Transaction::new();
     if let Some(key) = key {
         let created_at = placed.order.created_at;
-        tx = tx.create(&Idempotency {
+        let record = Idempotency {
             user_id: placed.order.user_id.clone(),
             idempotency_key: key.to_string(),
             request_hash: hash.to_string(),
             order_id: placed.order.order_id.clone(),
             created_at,
             expires_at: created_at + time::Duration::seconds(IDEMPOTENCY_TTL_SECONDS),
-        });
+        };
+        tx = tx.push(RECORD_REQUEST, WriteAction::create(&record));
     }
-    tx = tx.create(&placed.order);
+    tx = tx.push(PUT_ORDER, WriteAction::create(&placed.order));
     for line in &placed.lines {
-        tx = tx.put(line);
+        tx = tx.push(PUT_LINE, WriteAction::put(line));
     }
     for (line, product) in placed.request.items.iter().zip(placed.products) {
-        tx = take_stock(tx, product, line.quantity);
+        tx = take_stock(tx, product, line.quantity)?;
     }
-    tx
+    Ok(tx)
 }
 
 /// An order names a product that does not exist (or no longer does): a 409, like a product that
@@ -385,23 +392,27 @@ fn check_available(p: &Product, quantity: i64) -> Result<(), ShopError> {
 
 /// The product's part of the order transaction: still published at the price read, and, when it
 /// tracks stock, enough stock, taken in the same write.
-fn take_stock(tx: Transaction, p: &Product, quantity: i64) -> Transaction {
+fn take_stock(tx: Transaction, p: &Product, quantity: i64) -> Result<Transaction, WriteError> {
     let unchanged = Condition::item_exists::<Product>()
         .and(Condition::eq("published", true))
         .and(Condition::eq("price", p.price));
-    match p.stock {
-        Some(_) => tx.update(
-            Product::update_key(p.product_id.clone())
+    Ok(match p.stock {
+        Some(_) => {
+            let take = Product::unchecked_update_key(p.product_id.clone())
                 .add_stock(-quantity)
                 .bump_version()
-                .when(unchanged.and(Condition::ge("stock", quantity)))
-                .into_update(),
+                .when(unchanged.and(Condition::ge("stock", quantity).named("stock >= {quantity}")))
+                .into_update();
+            tx.push(TAKE_STOCK, WriteAction::update(take)?)
+        }
+        None => tx.push(
+            CHECK_PRODUCT,
+            WriteAction::check(
+                Product::key_of(p.product_id.clone()),
+                unchanged.and(Condition::not_exists("stock")),
+            ),
         ),
-        None => tx.check(
-            Product::key_of(p.product_id.clone()),
-            unchanged.and(Condition::not_exists("stock")),
-        ),
-    }
+    })
 }
 
 #[cfg(test)]

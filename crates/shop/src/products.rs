@@ -1,6 +1,7 @@
 //! Products: the catalogue, by id, by category and, while published, in the sparse published
 //! listing (the model's patterns say which index each reads).
 
+use monotable::unchecked::UncheckedWrites;
 use monotable::{QueryRequest, Row, WriteError};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -143,7 +144,7 @@ pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Produc
             version: old.version + 1,
             ..old.clone()
         };
-        let mut update = old.update().set_updated_at(new.updated_at);
+        let mut update = old.unchecked_update().set_updated_at(new.updated_at);
         if let Some(name) = &name {
             update = update.set_name(name.clone());
         }
@@ -164,7 +165,7 @@ pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Produc
         }
         match update.send(shop.db()).await {
             Ok(()) => return Ok(new),
-            Err(WriteError::VersionConflict { .. }) => continue,
+            Err(WriteError::VersionMismatch { .. }) => continue,
             Err(e) => return Err(e.into()),
         }
     }

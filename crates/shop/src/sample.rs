@@ -2,6 +2,7 @@
 //! stock), and orders over months in every status, built as the same entities the API writes and
 //! written with BatchWriteItem.
 
+use monotable::unchecked::UncheckedWrites;
 use monotable::{Entity, Item};
 use rust_decimal::Decimal;
 use time::{Duration, OffsetDateTime};

@@ -1,7 +1,7 @@
 //! Users: profiles keyed by user id, with the email kept unique (case-insensitively) by a guard
 //! item written in the same transaction as the user.
 
-use monotable::{Condition, PutSpec, Transaction};
+use monotable::unchecked::{Condition, Transaction, WriteAction};
 use serde::Deserialize;
 
 use crate::Shop;
@@ -12,6 +12,13 @@ use crate::rules;
 
 /// How many times a write that lost a race is retried before answering 503.
 const RETRIES: usize = 3;
+
+/// The actions of a profile's transaction: the user created or replaced,
+const SAVE_USER: &str = "saveUser";
+/// the new email's guard created,
+const CLAIM_EMAIL: &str = "claimEmail";
+/// and, when the email changes, the old one's deleted (the model's `releaseEmail`).
+const RELEASE_EMAIL: &str = "releaseEmail";
 
 /// `PUT /users/{userId}` body.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -82,7 +89,9 @@ pub async fn put_user(
                     updated_at: now,
                     version: 1,
                 };
-                let tx = Transaction::new().create(&user).create(&user.guard());
+                let tx = Transaction::new()
+                    .push(SAVE_USER, WriteAction::create(&user))
+                    .push(CLAIM_EMAIL, WriteAction::create(&user.guard()));
                 (user, tx)
             }
             Some(old) => {
@@ -94,24 +103,24 @@ pub async fn put_user(
                     version: old.version + 1,
                     ..old.clone()
                 };
-                let mut tx = Transaction::new().write(PutSpec::replace(&user, old.version));
+                let mut tx =
+                    Transaction::new().push(SAVE_USER, WriteAction::replace(&user, old.version));
                 if old.email_lower != email_lower {
                     let mine = Condition::eq("userId", user_id.to_string());
+                    let old_guard = EmailGuard::key_of(old.email_lower.clone());
                     tx = tx
-                        .delete(EmailGuard::key_of(old.email_lower.clone()), mine)
-                        .create(&user.guard());
+                        .push(RELEASE_EMAIL, WriteAction::delete(old_guard, mine))
+                        .push(CLAIM_EMAIL, WriteAction::create(&user.guard()));
                 }
                 (user, tx)
             }
         };
         match tx.send(shop.db()).await {
             Ok(()) => return Ok((user, created)),
-            // The new guard is the last action: the email is someone else's.
-            Err(e) if e.failed_at(if created { 1 } else { 2 }) => {
-                return Err(email_taken(&email));
-            }
+            // The new guard is there: the email is someone else's.
+            Err(e) if e.failed(CLAIM_EMAIL) => return Err(email_taken(&email)),
             // The user was created or changed meanwhile: read it again.
-            Err(e) if e.failed_at(0) => continue,
+            Err(e) if e.failed(SAVE_USER) => continue,
             Err(e) => return Err(e.into()),
         }
     }

@@ -524,3 +524,36 @@ async fn listings_newest_first_by_user_status_and_date_range() {
         .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn a_cancellation_skips_the_stock_of_a_product_that_stopped_tracking_it() {
+    let t = TestShop::new().await;
+    let kept = t.product("Kept", "c", "2", true, Some(5)).await;
+    let dropped = t.product("Dropped", "c", "3", true, Some(5)).await;
+    let alice = t.user("alice", "alice@example.com").await;
+    let order = t.order("alice", &alice, &[(&kept, 1), (&dropped, 2)]).await;
+    assert_eq!(order.status, StatusCode::CREATED, "{}", order.body);
+    let id = order.body["orderId"].as_str().unwrap().to_string();
+    // The product stops tracking stock behind the API's back: its restock action fails by
+    // name, and the cancellation goes through without it.
+    monotable_shop::products::Product::unchecked_update_key(dropped.clone())
+        .set_stock(None)
+        .send(t.shop.db())
+        .await
+        .unwrap();
+    let r = t
+        .call(
+            "PATCH",
+            &format!("/orders/{id}"),
+            Some(&alice),
+            Some(json!({"status": "CANCELLED"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.body["status"], "CANCELLED");
+    assert_eq!(stock_of(&t, &kept).await, 5, "the tracked stock came back");
+    assert!(
+        stock_of(&t, &dropped).await.is_null(),
+        "none was added back"
+    );
+}

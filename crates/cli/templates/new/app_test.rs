@@ -163,7 +163,7 @@ async fn the_typed_patterns_see_what_the_api_wrote() {
     assert_eq!((rest.items.len(), rest.next_cursor), (1, None));
     // An update through the typed builder moves the task to the DONE partition of the index.
     let task = first.items[0].clone();
-    task.update()
+    task.unchecked_update()
         .set_status(Status::Done)
         .send(&table)
         .await

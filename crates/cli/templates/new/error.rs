@@ -71,6 +71,7 @@ impl From<WriteError> for ApiError {
     fn from(e: WriteError) -> Self {
         match e {
             WriteError::Service(e) => service(e),
+            WriteError::NotFound { .. } => ApiError::NotFound(e.to_string()),
             e if e.is_condition_failed() => ApiError::Conflict(e.to_string()),
             e => ApiError::Internal(e.to_string()),
         }

@@ -11,7 +11,8 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, patch, post};
 use axum::{Json, Router};
-use monotable::{Condition, Table, Transaction, WriteError};
+use monotable::unchecked::{Condition, Transaction, UncheckedWrites, WriteAction};
+use monotable::{Table, WriteError};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
@@ -216,18 +217,20 @@ async fn add_task(
         updated_at: now,
         version: 1,
     };
-    // One transaction: the list must exist, and the task is created.
+    // One transaction: the list must exist, and the task is created. A failure names the
+    // action that failed.
+    let list_exists = WriteAction::check(
+        List::key_of(list_id.clone()),
+        Condition::item_exists::<List>(),
+    );
     let written = Transaction::new()
-        .check(
-            List::key_of(list_id.clone()),
-            Condition::item_exists::<List>(),
-        )
-        .create(&task)
+        .push("listExists", list_exists)
+        .push("createTask", WriteAction::create(&task))
         .send(&db)
         .await;
     match written {
         Ok(()) => Ok((StatusCode::CREATED, Json(task))),
-        Err(e) if e.failed_at(0) => Err(ApiError::NotFound(format!("no list {list_id}"))),
+        Err(e) if e.failed("listExists") => Err(ApiError::NotFound(format!("no list {list_id}"))),
         Err(e) => Err(e.into()),
     }
 }
@@ -269,9 +272,9 @@ async fn set_status(
     .await?;
     let task = found.ok_or_else(|| ApiError::NotFound(format!("no task {task_id}")))?;
     let updated_at = now();
-    // Conditional on the version read (the entity's version attribute); GSI1PK, which reads
-    // `status`, is rendered again in the same write.
-    task.update()
+    // Conditional on the version read (the entity's version attribute: a stale one is a 409);
+    // GSI1PK, which reads `status`, is rendered again in the same write.
+    task.unchecked_update()
         .set_status(change.status)
         .set_updated_at(updated_at)
         .send(&db)
@@ -293,9 +296,7 @@ async fn delete_task(
     let key = Task::key_of(list_id, task_id.clone());
     match db.delete(key, Condition::item_exists::<Task>()).await {
         Ok(()) => Ok(StatusCode::NO_CONTENT),
-        Err(WriteError::ConditionFailed { .. }) => {
-            Err(ApiError::NotFound(format!("no task {task_id}")))
-        }
+        Err(WriteError::NotFound { .. }) => Err(ApiError::NotFound(format!("no task {task_id}"))),
         Err(e) => Err(e.into()),
     }
 }

@@ -38,7 +38,8 @@ fn a_matching_struct_gets_the_trait_the_key_and_the_update_builder() {
         "key_args",
         "version",
         "key_of",
-        "update",
+        "unchecked_update",
+        "unchecked_update_key",
     ] {
         assert!(fns.iter().any(|n| n == f), "{f} in {fns:?}");
     }
@@ -52,7 +53,13 @@ fn a_matching_struct_gets_the_trait_the_key_and_the_update_builder() {
     ] {
         assert!(fns.iter().any(|n| n == f), "{f} in {fns:?}");
     }
-    for f in ["set_order_id", "set_version", "add_version"] {
+    for f in [
+        "set_order_id",
+        "set_version",
+        "add_version",
+        "update",
+        "update_key",
+    ] {
         assert!(!fns.iter().any(|n| n == f), "{f} in {fns:?}");
     }
 }

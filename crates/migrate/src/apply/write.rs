@@ -10,7 +10,7 @@ use monotable_access::key::describe_key;
 use monotable_access::update::{UpdateItem, UpdateParts};
 use monotable_access::value::template_text;
 use monotable_access::write::WriteError;
-use monotable_access::{Condition, PutSpec, Table, TransactError, Transaction};
+use monotable_access::{Condition, PutSpec, Table, TransactError, Transaction, WriteAction};
 use monotable_check::cost::{item_size, write_units};
 use monotable_model::Model;
 
@@ -21,6 +21,11 @@ use crate::rewrite::{RewriteOutcome, Rewriter};
 
 /// Attempts at one item before it is reported as still changing.
 const MAX_ATTEMPTS: usize = 8;
+
+/// A relocation's actions: the item put at its new key (which must be free)...
+const PUT_AT_NEW_KEY: &str = "putAtNewKey";
+/// ... and deleted at its old one (which must be unchanged).
+const DELETE_AT_OLD_KEY: &str = "deleteAtOldKey";
 
 /// `item` exactly as read: each attribute equal, each of `absent` still missing.
 pub(crate) fn unchanged(item: &Item, absent: &[String]) -> Condition {
@@ -92,7 +97,7 @@ fn changed_meanwhile(
 ) -> Result<Attempt, ApplyError> {
     match result {
         Ok(()) => Ok(Attempt::Done),
-        Err(WriteError::ConditionFailed { .. }) => Ok(Attempt::Changed),
+        Err(e) if e.is_condition_failed() => Ok(Attempt::Changed),
         Err(e) => Err(ApplyError::write(operation, e)),
     }
 }
@@ -233,15 +238,18 @@ impl Writer<'_> {
         let pk = &self.old.table.partition_key.name;
         let put = PutSpec::item(next, &self.old.table_key_names()).when(Condition::not_exists(pk));
         let expect = unchanged(read, &self.rewriter.absent(read));
+        let remove = DeleteItem::new(from.clone())
+            .when(expect)
+            .described(describe_key(&from));
         let sent = Transaction::new()
-            .write(put)
-            .delete_item(from.clone(), expect, describe_key(&from))
+            .push(PUT_AT_NEW_KEY, WriteAction::Put(put))
+            .push(DELETE_AT_OLD_KEY, WriteAction::Delete(remove))
             .send(self.table)
             .await;
         match sent {
             Ok(()) => Ok(Attempt::Done),
-            Err(e) if e.failed_at(1) => Ok(Attempt::Changed),
-            Err(e) if e.failed_at(0) => Ok(Attempt::Taken),
+            Err(e) if e.failed(DELETE_AT_OLD_KEY) => Ok(Attempt::Changed),
+            Err(e) if e.failed(PUT_AT_NEW_KEY) => Ok(Attempt::Taken),
             Err(e) => Err(ApplyError::transact(e)),
         }
     }

@@ -4,13 +4,18 @@
 
 use std::collections::HashSet;
 
-use monotable::{Condition, Transaction};
+use monotable::unchecked::{Condition, Transaction, WriteAction};
 
 use super::{Order, OrderLine, RETRIES, Status, StatusChange, load, validate_order_id};
 use crate::Shop;
 use crate::auth::Caller;
 use crate::error::ShopError;
-use crate::products::Product;
+use crate::products::{self, Product};
+
+/// The actions of a status change: the order's status moved (the model's `updateOrderStatus`),
+const UPDATE_STATUS: &str = "updateOrderStatus";
+/// and, for a cancellation, each tracked line's stock returned.
+const RESTOCK: &str = "restock";
 
 /// Change an order's status. The owner may cancel; an admin may make any legal change. The write
 /// is conditional on the status and version read and moves the status index key with it;
@@ -40,41 +45,41 @@ pub async fn change_status(
         } else {
             Vec::new()
         };
-        let mut tx = Transaction::new().update(
-            order
-                .update()
-                .set_status(next.status)
-                .set_updated_at(next.updated_at)
-                .when(Condition::eq("status", order.status))
-                .into_update(),
-        );
+        let status = order
+            .unchecked_update()
+            .set_status(next.status)
+            .set_updated_at(next.updated_at)
+            .when(Condition::eq("status", order.status))
+            .into_update();
+        let mut tx = Transaction::new().push(UPDATE_STATUS, WriteAction::update(status)?);
         for line in &restock {
-            tx = tx.update(
-                Product::update_key(line.product_id.clone())
-                    .add_stock(line.quantity)
-                    .bump_version()
-                    .when(Condition::exists("stock"))
-                    .into_update(),
-            );
+            let back = Product::unchecked_update_key(line.product_id.clone())
+                .add_stock(line.quantity)
+                .bump_version()
+                .when(Condition::exists("stock"))
+                .into_update();
+            tx = tx.push(RESTOCK, WriteAction::update(back)?);
         }
         match tx.send(shop.db()).await {
             Ok(()) => {
                 next.items = Some(lines);
                 return Ok(next);
             }
-            Err(e) => {
-                // A product that stopped tracking stock: cancel without restocking it.
-                let stopped: Vec<String> = (0..restock.len())
-                    .filter(|i| e.failed_at(i + 1))
-                    .map(|i| restock[i].product_id.clone())
-                    .collect();
-                if stopped.is_empty() && !e.failed_at(0) {
-                    return Err(e.into());
+            Err(e) if e.failed(RESTOCK) => {
+                // A product that stopped tracking stock (or is gone): cancel without
+                // restocking it.
+                for line in &restock {
+                    let tracked = products::get(shop, &line.product_id)
+                        .await?
+                        .is_some_and(|p| p.stock.is_some());
+                    if !tracked {
+                        skip_restock.insert(line.product_id.clone());
+                    }
                 }
-                // Otherwise the order changed under us: the next round re-reads and answers
-                // with its state.
-                skip_restock.extend(stopped);
             }
+            // The order changed under us: the next round re-reads and answers with its state.
+            Err(e) if e.failed(UPDATE_STATUS) => {}
+            Err(e) => return Err(e.into()),
         }
     }
     Err(ShopError::busy(format!(

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use aws_sdk_dynamodb::types::AttributeValue;
 use monotable_access::items::Item;
 use monotable_access::pattern::{self as store_pattern, PageRequest, PatternError};
-use monotable_access::write::{Condition, Failure};
+use monotable_access::write::Condition;
 use monotable_access::{PutSpec, ServiceError, Table, WriteError};
 use monotable_model::{Model, Operation, Pattern};
 
@@ -121,10 +121,10 @@ pub(crate) async fn write(table: &Table, item: Item, description: String) -> Loa
     let spec = PutSpec {
         item,
         condition: Condition::none(),
-        on_failure: Failure::Condition,
+        entity: "",
         description,
     };
-    match table.write(spec).await {
+    match spec.send(table).await {
         Ok(()) => LoadOutcome::Ok,
         Err(WriteError::Service(ServiceError::Throttled { .. })) => LoadOutcome::Throttled,
         Err(e) => LoadOutcome::Failed(e.to_string()),

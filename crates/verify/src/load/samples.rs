@@ -1,7 +1,7 @@
 //! Loading the samples into the table: 25 items per BatchWriteItem, and, when a batch is
 //! refused, its items one by one, so the error names the item DynamoDB refused.
 
-use monotable_access::{PutSpec, Table};
+use monotable_access::{PutSpec, Table, UncheckedWrites};
 use monotable_model::Model;
 
 use crate::VerifyError;
