@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use aws_sdk_dynamodb::types::{KeysAndAttributes, PutRequest, WriteRequest};
+use aws_sdk_dynamodb::types::{DeleteRequest, KeysAndAttributes, PutRequest, WriteRequest};
 
 use crate::entity::{self, Entity, EntityError};
 use crate::handle::Table;
@@ -30,6 +30,16 @@ pub enum BatchError {
     /// An item read is not a valid entity.
     #[error(transparent)]
     Entity(#[from] EntityError),
+    /// A write could not be built (a value it cannot store exactly, an action beyond its
+    /// count); nothing was sent.
+    #[error(transparent)]
+    Invalid(crate::write::WriteError),
+    /// A batch takes puts and deletes only, with no condition.
+    #[error("a batch takes puts and deletes without conditions; `{action}` is not one")]
+    NotBatchable {
+        /// The action's description.
+        action: String,
+    },
     /// DynamoDB refused or failed the call.
     #[error(transparent)]
     Service(#[from] ServiceError),
@@ -57,6 +67,48 @@ impl Table {
                     message: e.to_string(),
                 })?;
             self.write_chunk(chunk).await?;
+        }
+        Ok(())
+    }
+
+    /// Send puts and deletes built as transaction actions (a generated BatchWrite pattern's),
+    /// 25 per BatchWriteItem; an action with a condition, an update or a check is refused
+    /// before anything is sent.
+    pub async fn batch_write(
+        &self,
+        actions: Vec<crate::transact::WriteAction>,
+    ) -> Result<(), BatchError> {
+        use crate::transact::WriteAction;
+        let mut requests = Vec::with_capacity(actions.len());
+        for action in actions {
+            if !action.condition().is_empty() {
+                return Err(BatchError::NotBatchable {
+                    action: action.description().to_string(),
+                });
+            }
+            let request = match action {
+                WriteAction::Put(p) => PutRequest::builder()
+                    .set_item(Some(p.item))
+                    .build()
+                    .map(|p| WriteRequest::builder().put_request(p).build()),
+                WriteAction::Delete(d) => DeleteRequest::builder()
+                    .set_key(Some(d.key))
+                    .build()
+                    .map(|d| WriteRequest::builder().delete_request(d).build()),
+                other => {
+                    return Err(BatchError::NotBatchable {
+                        action: other.description().to_string(),
+                    });
+                }
+            };
+            requests.push(request.map_err(|e| ServiceError::Validation {
+                message: e.to_string(),
+            })?);
+        }
+        let mut requests = requests.into_iter().peekable();
+        while requests.peek().is_some() {
+            self.write_chunk(requests.by_ref().take(WRITE_CHUNK).collect())
+                .await?;
         }
         Ok(())
     }

@@ -14,11 +14,11 @@ mod enums;
 mod field;
 mod model_file;
 mod patterns;
+mod transactions;
 mod types;
 mod update;
 mod update_pattern;
 mod writes;
-mod transactions;
 
 #[cfg(test)]
 mod testing;

@@ -68,15 +68,15 @@ pub(crate) fn tokens(ident: &Ident, pattern: &Pattern, model: &Model, doc: &str)
         );
     }
     let batch = pattern.operation == Operation::BatchWrite;
+    let pattern_name = &pattern.name;
     let actions = actions(pattern, model);
     let entries = pattern.writes.len();
-    let maxima = pattern
-        .writes
-        .iter()
-        .map(|w| w.count.map_or(quote!(usize::MAX), |c| {
+    let maxima = pattern.writes.iter().map(|w| {
+        w.count.map_or(quote!(usize::MAX), |c| {
             let c = usize::try_from(c).unwrap_or(usize::MAX);
             quote!(#c)
-        }));
+        })
+    });
     let methods = actions.iter().map(|a| {
         let method = format_ident!("{}", types::snake(a.name));
         let (arg, into) = argument(a);
@@ -144,7 +144,7 @@ pub(crate) fn tokens(ident: &Ident, pattern: &Pattern, model: &Model, doc: &str)
                 }
                 self.counts[entry] += 1;
                 if self.counts[entry] > MAX[entry] {
-                    self.refused = ::core::option::Option::Some(::monotable::__private::too_many(name, MAX[entry]));
+                    self.refused = ::core::option::Option::Some(::monotable::__private::too_many(#pattern_name, name, MAX[entry]));
                     return;
                 }
                 match action {

@@ -43,11 +43,7 @@ fn setters(g: &WriteGen<'_>, attribute: &str, start: bool) -> TokenStream {
         (quote!(self), quote!(self.0))
     };
     let wrap = |inner: TokenStream| {
-        if start {
-            inner
-        } else {
-            quote!(Self(#inner))
-        }
+        if start { inner } else { quote!(Self(#inner)) }
     };
     let ret = if start {
         let set_ident = format_ident!("{}Set", g.ident);
@@ -70,7 +66,10 @@ fn setters(g: &WriteGen<'_>, attribute: &str, start: bool) -> TokenStream {
     };
     let numeric = matches!(
         a.ty,
-        AttributeType::Integer | AttributeType::Decimal | AttributeType::Number | AttributeType::Float
+        AttributeType::Integer
+            | AttributeType::Decimal
+            | AttributeType::Number
+            | AttributeType::Float
     );
     let add_fn = (numeric && !is_key_input(g.entity, attribute)).then(|| {
         let add = format_ident!("add_{}", field);
@@ -112,7 +111,10 @@ pub(crate) fn tokens(g: &WriteGen<'_>) -> TokenStream {
         let Some(var) = g.vars.iter().find(|v| v.name == input) else {
             return unsupported(
                 g.pattern,
-                &format!("its key does not give `{input}`, an input of `{}`'s table key", g.entity.name),
+                &format!(
+                    "its key does not give `{input}`, an input of `{}`'s table key",
+                    g.entity.name
+                ),
             );
         };
         let field = &var.field;

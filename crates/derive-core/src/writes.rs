@@ -57,7 +57,9 @@ impl WriteGen<'_> {
                 ConditionClause::Version(a) => (
                     format_ident!("expected_{}", types::snake(a)),
                     quote!(i64),
-                    format!("The `{a}` the stored item must be at (the write fails with `VersionMismatch` otherwise)."),
+                    format!(
+                        "The `{a}` the stored item must be at (the write fails with `VersionMismatch` otherwise)."
+                    ),
                 ),
                 ConditionClause::Compare {
                     attribute,
@@ -76,8 +78,8 @@ impl WriteGen<'_> {
                 }
                 _ => continue,
             };
-            let taken = out.iter().any(|f| f.field == field)
-                || self.vars.iter().any(|v| v.field == field);
+            let taken =
+                out.iter().any(|f| f.field == field) || self.vars.iter().any(|v| v.field == field);
             if !taken {
                 out.push(CondField { field, ty, doc });
             }
@@ -150,8 +152,8 @@ impl WriteGen<'_> {
                     operand,
                 } => {
                     let value = self.operand_value(attribute, operand);
-                    let op = op_name(*op);
-                    quote!(::monotable::unchecked::Condition::compare(#op, #attribute, #value).named(#text))
+                    let op = format_ident!("{}", op_name(*op));
+                    quote!(::monotable::unchecked::Condition::compare(::monotable::model::CompareOp::#op, #attribute, #value).named(#text))
                 }
             }
         });
@@ -248,12 +250,16 @@ impl WriteGen<'_> {
         let key_fn = self.key_fn();
         let (action, send) = if check {
             (
-                quote!(::monotable::unchecked::WriteAction::Check(::monotable::unchecked::CheckItem::new(self.key(), self.condition()))),
+                quote!(::monotable::unchecked::WriteAction::Check(
+                    ::monotable::unchecked::CheckItem::of(self.key(), self.condition())
+                )),
                 TokenStream::new(),
             )
         } else {
             (
-                quote!(::monotable::unchecked::WriteAction::Delete(::monotable::unchecked::DeleteItem::of(self.key()).when(self.condition()))),
+                quote!(::monotable::unchecked::WriteAction::Delete(
+                    ::monotable::unchecked::DeleteItem::of(self.key()).when(self.condition())
+                )),
                 quote! {
                     /// Delete it.
                     pub async fn send(&self, table: &::monotable::Table) -> ::core::result::Result<(), ::monotable::WriteError> {
@@ -287,8 +293,9 @@ impl WriteGen<'_> {
     }
 }
 
-fn op_name(op: CompareOp) -> &'static str {
-    op.as_str()
+/// The variant's name: `CompareOp::Ge`.
+fn op_name(op: CompareOp) -> String {
+    format!("{op:?}")
 }
 
 /// Attributes of `entity` that one of `model`'s conditions names in `version(attr)`: the

@@ -93,4 +93,8 @@ pub mod __private {
     pub use monotable_model::TimestampFormat;
     pub use rust_decimal::Decimal;
     pub use time;
+
+    pub use crate::generated::*;
 }
+
+mod generated;

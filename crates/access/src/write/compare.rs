@@ -7,36 +7,18 @@ use std::cmp::Ordering;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-/// A comparison a condition makes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    /// `=`
-    Eq,
-    /// `<>`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
+/// A comparison a condition makes: the model's operator.
+pub use monotable_model::CompareOp as Op;
+
+/// Whether `left op right` holds when `left` compares to `right` as `ordering`.
+pub(crate) trait Holds {
+    /// Whether the comparison holds for `ordering`.
+    fn holds(self, ordering: Ordering) -> bool;
+    /// Whether it holds between values that are only equal or not (booleans, nulls, sets).
+    fn holds_unordered(self, equal: bool) -> bool;
 }
 
-impl Op {
-    /// How DynamoDB's expressions (and the model's conditions) write it.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Op::Eq => "=",
-            Op::Ne => "<>",
-            Op::Lt => "<",
-            Op::Le => "<=",
-            Op::Gt => ">",
-            Op::Ge => ">=",
-        }
-    }
-
+impl Holds for Op {
     /// Whether `left op right` holds when `left` compares to `right` as `ordering`.
     fn holds(self, ordering: Ordering) -> bool {
         match self {

@@ -125,7 +125,7 @@ impl Test {
             Test::Exists(attribute) => format!("exists({attribute})"),
             Test::NotExists(attribute) => format!("not_exists({attribute})"),
             Test::Compare(op, attribute, value) => {
-                format!("{attribute} {} {}", op.symbol(), literal(value))
+                format!("{attribute} {} {}", op.as_str(), literal(value))
             }
         }
     }

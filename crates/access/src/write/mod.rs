@@ -79,7 +79,9 @@ impl Condition {
         }
     }
 
-    fn compare(op: Op, attribute: &str, value: AttributeValue) -> Condition {
+    /// `attribute op value`, the value as DynamoDB holds it (what generated write patterns
+    /// build from the model's comparisons).
+    pub fn compare(op: Op, attribute: &str, value: AttributeValue) -> Condition {
         Condition::of(Test::Compare(op, attribute.to_string(), value))
     }
 
@@ -178,7 +180,7 @@ impl Condition {
             let (attribute, part) = match &clause.test {
                 Test::Compare(op, attribute, v) => {
                     out.values.insert(value.clone(), v.clone());
-                    (attribute, format!("{name} {} {value}", op.symbol()))
+                    (attribute, format!("{name} {} {value}", op.as_str()))
                 }
                 Test::Version(attribute, expected) => {
                     out.values
@@ -287,6 +289,19 @@ pub enum WriteError {
         item: String,
         /// The attribute and what it cannot hold.
         source: EntityError,
+    },
+    /// A write pattern's action was added more times than the model's `count` allows; nothing
+    /// was sent.
+    #[error(
+        "action `{action}` runs at most {max} times in one `{pattern}` (its `count` in the model)"
+    )]
+    TooManyActions {
+        /// The transaction or batch pattern.
+        pattern: &'static str,
+        /// The action: the write pattern it runs.
+        action: &'static str,
+        /// The model's `count`.
+        max: usize,
     },
     /// DynamoDB refused or failed the call.
     #[error(transparent)]
