@@ -4,8 +4,7 @@
 
 use std::collections::HashSet;
 
-use monotable::unchecked::{Condition, Transaction, WriteAction};
-use monotable::{Entity, WriteError};
+use monotable::Entity;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -14,7 +13,10 @@ use crate::Shop;
 use crate::auth::Caller;
 pub use crate::entities::{Idempotency, Order, OrderLine, Status};
 use crate::error::ShopError;
-use crate::patterns::{GetIdempotencyRecord, GetOrderWithItems};
+use crate::patterns::{
+    AddOrderLine, CheckProduct, CreateOrder, GetIdempotencyRecord, GetOrderWithItems, PlaceOrder,
+    RecordIdempotency, TakeStock,
+};
 use crate::products::{self, Product};
 use crate::rules;
 use crate::time_util;
@@ -28,17 +30,6 @@ pub use status::change_status;
 
 /// How long an idempotency record is kept (it expires through the table's TTL).
 pub const IDEMPOTENCY_TTL_SECONDS: i64 = 24 * 3600;
-/// The actions of the order transaction: the idempotency record,
-const RECORD_REQUEST: &str = "recordRequest";
-/// the order,
-const PUT_ORDER: &str = "putOrder";
-/// each line,
-const PUT_LINE: &str = "putLine";
-/// and, per line, its product still published at the price read, with the stock taken
-const TAKE_STOCK: &str = "takeStock";
-/// (or checked, for a product that tracks none).
-const CHECK_PRODUCT: &str = "checkProduct";
-
 /// Longest date range `GET /orders?from&to` walks by default: each day costs one query per shard.
 pub const MAX_RANGE_DAYS: i64 = 93;
 /// The currency every price is in.
@@ -220,7 +211,7 @@ pub async fn create(
     for _ in 0..RETRIES {
         let stocked = read_products(shop, request).await?;
         let placed = place(shop, user_id, request, &stocked);
-        let tx = transaction(&placed, idempotency_key, &hash)?;
+        let tx = transaction(&placed, idempotency_key, &hash);
         let error = match tx.send(shop.db()).await {
             Ok(()) => {
                 let mut order = placed.order;
@@ -233,7 +224,7 @@ pub async fn create(
             Err(e) => e,
         };
         if let Some(key) = idempotency_key
-            && error.failed(RECORD_REQUEST)
+            && error.failed(CreateOrder::RECORD_IDEMPOTENCY)
         {
             // The same key won a race: answer as its retry would.
             return match replay(shop, user_id, key, &hash).await? {
@@ -246,7 +237,7 @@ pub async fn create(
         }
         // A product changed: the next round re-reads the products, answering 409 for one that
         // is gone or unavailable, else retrying with the current prices.
-        if !error.failed(TAKE_STOCK) && !error.failed(CHECK_PRODUCT) {
+        if !error.failed(CreateOrder::TAKE_STOCK) && !error.failed(CreateOrder::CHECK_PRODUCT) {
             return Err(error.into());
         }
     }
@@ -334,30 +325,33 @@ fn place<'a>(
     }
 }
 
-/// The order's transaction: the idempotency record (when there is a key), the order, its lines,
-/// and per line its product's check or stock decrement, in that order.
-fn transaction(placed: &Placed, key: Option<&str>, hash: &str) -> Result<Transaction, WriteError> {
-    let mut tx = Transaction::new();
+/// The order's transaction, the model's `createOrder`: the idempotency record (when there is a
+/// key), the order, its lines, and per line its product's check or stock decrement.
+fn transaction(placed: &Placed, key: Option<&str>, hash: &str) -> CreateOrder {
+    let mut tx = CreateOrder::new();
     if let Some(key) = key {
         let created_at = placed.order.created_at;
-        let record = Idempotency {
-            user_id: placed.order.user_id.clone(),
-            idempotency_key: key.to_string(),
-            request_hash: hash.to_string(),
-            order_id: placed.order.order_id.clone(),
-            created_at,
-            expires_at: created_at + time::Duration::seconds(IDEMPOTENCY_TTL_SECONDS),
-        };
-        tx = tx.push(RECORD_REQUEST, WriteAction::create(&record));
+        tx = tx.record_idempotency(RecordIdempotency {
+            idempotency: &Idempotency {
+                user_id: placed.order.user_id.clone(),
+                idempotency_key: key.to_string(),
+                request_hash: hash.to_string(),
+                order_id: placed.order.order_id.clone(),
+                created_at,
+                expires_at: created_at + time::Duration::seconds(IDEMPOTENCY_TTL_SECONDS),
+            },
+        });
     }
-    tx = tx.push(PUT_ORDER, WriteAction::create(&placed.order));
+    tx = tx.place_order(PlaceOrder {
+        order: &placed.order,
+    });
     for line in &placed.lines {
-        tx = tx.push(PUT_LINE, WriteAction::put(line));
+        tx = tx.add_order_line(AddOrderLine { order_item: line });
     }
     for (line, product) in placed.request.items.iter().zip(placed.products) {
-        tx = take_stock(tx, product, line.quantity)?;
+        tx = take_stock(tx, product, line.quantity);
     }
-    Ok(tx)
+    tx
 }
 
 /// An order names a product that does not exist (or no longer does): a 409, like a product that
@@ -391,28 +385,23 @@ fn check_available(p: &Product, quantity: i64) -> Result<(), ShopError> {
 }
 
 /// The product's part of the order transaction: still published at the price read, and, when it
-/// tracks stock, enough stock, taken in the same write.
-fn take_stock(tx: Transaction, p: &Product, quantity: i64) -> Result<Transaction, WriteError> {
-    let unchanged = Condition::item_exists::<Product>()
-        .and(Condition::eq("published", true))
-        .and(Condition::eq("price", p.price));
-    Ok(match p.stock {
-        Some(_) => {
-            let take = Product::unchecked_update_key(p.product_id.clone())
-                .add_stock(-quantity)
-                .bump_version()
-                .when(unchanged.and(Condition::ge("stock", quantity).named("stock >= {quantity}")))
-                .into_update();
-            tx.push(TAKE_STOCK, WriteAction::update(take)?)
-        }
-        None => tx.push(
-            CHECK_PRODUCT,
-            WriteAction::check(
-                Product::key_of(p.product_id.clone()),
-                unchanged.and(Condition::not_exists("stock")),
-            ),
+/// tracks stock, enough stock, taken in the same write (`takeStock`; `checkProduct` otherwise).
+fn take_stock(tx: CreateOrder, p: &Product, quantity: i64) -> CreateOrder {
+    let product_id = p.product_id.clone();
+    match p.stock {
+        Some(_) => tx.take_stock(
+            TakeStock {
+                product_id,
+                price: p.price,
+                quantity,
+            }
+            .add_stock(-quantity),
         ),
-    })
+        None => tx.check_product(CheckProduct {
+            product_id,
+            price: p.price,
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! Products: the catalogue, by id, by category and, while published, in the sparse published
 //! listing (the model's patterns say which index each reads).
 
-use monotable::unchecked::UncheckedWrites;
 use monotable::{QueryRequest, Row, WriteError};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -11,7 +10,8 @@ pub use crate::entities::Product;
 use crate::error::ShopError;
 use crate::money;
 use crate::patterns::{
-    GetProduct, ListProductsByCategory, ListPublishedProducts, ListPublishedProductsByCategory,
+    CreateProduct, GetProduct, ListProductsByCategory, ListPublishedProducts,
+    ListPublishedProductsByCategory, UpdateProduct,
 };
 use crate::rules;
 
@@ -97,7 +97,7 @@ pub async fn create(shop: &Shop, input: &NewProduct) -> Result<Product, ShopErro
         updated_at: now,
         version: 1,
     };
-    shop.db().create(&product).await?;
+    CreateProduct { product: &product }.send(shop.db()).await?;
     Ok(product)
 }
 
@@ -144,7 +144,11 @@ pub async fn patch(shop: &Shop, id: &str, patch: &ProductPatch) -> Result<Produc
             version: old.version + 1,
             ..old.clone()
         };
-        let mut update = old.unchecked_update().set_updated_at(new.updated_at);
+        let mut update = UpdateProduct {
+            product_id: old.product_id.clone(),
+            expected_version: old.version,
+        }
+        .set_updated_at(new.updated_at);
         if let Some(name) = &name {
             update = update.set_name(name.clone());
         }

@@ -2,14 +2,13 @@
 //! stock), and orders over months in every status, built as the same entities the API writes and
 //! written with BatchWriteItem.
 
-use monotable::unchecked::UncheckedWrites;
-use monotable::{Entity, Item};
 use rust_decimal::Decimal;
 use time::{Duration, OffsetDateTime};
 
 use crate::Shop;
 use crate::error::ShopError;
 use crate::orders::{self, Order, OrderLine, Status};
+use crate::patterns::{LoadSample, SeedEmailGuard, SeedOrder, SeedOrderLine, SeedProduct, SeedUser};
 use crate::products::Product;
 use crate::time_util;
 use crate::users::User;
@@ -110,8 +109,11 @@ pub async fn load(
             updated_at: created,
             version: 1,
         };
-        writer.put(user.to_item()).await?;
-        writer.put(user.guard().to_item()).await?;
+        writer.put(|b| b.seed_user(SeedUser { user: &user })).await?;
+        let guard = user.guard();
+        writer
+            .put(|b| b.seed_email_guard(SeedEmailGuard { email_guard: &guard }))
+            .await?;
         user_ids.push(user.user_id);
         loaded.users += 1;
     }
@@ -133,7 +135,9 @@ pub async fn load(
             updated_at: created,
             version: 1,
         };
-        writer.put(product.to_item()).await?;
+        writer
+            .put(|b| b.seed_product(SeedProduct { product: &product }))
+            .await?;
         products.push(product);
         loaded.products += 1;
     }
@@ -184,9 +188,11 @@ pub async fn load(
             version: 1,
             items: None,
         };
-        writer.put(order.to_item()).await?;
+        writer.put(|b| b.seed_order(SeedOrder { order: &order })).await?;
         for line in &lines {
-            writer.put(line.to_item()).await?;
+            writer
+                .put(|b| b.seed_order_line(SeedOrderLine { order_item: line }))
+                .await?;
         }
         loaded.orders += 1;
     }
@@ -199,11 +205,12 @@ pub async fn load(
 /// another (docs/benchmarks.md).
 pub const IN_FLIGHT: usize = 4;
 
-/// Batches puts 25 at a time, keeps [`IN_FLIGHT`] batches going, and resends what DynamoDB leaves
-/// unprocessed.
+/// Batches puts 25 at a time (each a put of the model's `loadSample`), keeps [`IN_FLIGHT`]
+/// batches going, and resends what DynamoDB leaves unprocessed.
 struct Writer<'a> {
     shop: &'a Shop,
-    pending: Vec<Item>,
+    pending: LoadSample,
+    count: usize,
     written: usize,
     progress: &'a (dyn Fn(usize) + Sync),
     running: tokio::task::JoinSet<Result<usize, ShopError>>,
@@ -213,16 +220,19 @@ impl<'a> Writer<'a> {
     fn new(shop: &'a Shop, progress: &'a (dyn Fn(usize) + Sync)) -> Self {
         Writer {
             shop,
-            pending: Vec::with_capacity(BATCH),
+            pending: LoadSample::new(),
+            count: 0,
             written: 0,
             progress,
             running: tokio::task::JoinSet::new(),
         }
     }
 
-    async fn put(&mut self, item: Item) -> Result<(), ShopError> {
-        self.pending.push(item);
-        if self.pending.len() == BATCH {
+    /// Add one put to the pending batch.
+    async fn put(&mut self, add: impl FnOnce(LoadSample) -> LoadSample) -> Result<(), ShopError> {
+        self.pending = add(std::mem::take(&mut self.pending));
+        self.count += 1;
+        if self.count == BATCH {
             self.send().await?;
         }
         Ok(())
@@ -233,13 +243,14 @@ impl<'a> Writer<'a> {
         while self.running.len() >= IN_FLIGHT {
             self.reap().await?;
         }
-        if self.pending.is_empty() {
+        if self.count == 0 {
             return Ok(());
         }
-        let batch = std::mem::replace(&mut self.pending, Vec::with_capacity(BATCH));
+        let batch = std::mem::take(&mut self.pending);
+        let count = std::mem::take(&mut self.count);
         let shop = self.shop.clone();
         self.running
-            .spawn(async move { write_batch(&shop, batch).await });
+            .spawn(async move { write_batch(&shop, batch, count).await });
         Ok(())
     }
 
@@ -261,8 +272,7 @@ impl<'a> Writer<'a> {
     }
 }
 
-async fn write_batch(shop: &Shop, items: Vec<Item>) -> Result<usize, ShopError> {
-    let count = items.len();
-    shop.db().batch_put_items(items).await?;
+async fn write_batch(shop: &Shop, batch: LoadSample, count: usize) -> Result<usize, ShopError> {
+    batch.send(shop.db()).await?;
     Ok(count)
 }

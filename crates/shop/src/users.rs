@@ -1,24 +1,20 @@
 //! Users: profiles keyed by user id, with the email kept unique (case-insensitively) by a guard
 //! item written in the same transaction as the user.
 
-use monotable::unchecked::{Condition, Transaction, WriteAction};
+use monotable::WriteError;
 use serde::Deserialize;
 
 use crate::Shop;
 pub use crate::entities::{EmailGuard, User};
 use crate::error::ShopError;
-use crate::patterns::{GetUser, GetUserIdByEmail};
+use crate::patterns::{
+    ChangeEmail, ClaimEmail, CreateUser, GetUser, GetUserIdByEmail, RegisterUser, ReleaseEmail,
+    ReplaceUser,
+};
 use crate::rules;
 
 /// How many times a write that lost a race is retried before answering 503.
 const RETRIES: usize = 3;
-
-/// The actions of a profile's transaction: the user created or replaced,
-const SAVE_USER: &str = "saveUser";
-/// the new email's guard created,
-const CLAIM_EMAIL: &str = "claimEmail";
-/// and, when the email changes, the old one's deleted (the model's `releaseEmail`).
-const RELEASE_EMAIL: &str = "releaseEmail";
 
 /// `PUT /users/{userId}` body.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -78,7 +74,7 @@ pub async fn put_user(
         .send(shop.db())
         .await?;
         let created = current.is_none();
-        let (user, tx) = match current {
+        let saved = match current {
             None => {
                 let user = User {
                     user_id: user_id.to_string(),
@@ -89,44 +85,90 @@ pub async fn put_user(
                     updated_at: now,
                     version: 1,
                 };
-                let tx = Transaction::new()
-                    .push(SAVE_USER, WriteAction::create(&user))
-                    .push(CLAIM_EMAIL, WriteAction::create(&user.guard()));
-                (user, tx)
-            }
-            Some(old) => {
-                let user = User {
-                    name: name.clone(),
-                    email: email.clone(),
-                    email_lower: email_lower.clone(),
-                    updated_at: now,
-                    version: old.version + 1,
-                    ..old.clone()
-                };
-                let mut tx =
-                    Transaction::new().push(SAVE_USER, WriteAction::replace(&user, old.version));
-                if old.email_lower != email_lower {
-                    let mine = Condition::eq("userId", user_id.to_string());
-                    let old_guard = EmailGuard::key_of(old.email_lower.clone());
-                    tx = tx
-                        .push(RELEASE_EMAIL, WriteAction::delete(old_guard, mine))
-                        .push(CLAIM_EMAIL, WriteAction::create(&user.guard()));
+                let sent = RegisterUser::new()
+                    .create_user(CreateUser { user: &user })
+                    .claim_email(ClaimEmail {
+                        email_guard: &user.guard(),
+                    })
+                    .send(shop.db())
+                    .await;
+                match sent {
+                    Ok(()) => Saved::Done(user),
+                    // The guard is there: the email is someone else's.
+                    Err(e) if e.failed(RegisterUser::CLAIM_EMAIL) => Saved::EmailTaken,
+                    // The user was created meanwhile: read it again.
+                    Err(e) if e.failed(RegisterUser::CREATE_USER) => Saved::Raced,
+                    Err(e) => return Err(e.into()),
                 }
-                (user, tx)
             }
+            Some(old) => change(shop, old, &name, &email, &email_lower, now).await?,
         };
-        match tx.send(shop.db()).await {
-            Ok(()) => return Ok((user, created)),
-            // The new guard is there: the email is someone else's.
-            Err(e) if e.failed(CLAIM_EMAIL) => return Err(email_taken(&email)),
-            // The user was created or changed meanwhile: read it again.
-            Err(e) if e.failed(SAVE_USER) => continue,
-            Err(e) => return Err(e.into()),
+        match saved {
+            Saved::Done(user) => return Ok((user, created)),
+            Saved::EmailTaken => return Err(email_taken(&email)),
+            Saved::Raced => continue,
         }
     }
     Err(ShopError::busy(
         "the profile kept changing while it was being saved; try again",
     ))
+}
+
+/// How one attempt to save a profile ended.
+enum Saved {
+    Done(User),
+    EmailTaken,
+    Raced,
+}
+
+/// `old` changed to `name` and `email`: one conditional put, or, when the email changes, the
+/// model's `changeEmail` transaction that also moves the email's guard.
+async fn change(
+    shop: &Shop,
+    old: User,
+    name: &str,
+    email: &str,
+    email_lower: &str,
+    now: time::OffsetDateTime,
+) -> Result<Saved, ShopError> {
+    let user = User {
+        name: name.to_string(),
+        email: email.to_string(),
+        email_lower: email_lower.to_string(),
+        updated_at: now,
+        version: old.version + 1,
+        ..old.clone()
+    };
+    let replace = ReplaceUser {
+        user: &user,
+        expected_version: old.version,
+    };
+    if old.email_lower == email_lower {
+        return match replace.send(shop.db()).await {
+            Ok(()) => Ok(Saved::Done(user)),
+            Err(WriteError::VersionMismatch { .. } | WriteError::NotFound { .. }) => {
+                Ok(Saved::Raced)
+            }
+            Err(e) => Err(e.into()),
+        };
+    }
+    let sent = ChangeEmail::new()
+        .replace_user(replace)
+        .release_email(ReleaseEmail {
+            email_lower: old.email_lower.clone(),
+            owner: old.user_id.clone(),
+        })
+        .claim_email(ClaimEmail {
+            email_guard: &user.guard(),
+        })
+        .send(shop.db())
+        .await;
+    match sent {
+        Ok(()) => Ok(Saved::Done(user)),
+        Err(e) if e.failed(ChangeEmail::CLAIM_EMAIL) => Ok(Saved::EmailTaken),
+        Err(e) if e.failed(ChangeEmail::REPLACE_USER) => Ok(Saved::Raced),
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn email_taken(email: &str) -> ShopError {

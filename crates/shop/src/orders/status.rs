@@ -4,18 +4,13 @@
 
 use std::collections::HashSet;
 
-use monotable::unchecked::{Condition, Transaction, WriteAction};
 
 use super::{Order, OrderLine, RETRIES, Status, StatusChange, load, validate_order_id};
 use crate::Shop;
 use crate::auth::Caller;
 use crate::error::ShopError;
-use crate::products::{self, Product};
-
-/// The actions of a status change: the order's status moved (the model's `updateOrderStatus`),
-const UPDATE_STATUS: &str = "updateOrderStatus";
-/// and, for a cancellation, each tracked line's stock returned.
-const RESTOCK: &str = "restock";
+use crate::patterns::{CancelOrder, Restock, UpdateOrderStatus};
+use crate::products;
 
 /// Change an order's status. The owner may cancel; an admin may make any legal change. The write
 /// is conditional on the status and version read and moves the status index key with it;
@@ -45,27 +40,39 @@ pub async fn change_status(
         } else {
             Vec::new()
         };
-        let status = order
-            .unchecked_update()
-            .set_status(next.status)
-            .set_updated_at(next.updated_at)
-            .when(Condition::eq("status", order.status))
-            .into_update();
-        let mut tx = Transaction::new().push(UPDATE_STATUS, WriteAction::update(status)?);
+        let update = UpdateOrderStatus {
+            order_id: order.order_id.clone(),
+            expected_version: order.version,
+            current: order.status,
+        }
+        .set_status(next.status)
+        .set_shard(order.shard)
+        .set_day(order.day)
+        .set_updated_at(next.updated_at);
+        if restock.is_empty() {
+            match update.send(shop.db()).await {
+                Ok(()) => {
+                    next.items = Some(lines);
+                    return Ok(next);
+                }
+                // The order changed under us: the next round re-reads and answers with its state.
+                Err(e) if e.is_condition_failed() => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let mut tx = CancelOrder::new().update_order_status(update);
         for line in &restock {
-            let back = Product::unchecked_update_key(line.product_id.clone())
-                .add_stock(line.quantity)
-                .bump_version()
-                .when(Condition::exists("stock"))
-                .into_update();
-            tx = tx.push(RESTOCK, WriteAction::update(back)?);
+            let back = Restock {
+                product_id: line.product_id.clone(),
+            };
+            tx = tx.restock(back.add_stock(line.quantity));
         }
         match tx.send(shop.db()).await {
             Ok(()) => {
                 next.items = Some(lines);
                 return Ok(next);
             }
-            Err(e) if e.failed(RESTOCK) => {
+            Err(e) if e.failed(CancelOrder::RESTOCK) => {
                 // A product that stopped tracking stock (or is gone): cancel without
                 // restocking it.
                 for line in &restock {
@@ -78,7 +85,7 @@ pub async fn change_status(
                 }
             }
             // The order changed under us: the next round re-reads and answers with its state.
-            Err(e) if e.failed(UPDATE_STATUS) => {}
+            Err(e) if e.failed(CancelOrder::UPDATE_ORDER_STATUS) => {}
             Err(e) => return Err(e.into()),
         }
     }
