@@ -9,7 +9,6 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use crate::types;
-use crate::writes::unsupported;
 
 /// One action method: the write pattern it runs and the entry (count slot) it belongs to.
 struct Action<'a> {
@@ -62,10 +61,8 @@ fn argument(action: &Action<'_>) -> (TokenStream, TokenStream) {
 /// The TransactWrite or BatchWrite pattern's builder.
 pub(crate) fn tokens(ident: &Ident, pattern: &Pattern, model: &Model, doc: &str) -> TokenStream {
     if pattern.writes.iter().any(|w| w.patterns.is_empty()) {
-        return unsupported(
-            pattern,
-            "its `writes` name entities, not write patterns: declare each action as a write pattern and name it, `writes = [{ pattern = \"...\" }]`",
-        );
+        // The older form names entities, not the write patterns it runs: nothing to type.
+        return TokenStream::new();
     }
     let batch = pattern.operation == Operation::BatchWrite;
     let pattern_name = &pattern.name;

@@ -8,7 +8,9 @@ use time::{Duration, OffsetDateTime};
 use crate::Shop;
 use crate::error::ShopError;
 use crate::orders::{self, Order, OrderLine, Status};
-use crate::patterns::{LoadSample, SeedEmailGuard, SeedOrder, SeedOrderLine, SeedProduct, SeedUser};
+use crate::patterns::{
+    LoadSample, SeedEmailGuard, SeedOrder, SeedOrderLine, SeedProduct, SeedUser,
+};
 use crate::products::Product;
 use crate::time_util;
 use crate::users::User;
@@ -109,10 +111,16 @@ pub async fn load(
             updated_at: created,
             version: 1,
         };
-        writer.put(|b| b.seed_user(SeedUser { user: &user })).await?;
+        writer
+            .put(|b| b.seed_user(SeedUser { user: &user }))
+            .await?;
         let guard = user.guard();
         writer
-            .put(|b| b.seed_email_guard(SeedEmailGuard { email_guard: &guard }))
+            .put(|b| {
+                b.seed_email_guard(SeedEmailGuard {
+                    email_guard: &guard,
+                })
+            })
             .await?;
         user_ids.push(user.user_id);
         loaded.users += 1;
@@ -188,7 +196,9 @@ pub async fn load(
             version: 1,
             items: None,
         };
-        writer.put(|b| b.seed_order(SeedOrder { order: &order })).await?;
+        writer
+            .put(|b| b.seed_order(SeedOrder { order: &order }))
+            .await?;
         for line in &lines {
             writer
                 .put(|b| b.seed_order_line(SeedOrderLine { order_item: line }))

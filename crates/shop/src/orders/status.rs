@@ -4,7 +4,6 @@
 
 use std::collections::HashSet;
 
-
 use super::{Order, OrderLine, RETRIES, Status, StatusChange, load, validate_order_id};
 use crate::Shop;
 use crate::auth::Caller;
