@@ -728,10 +728,16 @@ pub struct RawEntityTraffic {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPatternTraffic {
-    /// Requests per second at peak: 0 to 1000000000.
+    /// Requests per second at peak of a read pattern (GetItem, Query, BatchGet, Scan):
+    /// 0 to 1000000000.
     #[serde(default)]
     #[schemars(range(min = 0, max = 1_000_000_000))]
     pub reads_per_second: Option<f64>,
+    /// Calls per second at peak of a write pattern (PutItem, UpdateItem, DeleteItem,
+    /// ConditionCheck, TransactWrite, BatchWrite): 0 to 1000000000.
+    #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000_000))]
+    pub writes_per_second: Option<f64>,
     /// Items returned per request: 1 to 1048576 (a Query reads at most 1 MB per call).
     #[serde(default)]
     #[schemars(range(min = 1, max = 1_048_576))]
