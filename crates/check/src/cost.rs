@@ -13,10 +13,11 @@ mod price;
 mod render;
 mod saving;
 mod size;
+mod write;
 
 use std::collections::BTreeMap;
 
-use monotable_model::{IndexKind, Model, Operation, Pattern};
+use monotable_model::{IndexKind, Model, Pattern};
 
 use crate::num;
 use rust_decimal::Decimal;
@@ -37,6 +38,7 @@ pub use size::{
     COLLECTION_OVERHEAD_BYTES, MAX_PAGE_BYTES, READ_UNIT_BYTES, ReadConsistency, WRITE_UNIT_BYTES,
     blocks, item_size, number_size, read_units, value_size, write_units,
 };
+pub use write::{MAX_BATCH_WRITE_ITEMS, changed_attributes};
 
 /// Seconds in an hour.
 const SECONDS_PER_HOUR: i64 = 3600;
@@ -69,7 +71,8 @@ pub struct PatternCost {
     /// `ReturnConsumedCapacity: INDEXES`.
     #[serde(flatten)]
     pub call: CallCost,
-    /// Requests per second (`traffic.patterns.<name>.reads_per_second`), when stated.
+    /// Requests per second (`traffic.patterns.<name>.reads_per_second` of a read pattern,
+    /// `writes_per_second` of a write pattern), when stated.
     pub requests_per_second: Option<f64>,
     /// Read units per second, when the rate is stated.
     pub rcu_per_second: Option<f64>,
@@ -168,27 +171,14 @@ pub struct CostReport {
     pub notes: Vec<String>,
 }
 
-/// Patterns that write `entity`, with the per-item units of that write.
+/// Patterns that write `entity`, with the per-item units of that write (a transaction's table
+/// part doubled; a ConditionCheck writes nothing).
 fn writers(model: &Model, entity: &monotable_model::EntityDecl) -> Vec<(String, Units)> {
-    let mut out = Vec::new();
-    for p in &model.patterns {
-        let units = match p.operation {
-            Operation::TransactWrite if p.writes.iter().any(|w| w.entity == entity.name) => {
-                put_units(model, entity, true)
-            }
-            Operation::PutItem | Operation::DeleteItem
-                if p.returns.iter().any(|r| r.name == entity.name) =>
-            {
-                put_units(model, entity, false)
-            }
-            Operation::UpdateItem if p.returns.iter().any(|r| r.name == entity.name) => {
-                update_units(model, entity, &mutable_attributes(entity), false)
-            }
-            _ => continue,
-        };
-        out.push((p.name.clone(), units));
-    }
-    out
+    model
+        .patterns
+        .iter()
+        .filter_map(|p| write::writes_item(model, p, entity).map(|u| (p.name.clone(), u)))
+        .collect()
 }
 
 /// `units_per_second × price / scale`; `None` on overflow or for a rate that is no number.
@@ -299,11 +289,14 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
     let mut patterns = Vec::new();
     for p in &model.patterns {
         let call = call_cost(model, p);
-        let rate = model
-            .traffic
-            .patterns
-            .get(&p.name)
-            .and_then(|t| t.reads_per_second);
+        // A read pattern's calls are its reads, a write pattern's its writes.
+        let rate = model.traffic.patterns.get(&p.name).and_then(|t| {
+            if p.is_read() {
+                t.reads_per_second
+            } else {
+                t.writes_per_second
+            }
+        });
         if let Some(rate) = rate.filter(|_| p.is_read()) {
             requests += rate;
             requests_per_entity += rate * num::to_f64(call.requests_table_per_entity);

@@ -355,17 +355,31 @@ fn shop_hand_computed() {
     assert_eq!(p("getOrderWithItems").call.requests_table_per_entity, 2);
     // 20 orders × 1500 B = 30000 B → 8 × 0.5.
     assert_eq!(p("listUserOrders").rcu_per_call(), 4.0);
-    // Idempotency 300 B (2) + Order 1500 B (4 + 3 GSIs × 2) + 49 OrderItems 400 B (49 × 2)
-    // + 49 Products 2000 B (49 × (4 + GSI1 2 + GSI2 2)).
+    // recordIdempotency 300 B (2) + placeOrder 1500 B (4 + 3 GSIs × 2) + 49 addOrderLine
+    // 400 B (49 × 2) + 49 × the dearer of takeStock (2000 B: 4, and GSI1 and GSI2 rewritten
+    // once each, 2 + 2; `stock` moves no key) and checkProduct (4, no index).
     let create = p("createOrder");
     assert_eq!(create.call.wcu.table, 2.0 + 4.0 + 98.0 + 196.0);
     assert_eq!(create.call.wcu.index("GSI1"), 2.0 + 98.0);
     assert_eq!(create.call.wcu.index("GSI3"), 2.0);
     assert_eq!(create.wcu_per_call(), 300.0 + 6.0 + 196.0);
-    // Sign-up: User 600 B and EmailGuard 200 B, transactional.
+    assert_eq!(create.call.items, 100);
+    // Sign-up: createUser 600 B and claimEmail 200 B, transactional.
     assert_eq!(p("registerUser").wcu_per_call(), 4.0);
-    // Status change, upper bound: table 2 + each of 3 GSIs moved (2 × 2).
-    assert_eq!(p("updateOrderStatus").wcu_per_call(), 14.0);
+    // Status change, by its `sets`: table 2, GSI2 and GSI3 moved (status, day: 2 × 2 each),
+    // GSI1 rewritten once (2): its key does not change.
+    let status = p("updateOrderStatus");
+    assert_eq!(status.call.wcu.table, 2.0);
+    assert_eq!(status.call.wcu.index("GSI1"), 2.0);
+    assert_eq!(status.call.wcu.index("GSI2"), 4.0);
+    assert_eq!(status.wcu_per_call(), 12.0);
+    // A product's check: the 2000 B it reads, 2 write units, doubled; no index.
+    assert_eq!(p("checkProduct").wcu_per_call(), 4.0);
+    assert_eq!(p("checkProduct").call.wcu.table, 4.0);
+    // Cancel: the status change in the transaction (4 + 2 + 4 + 4) and 49 restocks (4 + 2 + 2).
+    assert_eq!(p("cancelOrder").wcu_per_call(), 14.0 + 49.0 * 8.0);
+    // A product change moves GSI1 (category, published) and GSI2 (gated by published).
+    assert_eq!(p("updateProduct").wcu_per_call(), 2.0 + 4.0 + 4.0);
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! Least-privilege IAM statements derived from the model's access patterns.
 //!
-//! Each pattern's operation maps to the DynamoDB IAM actions it needs ([`actions`]); the resource
-//! is the table, or `table/index/NAME` for a Query or Scan on an index. Only what the patterns use
-//! is granted.
+//! Each pattern maps to the DynamoDB IAM actions it needs ([`pattern_actions`]: its operation's,
+//! or for a transaction those of the write patterns it runs); the resource is the table, or
+//! `table/index/NAME` for a Query or Scan on an index. Only what the patterns use is granted.
 
-use monotable_model::{Model, Operation};
+use monotable_model::{Model, Operation, Pattern};
 
 /// Where a statement applies.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -26,14 +26,16 @@ pub struct PolicyStatement {
     pub actions: Vec<&'static str>,
 }
 
-/// The IAM actions one operation needs.
+/// The IAM actions one operation needs, when nothing more is known of it.
 ///
 /// `TransactWrite` has no IAM action of its own (there is no `dynamodb:TransactWriteItems`
 /// permission): DynamoDB authorizes each action in the transaction as the underlying `PutItem`,
-/// `UpdateItem`, `DeleteItem` or `ConditionCheckItem`. The model lists the entities a transaction
-/// writes but not how, so it gets `PutItem`, `UpdateItem` and `ConditionCheckItem` (a `Put` or
-/// `Update` of each written entity, guarded by condition checks); `DeleteItem` only comes from a
-/// `DeleteItem` pattern.
+/// `UpdateItem`, `DeleteItem` or `ConditionCheckItem`. A transaction whose actions name their
+/// write patterns is granted exactly theirs ([`pattern_actions`]); one in the older form lists
+/// only the entities it writes, not how, so it gets `PutItem`, `UpdateItem` and
+/// `ConditionCheckItem` (a `Put` or `Update` of each written entity, guarded by condition
+/// checks), and `DeleteItem` only comes from a `DeleteItem` pattern. A `BatchWrite` needs
+/// `dynamodb:BatchWriteItem` alone.
 pub fn actions(operation: Operation) -> &'static [&'static str] {
     match operation {
         Operation::GetItem => &["dynamodb:GetItem"],
@@ -51,6 +53,33 @@ pub fn actions(operation: Operation) -> &'static [&'static str] {
         Operation::ConditionCheck => &["dynamodb:ConditionCheckItem"],
         Operation::BatchWrite => &["dynamodb:BatchWriteItem"],
     }
+}
+
+/// The IAM actions one pattern of `model` needs, sorted, without duplicates: its operation's
+/// ([`actions`]), except for a `TransactWrite`, which needs those of the write patterns its
+/// actions run (a `PutItem`, `UpdateItem`, `DeleteItem` or `ConditionCheckItem` each; an entry
+/// in the older entity-only form, today's `PutItem`, `UpdateItem` and `ConditionCheckItem`).
+pub fn pattern_actions(model: &Model, pattern: &Pattern) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = match pattern.operation {
+        Operation::TransactWrite => pattern
+            .writes
+            .iter()
+            .flat_map(|w| -> Vec<&'static str> {
+                if w.patterns.is_empty() {
+                    return actions(Operation::TransactWrite).to_vec();
+                }
+                w.patterns
+                    .iter()
+                    .filter_map(|name| model.pattern(name))
+                    .flat_map(|p| actions(p.operation).iter().copied())
+                    .collect()
+            })
+            .collect(),
+        operation => actions(operation).to_vec(),
+    };
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The resource an operation on `index` touches: only Query and Scan read an index; every other
@@ -80,7 +109,7 @@ pub fn policy_statements(model: &Model) -> Vec<PolicyStatement> {
             }
         };
         if let Some(statement) = statements.get_mut(position) {
-            statement.actions.extend(actions(pattern.operation));
+            statement.actions.extend(pattern_actions(model, pattern));
         }
     }
     for statement in &mut statements {

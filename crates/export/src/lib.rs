@@ -28,7 +28,7 @@ use monotable_model::Model;
 
 pub use cloudformation::{TABLE_NAME_PARAMETER, TABLE_RESOURCE, cloudformation};
 pub use create_table::{create_table_json, ttl_spec};
-pub use iam::{PolicyResource, PolicyStatement, actions, policy_statements};
+pub use iam::{PolicyResource, PolicyStatement, actions, pattern_actions, policy_statements};
 pub use markdown::{
     Capacity, CapacityHook, MarkdownOptions, key_condition_text, markdown, markdown_with,
 };

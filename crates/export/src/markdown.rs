@@ -139,6 +139,9 @@ fn pattern_notes(pattern: &Pattern) -> String {
         let names: Vec<String> = reads.iter().map(|r| code(&r.name)).collect();
         notes.push(format!("reads {}", names.join(", ")));
     }
+    if let Some(condition) = &pattern.condition {
+        notes.push(format!("condition {}", code(&condition.text)));
+    }
     if let Some(sets) = &pattern.sets {
         let names: Vec<String> = sets.attributes.iter().map(|a| code(&a.name)).collect();
         notes.push(format!("sets {}", names.join(", ")));
@@ -151,10 +154,20 @@ fn returns_text(pattern: &Pattern) -> String {
         let writes: Vec<String> = pattern
             .writes
             .iter()
-            .map(|w| match w.count {
-                Some(1) => cell(&w.entity),
-                Some(n) => format!("{} ×{n}", cell(&w.entity)),
-                None => format!("{} ×many", cell(&w.entity)),
+            .map(|w| {
+                // An action names its write patterns and the entity they write.
+                let what = match w.patterns.as_slice() {
+                    [] => cell(&w.entity),
+                    names => {
+                        let names: Vec<String> = names.iter().map(|n| cell(n)).collect();
+                        format!("{} ({})", names.join(" or "), cell(&w.entity))
+                    }
+                };
+                match w.count {
+                    Some(1) => what,
+                    Some(n) => format!("{what} ×{n}"),
+                    None => format!("{what} ×many"),
+                }
             })
             .collect();
         return format!("writes {}", writes.join(", "));

@@ -693,8 +693,10 @@ pub struct EntityTraffic {
 /// Traffic of one pattern.
 #[derive(Debug, Clone, Default)]
 pub struct PatternTraffic {
-    /// Requests/s.
+    /// Requests/s of a read pattern.
     pub reads_per_second: Option<f64>,
+    /// Calls/s of a write pattern.
+    pub writes_per_second: Option<f64>,
     /// Items per request.
     pub items_per_read: Option<u64>,
     /// Span.

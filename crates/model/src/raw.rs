@@ -552,11 +552,12 @@ pub enum Operation {
     BatchWrite,
 }
 
-/// How many items one transaction action list contains for an entity.
+/// How many times an action of a transaction (or a request of a batch) runs at most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RawCount {
-    /// An exact or maximum count: 1 to 100 (a transaction's most actions).
+    /// A maximum count: 1 to 100 in a transaction (its most actions), 1 to 1000000000 in a
+    /// batch.
     Fixed(u64),
     /// `"many"`: one per element of an unbounded input.
     Many(ManyCount),
@@ -575,7 +576,7 @@ impl serde::de::Visitor<'_> for CountVisitor {
     type Value = RawCount;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a whole number of items from 1 to 100, or \"many\"")
+        f.write_str("a whole number of items (from 1 to 100 in a transaction), or \"many\"")
     }
 
     fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RawCount, E> {
@@ -728,10 +729,16 @@ pub struct RawEntityTraffic {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPatternTraffic {
-    /// Requests per second at peak: 0 to 1000000000.
+    /// Requests per second at peak of a read pattern (GetItem, Query, BatchGet, Scan):
+    /// 0 to 1000000000.
     #[serde(default)]
     #[schemars(range(min = 0, max = 1_000_000_000))]
     pub reads_per_second: Option<f64>,
+    /// Calls per second at peak of a write pattern (PutItem, UpdateItem, DeleteItem,
+    /// ConditionCheck, TransactWrite, BatchWrite): 0 to 1000000000.
+    #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000_000))]
+    pub writes_per_second: Option<f64>,
     /// Items returned per request: 1 to 1048576 (a Query reads at most 1 MB per call).
     #[serde(default)]
     #[schemars(range(min = 1, max = 1_048_576))]

@@ -175,42 +175,70 @@ impl fmt::Display for Operand {
 
 /// `text` parsed into clauses, or what is wrong with it.
 pub fn parse_write_condition(text: &str) -> Result<Vec<ConditionClause>, String> {
+    parse_spanned(text)
+        .map(|clauses| clauses.into_iter().map(|(c, _)| c).collect())
+        .map_err(|(message, _)| message)
+}
+
+/// A clause parsed from a condition, with the byte range it takes in the condition's text.
+pub(crate) type SpannedClause = (ConditionClause, Range<usize>);
+
+/// `text` parsed into clauses, each with its byte range in `text`; or what is wrong, with the
+/// range of the text at fault.
+pub(crate) fn parse_spanned(text: &str) -> Result<Vec<SpannedClause>, (String, Range<usize>)> {
+    let (parts, separators) = split_and(text);
     let mut clauses = Vec::new();
-    for part in split_and(text) {
-        let part = part.trim();
+    for (k, range) in parts.iter().enumerate() {
+        let raw = &text[range.clone()];
+        let lead = raw.len() - raw.trim_start().len();
+        let part = raw.trim();
+        let at = range.start + lead..range.start + lead + part.len();
         if part.is_empty() {
-            return Err("an empty clause: write clauses joined by ` and `".to_string());
+            // Point at the `and` with nothing on one side of it.
+            let and = separators
+                .get(k.saturating_sub(1).min(separators.len().saturating_sub(1)))
+                .cloned()
+                .unwrap_or(0..text.len());
+            return Err((
+                "an empty clause: write clauses joined by ` and `".to_string(),
+                and,
+            ));
         }
-        clauses.push(clause(part)?);
+        clauses.push((clause(part).map_err(|e| (e, at.clone()))?, at));
     }
     Ok(clauses)
 }
 
-/// Splits on the word `and` (any case) outside quotes.
-fn split_and(text: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
+/// The clauses of `text` (byte ranges) and the `and`s between them, split on the word `and`
+/// (any case, between blanks) outside quotes.
+fn split_and(text: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+    let (mut parts, mut separators) = (Vec::new(), Vec::new());
     let (mut start, mut quoted) = (0, false);
     let bytes = text.as_bytes();
+    let blank = |b: u8| b == b' ' || b == b'\t';
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
             b'\'' => quoted = !quoted,
-            b' ' | b'\t' if !quoted => {
-                let rest = &text[i + 1..];
-                let word = rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("and"));
-                let after = rest.as_bytes().get(3).is_none_or(|b| *b == b' ');
+            b if blank(b) && !quoted => {
+                let word = text
+                    .get(i + 1..i + 4)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("and"));
+                let after = bytes.get(i + 4).is_none_or(|b| blank(*b));
                 if word && after {
-                    parts.push(&text[start..i]);
-                    start = i + 5;
-                    i += 4;
+                    // The blank after `and` may start the next separator (`and and`).
+                    parts.push(start..i.max(start));
+                    separators.push(i + 1..i + 4);
+                    start = (i + 5).min(text.len());
+                    i += 3;
                 }
             }
             _ => {}
         }
         i += 1;
     }
-    parts.push(text.get(start..).unwrap_or(""));
-    parts
+    parts.push(start..text.len());
+    (parts, separators)
 }
 
 fn is_name(s: &str) -> bool {
@@ -219,12 +247,16 @@ fn is_name(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
 }
 
-fn name_in(s: &str, what: &str) -> Result<String, String> {
+/// `s` as the name of an `attribute` or `parameter` (`noun`) in clause `what`.
+fn name_in(s: &str, what: &str, noun: &str) -> Result<String, String> {
     let s = s.trim();
-    if is_name(s) {
+    let article = if noun.starts_with('a') { "an" } else { "a" };
+    if s.is_empty() {
+        Err(format!("`{what}` names no {noun}"))
+    } else if is_name(s) {
         Ok(s.to_string())
     } else {
-        Err(format!("`{s}` is not an attribute name in `{what}`"))
+        Err(format!("`{s}` is not {article} {noun} name in `{what}`"))
     }
 }
 
@@ -246,7 +278,7 @@ fn clause(part: &str) -> Result<ConditionClause, String> {
             let inner = inner
                 .strip_suffix(')')
                 .ok_or_else(|| format!("`{part}` lacks its closing `)`"))?;
-            return Ok(make(name_in(inner, part)?));
+            return Ok(make(name_in(inner, part, "attribute")?));
         }
     }
     for (token, op) in [
@@ -258,7 +290,7 @@ fn clause(part: &str) -> Result<ConditionClause, String> {
         (">", CompareOp::Gt),
     ] {
         if let Some((left, right)) = part.split_once(token) {
-            let attribute = name_in(left, part)?;
+            let attribute = name_in(left, part, "attribute")?;
             let operand = operand(right.trim(), part)?;
             return Ok(ConditionClause::Compare {
                 attribute,
@@ -274,9 +306,14 @@ fn clause(part: &str) -> Result<ConditionClause, String> {
 
 fn operand(text: &str, part: &str) -> Result<Operand, String> {
     if let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
-        return name_in(inner, part).map(Operand::Param);
+        return name_in(inner, part, "parameter").map(Operand::Param);
     }
     if let Some(inner) = text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
+        if inner.contains('\'') {
+            return Err(format!(
+                "`{text}` in `{part}` holds a quote inside its text: a literal is 'text' without `'`"
+            ));
+        }
         return Ok(Operand::Text(inner.to_string()));
     }
     match text {
@@ -284,8 +321,20 @@ fn operand(text: &str, part: &str) -> Result<Operand, String> {
         "false" => return Ok(Operand::Bool(false)),
         _ => {}
     }
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     text.parse::<i64>().map(Operand::Integer).map_err(|_| {
-        format!("`{text}` in `{part}` is not `{{param}}`, true, false, a whole number or 'text'")
+        if whole {
+            format!(
+                "`{text}` in `{part}` is beyond a 64-bit whole number ({} to {})",
+                i64::MIN,
+                i64::MAX
+            )
+        } else {
+            format!(
+                "`{text}` in `{part}` is not `{{param}}`, true, false, a whole number or 'text'"
+            )
+        }
     })
 }
 
@@ -324,9 +373,39 @@ mod tests {
             ("stock >= many", "not `{param}`"),
             ("frobnicate", "not a condition clause"),
             ("a b = 1", "not an attribute name"),
+            ("version()", "names no attribute"),
+            ("stock >= {}", "names no parameter"),
+            (
+                "stock >= 99999999999999999999",
+                "beyond a 64-bit whole number",
+            ),
+            ("name = 'it's'", "quote inside"),
         ] {
             let e = parse_write_condition(text).expect_err(text);
             assert!(e.contains(says), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn each_clause_and_each_mistake_has_its_range_in_the_text() {
+        let text = "exists  AND stock >= {quantity} and name <> 'a and b'";
+        let ranges: Vec<&str> = parse_spanned(text)
+            .expect("parses")
+            .into_iter()
+            .map(|(_, r)| &text[r])
+            .collect();
+        assert_eq!(
+            ranges,
+            ["exists", "stock >= {quantity}", "name <> 'a and b'"]
+        );
+        for (text, at) in [
+            ("exists and stock >= many", "stock >= many"),
+            ("exists and  and stock = 1", "and"),
+            ("exists and", "and"),
+            ("frob and exists", "frob"),
+        ] {
+            let (_, range) = parse_spanned(text).expect_err(text);
+            assert_eq!(&text[range], at, "{text}");
         }
     }
 }

@@ -180,7 +180,7 @@ async fn bad_requests_get_clear_messages() {
         ),
         ("/api/live/scan?index=GSI99", 404, "unknown_index", "GSI99"),
         (
-            "/api/live/patterns/putProduct?productId=p1",
+            "/api/live/patterns/createProduct?productId=p1",
             403,
             "read_only",
             "--allow-writes",

@@ -329,54 +329,37 @@ pub fn call_cost(model: &Model, pattern: &Pattern) -> CallCost {
     }
     cost.requests_table_per_entity = 1;
     match pattern.operation {
-        Operation::TransactWrite => {
-            let fixed = pattern
-                .writes
-                .iter()
-                .filter_map(|w| w.count)
-                .fold(0u64, u64::saturating_add);
-            for write in &pattern.writes {
-                let Some(entity) = model.entity(&write.entity) else {
-                    continue;
+        Operation::TransactWrite | Operation::BatchWrite => {
+            let shares = super::write::multi_write(model, pattern);
+            for (_, units) in &shares.shares {
+                cost.wcu.add_scaled(units, 1.0);
+            }
+            cost.items = shares.items;
+            cost.wcu_if_condition_fails = shares.if_condition_fails;
+            cost.notes.extend(shares.notes);
+        }
+        _ => {
+            cost.items = 1;
+            if let Some((entity, units)) = super::write::single_write(model, pattern) {
+                let units = if pattern.operation == Operation::ConditionCheck {
+                    cost.notes.push("a ConditionCheck runs inside a TransactWrite: charged as there, the item it reads in 1 KB write units, doubled, no index".to_string());
+                    super::write::transactional(&units)
+                } else {
+                    units
                 };
-                let count = write.count.unwrap_or_else(|| {
-                    let n = MAX_TRANSACTION_ACTIONS.saturating_sub(fixed).max(1);
+                if pattern.operation == Operation::UpdateItem && pattern.sets.is_none() {
                     cost.notes.push(format!(
-                        "`{}` count is unbounded; assumed the {n} actions a transaction can still hold",
+                        "update states no `sets`: assumed to change every attribute of `{}` outside the primary key (upper bound)",
                         entity.name
                     ));
-                    n
-                });
-                cost.items = cost.items.saturating_add(count);
-                let one = put_units(model, entity, true);
-                cost.wcu.add_scaled(&one, num::to_f64(count));
-                cost.wcu_if_condition_fails += one.table * num::to_f64(count);
-            }
-        }
-        operation => {
-            // One item: the largest the pattern may touch.
-            let mut best: Option<Units> = None;
-            for entity in pattern.returns.iter().filter_map(|r| model.entity(&r.name)) {
-                let units = match operation {
-                    Operation::UpdateItem => {
-                        update_units(model, entity, &mutable_attributes(entity), false)
-                    }
-                    _ => put_units(model, entity, false),
-                };
-                if best.as_ref().is_none_or(|b| units.total > b.total) {
-                    best = Some(units);
                 }
-            }
-            if operation == Operation::UpdateItem {
-                cost.notes.push(
-                    "update assumed to change every attribute outside the primary key (upper bound)"
-                        .to_string(),
-                );
-            }
-            cost.items = 1;
-            if let Some(best) = best {
-                cost.wcu_if_condition_fails = best.table;
-                cost.wcu = best;
+                if pattern.operation == Operation::PutItem
+                    && units.total > put_units(model, entity, false).total
+                {
+                    cost.notes.push("a replace (its condition needs the item): index keys assumed to move (upper bound)".to_string());
+                }
+                cost.wcu_if_condition_fails = units.table;
+                cost.wcu = units;
             }
         }
     }

@@ -35,10 +35,24 @@ impl Saving {
 }
 
 /// The part of `model` that `patterns` (the calls touching `entity`) use: the table, every
-/// index, the entities they return or write, and their traffic.
+/// index, the write patterns their transactions and batches run (a transaction is costed by
+/// its actions), the entities they return or write, and their traffic.
 fn workload(model: &Model, entity: &str, patterns: &[&Pattern]) -> Model {
+    let mut patterns: Vec<&Pattern> = patterns.to_vec();
+    let actions: Vec<&Pattern> = patterns
+        .iter()
+        .flat_map(|p| p.writes.iter().flat_map(|w| &w.patterns))
+        .filter_map(|name| model.pattern(name))
+        .collect();
+    for action in actions {
+        if !patterns.iter().any(|p| std::ptr::eq(*p, action)) {
+            patterns.push(action);
+        }
+    }
+    // In the model's order (by name), which breaks ties between equally dear writers.
+    patterns.sort_by(|a, b| a.name.cmp(&b.name));
     let mut names: BTreeSet<&str> = BTreeSet::from([entity]);
-    for p in patterns {
+    for p in &patterns {
         names.extend(p.returns.iter().map(|r| r.name.as_str()));
         names.extend(p.writes.iter().map(|w| w.entity.as_str()));
     }

@@ -3,6 +3,7 @@
 use monotable_model::{
     Attribute, AttributeType, EntityDecl, Index, IndexKind, KeyClause, KeyTemplate, KeyTest,
     MAX_TRANSACTION_ACTIONS, Model, Operation, Pattern, Relation, RelationKind, TimestampFormat,
+    Write,
 };
 
 use super::lookup::Lookup;
@@ -409,31 +410,29 @@ fn implied_writes(
     }
 }
 
+/// One entry of a transaction's `writes` as a message names it: its action (`addOrderLine`),
+/// its alternatives (`takeStock` | `checkProduct`), or in the older form its entity.
+fn action_name(w: &Write) -> String {
+    match w.patterns.as_slice() {
+        [] => format!("`{}`", w.entity),
+        names => {
+            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            names.join(" | ")
+        }
+    }
+}
+
+/// MT011: the actions a transaction declares, each entry's `count` (a `one_of` group counted
+/// once, whichever alternative runs), at most 100 and 4 MB.
 fn transactions(model: &Model, out: &mut Vec<Diagnostic>) {
     for p in model
         .patterns
         .iter()
         .filter(|p| p.operation == Operation::TransactWrite)
     {
-        let unbounded: Vec<&str> = p
-            .writes
-            .iter()
-            .filter(|w| w.count.is_none())
-            .map(|w| w.entity.as_str())
-            .collect();
-        if !unbounded.is_empty() {
-            out.push(
-                Diagnostic::error(
-                    Rule::SizeLimit,
-                    format!("transaction `{}` can exceed 100 actions: it writes one `{}` per input with no upper bound", p.name, unbounded.join("`, `")),
-                    p.operation_span.clone(),
-                )
-                .note("TransactWriteItems takes at most 100 actions and 4 MB; larger inputs fail as a whole")
-                .help(format!(
-                    "bound the input (e.g. `count = 50` with a matching `max` on the relation) and reject larger requests, or write the `{}` items outside the transaction after a guarded header write",
-                    unbounded.join("`, `")
-                )),
-            );
+        let unbounded: Vec<&Write> = p.writes.iter().filter(|w| w.count.is_none()).collect();
+        if let Some(first) = unbounded.first() {
+            out.push(unbounded_transaction(p, first, &unbounded));
             continue;
         }
         let actions: u64 = p
@@ -451,21 +450,71 @@ fn transactions(model: &Model, out: &mut Vec<Diagnostic>) {
             })
             .fold(0u64, u64::saturating_add);
         if actions > MAX_TRANSACTION_ACTIONS || bytes > MAX_TRANSACT_BYTES {
-            out.push(
-                Diagnostic::error(
-                    Rule::SizeLimit,
-                    format!(
-                        "transaction `{}` can exceed DynamoDB's limits: {actions} actions, ~{} KB",
-                        p.name,
-                        bytes / 1024
-                    ),
-                    p.operation_span.clone(),
-                )
-                .note("TransactWriteItems takes at most 100 actions and 4 MB")
-                .help("lower the per-entity `count`s, or split the write"),
-            );
+            let counted: Vec<String> = p
+                .writes
+                .iter()
+                .map(|w| format!("{} {}", action_name(w), w.count.unwrap_or(0)))
+                .collect();
+            let mut d = Diagnostic::error(
+                Rule::SizeLimit,
+                format!(
+                    "transaction `{}` can exceed DynamoDB's limits: {actions} actions, ~{} KB",
+                    p.name,
+                    bytes / 1024
+                ),
+                p.operation_span.clone(),
+            )
+            .note("TransactWriteItems takes at most 100 actions and 4 MB");
+            if p.writes.iter().any(|w| !w.patterns.is_empty()) {
+                d = d.note(format!(
+                    "actions as the model declares them: {} (a `one_of` group is one action per `count`, whichever alternative runs)",
+                    counted.join(", ")
+                ));
+            }
+            out.push(d.help(if p.writes.iter().all(|w| w.patterns.is_empty()) {
+                "lower the per-entity `count`s, or split the write"
+            } else {
+                "lower the actions' `count`s, or split the write"
+            }));
         }
     }
+}
+
+/// MT011 for a transaction with an action of no upper bound (`count = "many"`).
+fn unbounded_transaction(p: &Pattern, first: &Write, unbounded: &[&Write]) -> Diagnostic {
+    if first.patterns.is_empty() {
+        let names: Vec<&str> = unbounded.iter().map(|w| w.entity.as_str()).collect();
+        return Diagnostic::error(
+            Rule::SizeLimit,
+            format!("transaction `{}` can exceed 100 actions: it writes one `{}` per input with no upper bound", p.name, names.join("`, `")),
+            p.operation_span.clone(),
+        )
+        .note("TransactWriteItems takes at most 100 actions and 4 MB; larger inputs fail as a whole")
+        .help(format!(
+            "bound the input (e.g. `count = 50` with a matching `max` on the relation) and reject larger requests, or write the `{}` items outside the transaction after a guarded header write",
+            names.join("`, `")
+        ));
+    }
+    let names: Vec<String> = unbounded.iter().map(|w| action_name(w)).collect();
+    let (runs, it) = match names.len() {
+        1 => ("runs", "it"),
+        _ => ("run", "each"),
+    };
+    Diagnostic::error(
+        Rule::SizeLimit,
+        format!(
+            "transaction `{}` can exceed 100 actions: {} {runs} once per input with no upper bound",
+            p.name,
+            names.join(", ")
+        ),
+        first.span.clone(),
+    )
+    .label("`count = \"many\"`: no upper bound")
+    .note("TransactWriteItems takes at most 100 actions and 4 MB; larger inputs fail as a whole")
+    .help(format!(
+        "state the most times {it} runs (e.g. `count = 49` with a matching `max` on the relation) and reject larger requests, or run {} outside the transaction after a guarded header write",
+        names.join(", ")
+    ))
 }
 
 /// Collections without `max_items`. (A stated item size over 400 KB is refused when the model

@@ -4,7 +4,9 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use monotable_model::{EntityDecl, Index, KeyTemplates, Model, Operation, Pattern, Relation};
+use monotable_model::{
+    EntityDecl, Index, KeyTemplates, Model, Operation, Pattern, Relation, Write,
+};
 
 use super::entity_shape;
 use crate::shape::Shape;
@@ -132,16 +134,27 @@ impl<'m> Writers<'m> {
     }
 }
 
+/// Whether a transaction's entry writes its entity: a ConditionCheck action only reads it (an
+/// entry of alternatives writes when one of them does; the older entity-only form writes).
+fn writes(model: &Model, w: &Write) -> bool {
+    w.patterns.is_empty()
+        || w.patterns.iter().any(|n| {
+            model
+                .pattern(n)
+                .is_some_and(|p| p.operation != Operation::ConditionCheck)
+        })
+}
+
 /// Everything the rules look up repeatedly, built once per check.
 pub(crate) struct Lookup<'m> {
     /// The patterns returning each entity, in model order.
     pub(crate) returning: HashMap<&'m str, Vec<&'m Pattern>>,
     /// The relations naming each related entity, with their owner.
     pub(crate) owners: HashMap<&'m str, Vec<(&'m EntityDecl, &'m Relation)>>,
-    /// Each TransactWrite pattern (by name) with each entity it writes: a transaction's writes
-    /// are looked up, never paired.
+    /// Each TransactWrite pattern (by name) with each entity it writes (a ConditionCheck action
+    /// writes nothing): a transaction's writes are looked up, never paired.
     transaction_writes: HashSet<(&'m str, &'m str)>,
-    /// The TransactWrite patterns writing each entity, in model order.
+    /// The TransactWrite patterns writing (or checking) each entity, in model order.
     transacting: HashMap<&'m str, Vec<&'m Pattern>>,
     /// The entities in each native index (they declare every key attribute), by index name.
     members: HashMap<&'m str, Vec<&'m EntityDecl>>,
@@ -169,7 +182,9 @@ impl<'m> Lookup<'m> {
                     if !list.last().is_some_and(|q| std::ptr::eq(*q, p)) {
                         list.push(p);
                     }
-                    transaction_writes.insert((p.name.as_str(), a.entity.as_str()));
+                    if writes(model, a) {
+                        transaction_writes.insert((p.name.as_str(), a.entity.as_str()));
+                    }
                 }
             }
         }
@@ -202,14 +217,11 @@ impl<'m> Lookup<'m> {
         let (Some(of_a), Some(of_b)) = (of_a, of_b) else {
             return false;
         };
-        let (fewer, other) = if of_a.len() <= of_b.len() {
-            (of_a, b)
-        } else {
-            (of_b, a)
-        };
-        fewer
-            .iter()
-            .any(|p| self.transaction_writes.contains(&(p.name.as_str(), other)))
+        let fewer = if of_a.len() <= of_b.len() { of_a } else { of_b };
+        fewer.iter().any(|p| {
+            self.transaction_writes.contains(&(p.name.as_str(), a))
+                && self.transaction_writes.contains(&(p.name.as_str(), b))
+        })
     }
 
     /// The patterns that return or write `entity`: every call that reads or writes its items.

@@ -355,7 +355,7 @@ fn unguarded(e: &EntityDecl, u: &Unique, attrs: &str, lookup: Option<&Pattern>) 
     )
     .note(note)
     .help(format!(
-        "add a guard entity keyed by the value (e.g. `PK = \"{}\"`), write it with `attribute_not_exists(PK)` in the same TransactWrite as `{}`, and set `guard` on the constraint",
+        "add a guard entity keyed by the value (e.g. `PK = \"{}\"`), create it with a PutItem pattern whose `condition = \"not_exists\"` in the same TransactWrite as `{}`, and set `guard` on the constraint",
         guard_key(&u.attributes),
         e.name
     ))
@@ -391,7 +391,7 @@ fn constraint(
                 format!("guard `{guard}` for `{}` by `{attrs}` is never written in the same transaction as `{}`", e.name, e.name),
                 u.span.clone(),
             )
-            .help(format!("add a TransactWrite pattern whose `writes` include both `{}` and `{guard}`", e.name)),
+            .help(format!("add a TransactWrite pattern whose actions write both `{}` and `{guard}` (the guard created by a PutItem with `condition = \"not_exists\"`)", e.name)),
         ),
         Some(_) => None,
     }

@@ -59,20 +59,43 @@ impl Validator {
         patterns: &Patterns,
     ) -> Vec<Write> {
         let mut out = Vec::new();
+        let op = p.operation.value;
+        if let (false, Some(first)) = (
+            matches!(op, Operation::TransactWrite | Operation::BatchWrite),
+            p.writes.first(),
+        ) {
+            self.err_help(
+                IssueKind::Invalid,
+                format!("`writes` only applies to a TransactWrite or BatchWrite, and `{name}` is a {op:?}"),
+                &first.span,
+                format!("remove `writes`, or make `{name}` a TransactWrite whose actions are write patterns"),
+            );
+            return out;
+        }
+        let what = if op == Operation::BatchWrite {
+            "batch"
+        } else {
+            "transaction"
+        };
         for w in &p.writes {
-            let Some((entity, patterns)) =
-                self.action_of(name, p.operation.value, w, model, patterns)
-            else {
+            let Some((entity, patterns)) = self.action_of(name, op, w, model, patterns) else {
                 continue;
             };
             if let Some(twice) = patterns
                 .iter()
                 .find(|p| out.iter().any(|o: &Write| o.patterns.contains(p)))
             {
+                let at = w
+                    .value
+                    .pattern
+                    .iter()
+                    .chain(&w.value.one_of)
+                    .find(|n| &n.value == twice)
+                    .map_or(&w.span, |n| &n.span);
                 self.err_help(
                     IssueKind::Invalid,
                     format!("`{name}` lists action `{twice}` twice"),
-                    &w.span,
+                    at,
                     "list each write pattern once, with the most times it runs as `count`",
                 );
                 continue;
@@ -85,18 +108,27 @@ impl Validator {
             if count == Some(0) {
                 self.err_help(
                     IssueKind::Invalid,
-                    format!("transaction `{name}` writes `count = 0` of `{entity}`: an entry writes at least one item"),
+                    format!("{what} `{name}` writes `count = 0` of `{entity}`: an entry writes at least one item"),
                     &w.span,
                     "state the most items the entry writes, or drop it",
                 );
             }
-            let owner = format!(" of `{entity}` in transaction `{name}`");
-            self.at_most(
-                Stated::new("count", &owner, count, &w.span),
-                MAX_TRANSACTION_ACTIONS,
-                "a TransactWriteItems call holds at most 100 actions",
-                "state the most items the entry writes, at most 100, or split the write",
-            );
+            let owner = format!(" of `{entity}` in {what} `{name}`");
+            if op == Operation::BatchWrite {
+                self.at_most(
+                    Stated::new("count", &owner, count, &w.span),
+                    MAX_COUNT,
+                    "more than a model may state (the library sends a batch 25 items per call)",
+                    "state the most items the entry writes, at most 1000000000",
+                );
+            } else {
+                self.at_most(
+                    Stated::new("count", &owner, count, &w.span),
+                    MAX_TRANSACTION_ACTIONS,
+                    "a TransactWriteItems call holds at most 100 actions",
+                    "state the most items the entry writes, at most 100, or split the write",
+                );
+            }
             out.push(Write {
                 entity,
                 patterns,

@@ -202,7 +202,8 @@ impl Validator {
         p: &Sp<raw::RawPatternTraffic>,
         model: &Model,
     ) -> PatternTraffic {
-        if model.pattern(name).is_none() {
+        let pattern = model.pattern(name);
+        if pattern.is_none() {
             self.err(
                 IssueKind::UnknownReference,
                 format!("traffic for unknown pattern `{name}`"),
@@ -216,6 +217,41 @@ impl Validator {
             p.value.reads_per_second,
             &p.span,
         );
+        self.rate(
+            "writes_per_second",
+            &owner,
+            p.value.writes_per_second,
+            &p.span,
+        );
+        if let Some(pattern) = pattern {
+            // A read pattern's calls are reads, a write pattern's writes: one figure each.
+            let (field, stated, wants, kind) = if pattern.is_read() {
+                (
+                    "writes_per_second",
+                    p.value.writes_per_second,
+                    "reads_per_second",
+                    "reads",
+                )
+            } else {
+                (
+                    "reads_per_second",
+                    p.value.reads_per_second,
+                    "writes_per_second",
+                    "writes",
+                )
+            };
+            if stated.is_some() {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!(
+                        "`{field}` for `{name}`: `{name}` is a {:?}, which {kind}",
+                        pattern.operation
+                    ),
+                    &p.span,
+                    format!("state its calls per second as `{wants}`"),
+                );
+            }
+        }
         self.positive("items_per_read", &owner, p.value.items_per_read, &p.span);
         self.at_most(
             Stated::new("items_per_read", &owner, p.value.items_per_read, &p.span),
@@ -225,6 +261,7 @@ impl Validator {
         );
         PatternTraffic {
             reads_per_second: p.value.reads_per_second,
+            writes_per_second: p.value.writes_per_second,
             items_per_read: p.value.items_per_read,
             span: p.span.clone(),
         }

@@ -262,9 +262,10 @@ impl Ctx<'_> {
         (described, result)
     }
 
-    /// UpdateItem of up to two samples of each entity the pattern updates, changing every
-    /// attribute outside the primary key (what `check::cost` assumes of an update) to another
-    /// sample's values, index keys re-rendered; each put back after.
+    /// UpdateItem of up to two samples of each entity the pattern updates, changing what the
+    /// pattern's `sets` declares (without `sets`, every attribute outside the primary key: what
+    /// `check::cost` assumes of such an update) to another sample's values, index keys
+    /// re-rendered; each put back after.
     pub(super) async fn updates(&self, pattern: &Pattern) -> Vec<Measured> {
         let mut out = Vec::new();
         for entity in unique(pattern.returns.iter().map(|r| r.name.as_str())) {
@@ -276,7 +277,7 @@ impl Ctx<'_> {
                 else {
                     continue;
                 };
-                let Some(new) = self.changed(sample, donor) else {
+                let Some(new) = self.changed(pattern, sample, donor) else {
                     continue;
                 };
                 let old = typed_keys(self.model, &sample.item);
@@ -288,11 +289,11 @@ impl Ctx<'_> {
         out
     }
 
-    /// `sample` with every attribute outside its primary key taken from `donor` and its keys
-    /// rendered again from the result.
-    fn changed(&self, sample: &Sample, donor: &Sample) -> Option<Item> {
+    /// `sample` with the attributes `pattern` changes taken from `donor` and its keys rendered
+    /// again from the result.
+    fn changed(&self, pattern: &Pattern, sample: &Sample, donor: &Sample) -> Option<Item> {
         let entity = self.model.entity(&sample.entity)?;
-        let mutable = cost::mutable_attributes(entity);
+        let mutable = cost::changed_attributes(entity, pattern);
         let mut values = sample.values.clone();
         for name in &mutable {
             match donor.values.get(*name) {

@@ -98,9 +98,9 @@ pub struct Plan {
 }
 
 /// The streams of `model`'s `[traffic]`, every rate multiplied by `scale`: each read pattern at
-/// its `reads_per_second`, each entity with a stated `writes_per_second` written at it. Write
-/// patterns (PutItem, UpdateItem, DeleteItem, TransactWrite) are skipped: the entity rates are
-/// the writes; so are Scan and BatchGet patterns.
+/// its `reads_per_second`, each entity with a stated `writes_per_second` written at it (a
+/// PutItem of a new item). A write pattern with its own `writes_per_second` is skipped, said so:
+/// the entity rates are the writes; so are Scan and BatchGet patterns.
 pub fn plan(model: &Model, scale: f64) -> Result<Plan, LoadError> {
     let traffic = &model.traffic;
     if !traffic.declared {
@@ -115,11 +115,13 @@ pub fn plan(model: &Model, scale: f64) -> Result<Plan, LoadError> {
         })
     };
     for pattern in &model.patterns {
-        let Some(rate) = traffic
-            .patterns
-            .get(&pattern.name)
-            .and_then(|t| t.reads_per_second)
-        else {
+        let Some(rate) = traffic.patterns.get(&pattern.name).and_then(|t| {
+            if pattern.is_read() {
+                t.reads_per_second
+            } else {
+                t.writes_per_second
+            }
+        }) else {
             continue;
         };
         let operation = match pattern.operation {
@@ -131,11 +133,12 @@ pub fn plan(model: &Model, scale: f64) -> Result<Plan, LoadError> {
             | Operation::TransactWrite
             | Operation::ConditionCheck
             | Operation::BatchWrite => {
+                let op = format!("{:?}", pattern.operation);
+                let article = if op.starts_with('U') { "an" } else { "a" };
                 skip(
                     &pattern.name,
                     format!(
-                        "a {:?} pattern: the entities' writes_per_second drive the writes",
-                        pattern.operation
+                        "{article} {op} pattern: not driven yet (its condition and actions are not sent); the entities' writes_per_second drive the writes"
                     ),
                 );
                 continue;
@@ -499,12 +502,23 @@ mod tests {
     fn write_patterns_are_skipped_and_no_traffic_is_an_error() {
         let source = SHOP.replace(
             "[traffic.patterns]",
-            "[traffic.patterns]\nregisterUser = { reads_per_second = 5 }",
+            "[traffic.patterns]\nregisterUser = { writes_per_second = 5 }\ntakeStock = { writes_per_second = 50 }",
         );
         let model = monotable_model::parse(&source).unwrap();
         let plan = plan(&model, 1.0).unwrap();
-        assert_eq!(plan.skipped.len(), 1);
-        assert!(plan.skipped[0].reason.contains("TransactWrite"));
+        let skipped: Vec<(&str, &str)> = plan
+            .skipped
+            .iter()
+            .map(|s| (s.name.as_str(), s.reason.as_str()))
+            .collect();
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert!(
+            skipped[0].0 == "registerUser"
+                && skipped[0]
+                    .1
+                    .starts_with("a TransactWrite pattern: not driven yet")
+        );
+        assert!(skipped[1].0 == "takeStock" && skipped[1].1.starts_with("an UpdateItem pattern"));
         let bare = SHOP.split("[traffic]").next().unwrap();
         let model = monotable_model::parse(bare).unwrap();
         assert!(matches!(
