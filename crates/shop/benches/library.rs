@@ -8,10 +8,14 @@
 //!   mapped into the shop's structs by hand-written code;
 //! - library: the `patterns!` request (`GetUser { user_id }.send(&table)`).
 //!
+//! Then the write patterns, library against hand (`library/writes.rs`).
+//!
 //! Run: `cargo bench -p monotable-shop --bench library` (`BENCH_ORDERS`, default 20000;
 //! `BENCH_CALLS`, default 3000 per variant). Results and the command go in docs/benchmarks.md.
 
 mod common;
+#[path = "library/writes.rs"]
+mod writes;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -411,6 +415,7 @@ async fn run(orders: usize, calls: usize) {
             pattern.name()
         );
     }
+    writes::run(&client, &shop, &pools.products, calls).await;
 }
 
 fn main() {

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 
 // `::` names the library crate, whatever its name: never an item of this file.
-use ::__crate_name__::{self as app, ListTasksByStatus, Status};
+use ::__crate_name__::{self as app, ListTasksByStatus, SetTaskStatus, Status};
 
 /// A fresh table on the in-memory engine, and the Router over it.
 async fn setup() -> (axum::Router, Table) {
@@ -161,13 +161,17 @@ async fn the_typed_patterns_see_what_the_api_wrote() {
         .await
         .expect("a page");
     assert_eq!((rest.items.len(), rest.next_cursor), (1, None));
-    // An update through the typed builder moves the task to the DONE partition of the index.
+    // The model's `setTaskStatus` moves the task to the DONE partition of the index.
     let task = first.items[0].clone();
-    task.unchecked_update()
-        .set_status(Status::Done)
-        .send(&table)
-        .await
-        .expect("updated");
+    SetTaskStatus {
+        list_id: task.list_id.clone(),
+        task_id: task.task_id.clone(),
+        expected_version: task.version,
+    }
+    .set_status(Status::Done)
+    .send(&table)
+    .await
+    .expect("updated");
     let done = ListTasksByStatus {
         list_id,
         status: Status::Done,

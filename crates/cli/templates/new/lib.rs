@@ -11,7 +11,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, patch, post};
 use axum::{Json, Router};
-use monotable::unchecked::{Condition, Transaction, UncheckedWrites, WriteAction};
 use monotable::{Table, WriteError};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -65,9 +64,11 @@ pub struct Task {
     pub version: i64,
 }
 
-// Every GetItem and Query pattern of the model as a typed request: `GetList { list_id }`,
-// `GetListWithTasks { list_id }`, `ListTasksByStatus { list_id, status }`, ... Also
-// `MODEL_SOURCE` (the model's text) and `TABLE_NAME`.
+// Every access pattern of the model as a typed request. Reads: `GetList { list_id }`,
+// `GetListWithTasks { list_id }`, `ListTasksByStatus { list_id, status }`, ... Writes, each with
+// the model's condition: `CreateList { list }`, `AddTask` (a transaction of `CheckList` and
+// `CreateTask`), `SetTaskStatus { list_id, task_id, expected_version }.set_status(..)`,
+// `DeleteTask { list_id, task_id }`. Also `MODEL_SOURCE` (the model's text) and `TABLE_NAME`.
 monotable::patterns! {
     entities {
         List => crate::List,
@@ -178,7 +179,7 @@ async fn create_list(
         title: title(&input.title, 200)?,
         created_at: now(),
     };
-    db.create(&list).await?;
+    CreateList { list: &list }.send(&db).await?;
     Ok((StatusCode::CREATED, Json(list)))
 }
 
@@ -217,20 +218,20 @@ async fn add_task(
         updated_at: now,
         version: 1,
     };
-    // One transaction: the list must exist, and the task is created. A failure names the
-    // action that failed.
-    let list_exists = WriteAction::check(
-        List::key_of(list_id.clone()),
-        Condition::item_exists::<List>(),
-    );
-    let written = Transaction::new()
-        .push("listExists", list_exists)
-        .push("createTask", WriteAction::create(&task))
+    // The model's `addTask`: the list must exist, and the task is created, atomically. A
+    // failure names the action that failed.
+    let written = AddTask::new()
+        .check_list(CheckList {
+            list_id: list_id.clone(),
+        })
+        .create_task(CreateTask { task: &task })
         .send(&db)
         .await;
     match written {
         Ok(()) => Ok((StatusCode::CREATED, Json(task))),
-        Err(e) if e.failed("listExists") => Err(ApiError::NotFound(format!("no list {list_id}"))),
+        Err(e) if e.failed(AddTask::CHECK_LIST) => {
+            Err(ApiError::NotFound(format!("no list {list_id}")))
+        }
         Err(e) => Err(e.into()),
     }
 }
@@ -274,11 +275,15 @@ async fn set_status(
     let updated_at = now();
     // Conditional on the version read (the entity's version attribute: a stale one is a 409);
     // GSI1PK, which reads `status`, is rendered again in the same write.
-    task.unchecked_update()
-        .set_status(change.status)
-        .set_updated_at(updated_at)
-        .send(&db)
-        .await?;
+    SetTaskStatus {
+        list_id: task.list_id.clone(),
+        task_id: task.task_id.clone(),
+        expected_version: task.version,
+    }
+    .set_status(change.status)
+    .set_updated_at(updated_at)
+    .send(&db)
+    .await?;
     Ok(Json(Task {
         status: change.status,
         updated_at,
@@ -293,8 +298,11 @@ async fn delete_task(
 ) -> Result<StatusCode, ApiError> {
     check_id("list", &list_id)?;
     check_id("task", &task_id)?;
-    let key = Task::key_of(list_id, task_id.clone());
-    match db.delete(key, Condition::item_exists::<Task>()).await {
+    let delete = DeleteTask {
+        list_id,
+        task_id: task_id.clone(),
+    };
+    match delete.send(&db).await {
         Ok(()) => Ok(StatusCode::NO_CONTENT),
         Err(WriteError::NotFound { .. }) => Err(ApiError::NotFound(format!("no task {task_id}"))),
         Err(e) => Err(e.into()),
