@@ -27,7 +27,8 @@ pub enum BatchError {
         /// Attempts made.
         attempts: u32,
     },
-    /// An item read is not a valid entity.
+    /// An item read is not a valid entity, or an entity to put cannot be stored exactly
+    /// (nothing of the batch was written then).
     #[error(transparent)]
     Entity(#[from] EntityError),
     /// DynamoDB refused or failed the call.
@@ -41,8 +42,10 @@ pub const WRITE_CHUNK: usize = 25;
 pub const READ_CHUNK: usize = 100;
 
 impl Table {
-    /// Put every entity (no conditions: a batch takes none).
+    /// Put every entity (no conditions: a batch takes none); when one cannot be stored
+    /// exactly ([`Entity::validate`]), none is written.
     pub async fn batch_put<E: Entity>(&self, entities: &[E]) -> Result<(), BatchError> {
+        entities.iter().try_for_each(Entity::validate)?;
         self.batch_put_items(entities.iter().map(Entity::to_item).collect())
             .await
     }

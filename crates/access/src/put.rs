@@ -6,7 +6,7 @@
 
 use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 
-use crate::entity::Entity;
+use crate::entity::{Entity, EntityError};
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::describe_key;
@@ -23,6 +23,9 @@ pub struct PutSpec {
     pub on_failure: Failure,
     /// The item, for messages.
     pub description: String,
+    /// Why the entity cannot be stored exactly, when it cannot ([`Entity::validate`]): `send`
+    /// then returns [`WriteError::Invalid`] and sends nothing.
+    pub invalid: Option<EntityError>,
 }
 
 impl PutSpec {
@@ -61,6 +64,7 @@ impl PutSpec {
             condition,
             on_failure,
             description: describe::<E>(key.item()),
+            invalid: entity.validate().err(),
         }
     }
 
@@ -77,6 +81,7 @@ impl PutSpec {
             item,
             condition: Condition::none(),
             on_failure: Failure::Condition,
+            invalid: None,
         }
     }
 
@@ -87,6 +92,12 @@ impl PutSpec {
     }
 
     send_and_measured!("PutItem", |this, table, measure| {
+        if let Some(source) = this.invalid {
+            return Err(WriteError::Invalid {
+                item: this.description,
+                source,
+            });
+        }
         let (text, names, values) = this.condition.render("c").into_parts();
         table
             .client()

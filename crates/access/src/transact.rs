@@ -150,8 +150,15 @@ impl Transaction {
         self.actions.is_empty()
     }
 
-    /// Put as `spec` says (create, put, replace, put_if: see [`PutSpec`]).
-    pub fn write(mut self, spec: PutSpec) -> Self {
+    /// Put as `spec` says (create, put, replace, put_if: see [`PutSpec`]); a spec whose entity
+    /// cannot be stored exactly makes `send` fail with it and send nothing.
+    pub fn write(mut self, mut spec: PutSpec) -> Self {
+        if let Some(source) = spec.invalid.take() {
+            self.invalid.get_or_insert(WriteError::Invalid {
+                item: spec.description.clone(),
+                source,
+            });
+        }
         self.actions.push(Action::Put(spec));
         self
     }

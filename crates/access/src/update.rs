@@ -18,7 +18,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 
-use crate::entity::{Entity, KeySpec};
+use crate::entity::{Entity, EntityError, KeySpec};
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::{Key, KeyArg, describe_key, render};
@@ -36,6 +36,7 @@ pub struct Update<E> {
     condition: Condition,
     expected_version: Option<i64>,
     bump: bool,
+    invalid: Option<WriteError>,
 }
 
 /// An update ready to send: the expressions and what a failed condition means.
@@ -64,7 +65,12 @@ impl<E: Entity> Update<E> {
     pub fn of(entity: &E) -> Update<E> {
         let mut update = Update::by_key(entity.key(), entity.key_args());
         update.expected_version = entity.version().filter(|_| E::VERSION.is_some());
-        update
+        // Its key inputs render index keys: one that cannot be stored exactly would render
+        // them wrong.
+        match entity.validate() {
+            Ok(()) => update,
+            Err(e) => update.refuse(e),
+        }
     }
 
     /// An update of the item at `key`, knowing the key inputs in `known` (those of the table's
@@ -80,7 +86,20 @@ impl<E: Entity> Update<E> {
             condition: Condition::none(),
             expected_version: None,
             bump: false,
+            invalid: None,
         }
+    }
+
+    /// Refuse the update: `error` says which value cannot be stored exactly; `build` and
+    /// `send` return it as [`WriteError::Invalid`] (the first one given) and send nothing.
+    pub fn refuse(mut self, error: EntityError) -> Self {
+        if self.invalid.is_none() {
+            self.invalid = Some(WriteError::Invalid {
+                item: describe::<E>(self.key.item()),
+                source: error,
+            });
+        }
+        self
     }
 
     /// Drop what the update did to `attribute` so far: the last change of an attribute wins
@@ -147,7 +166,10 @@ impl<E: Entity> Update<E> {
     }
 
     /// Check the update and write its expressions, re-rendering every index key it affects.
-    pub fn build(self) -> Result<UpdateParts, WriteError> {
+    pub fn build(mut self) -> Result<UpdateParts, WriteError> {
+        if let Some(invalid) = self.invalid.take() {
+            return Err(invalid);
+        }
         let mut sets = self.sets.clone();
         let mut removes: Vec<&'static str> = self.removes.clone();
         // The inputs a key is rendered from without the update changing them.

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::entity::Entity;
+use crate::entity::{Entity, EntityError};
 use crate::items::Item;
 use crate::key::describe_key;
 use crate::service::ServiceError;
@@ -206,6 +206,15 @@ pub enum WriteError {
         key: &'static str,
         /// The attribute added to.
         attribute: &'static str,
+    },
+    /// A value of the write cannot be stored exactly (a time finer than its format, a string
+    /// over its `max_length`, NaN, ...): nothing was sent.
+    #[error("{item} was not written: {source}")]
+    Invalid {
+        /// The item: entity and key.
+        item: String,
+        /// The value, its attribute and what it can hold.
+        source: EntityError,
     },
     /// DynamoDB refused or failed the call.
     #[error(transparent)]

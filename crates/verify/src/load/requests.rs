@@ -123,6 +123,7 @@ pub(crate) async fn write(table: &Table, item: Item, description: String) -> Loa
         condition: Condition::none(),
         on_failure: Failure::Condition,
         description,
+        invalid: None,
     };
     match table.write(spec).await {
         Ok(()) => LoadOutcome::Ok,
