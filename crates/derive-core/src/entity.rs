@@ -522,6 +522,7 @@ fn generate(
     let aliases = stored.iter().map(|f| alias(vis, ident, f));
     let tracking = loaded.tracking();
     let update = crate::update::generate(input, entity, &stored, loaded, version.as_deref());
+    let validate = crate::exact::validate(name, &stored);
     quote! {
         #tracking
         #(#checks)*
@@ -552,6 +553,7 @@ fn generate(
                 args
             }
             #version_fn
+            #validate
         }
         #update
     }

@@ -121,7 +121,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             fn from_value(value: &::monotable::__private::AttributeValue) -> ::core::result::Result<Self, ::monotable::ValueError> {
                 let text = <::std::string::String as ::monotable::Value>::from_value(value)?;
                 <Self as ::monotable::EnumValue>::from_text(&text).ok_or_else(|| {
-                    ::monotable::ValueError(::std::format!("`{text}` is not one of {}", #listed))
+                    ::monotable::ValueError::NotOneOf { text, values: #listed }
                 })
             }
         }

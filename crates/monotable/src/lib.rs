@@ -57,10 +57,13 @@ pub use monotable_model as model;
 pub mod __private {
     pub use aws_sdk_dynamodb::primitives::Blob;
     pub use aws_sdk_dynamodb::types::AttributeValue;
-    pub use monotable_access::entity::{insert, is, optional, required, required_set};
+    pub use monotable_access::entity::{
+        checked, insert, is, optional, required, required_set, stored_exactly,
+    };
     pub use monotable_access::items::{ENTITY_TYPE, Item};
     pub use monotable_access::value::{
-        ExactDecimal, Integer, KeyText, Timestamp, has_all, has_value, same_values,
+        ExactDecimal, Integer, KeyText, Limits, Timestamp, has_all, has_value, same_values,
+        storable,
     };
     pub use monotable_model::TimestampFormat;
     pub use rust_decimal::Decimal;

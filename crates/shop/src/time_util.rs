@@ -84,6 +84,11 @@ pub fn now() -> OffsetDateTime {
         .unwrap_or(t)
 }
 
+/// `t` to the whole second, toward the past (what an `epoch-seconds` time to live holds).
+pub fn whole_seconds(t: OffsetDateTime) -> OffsetDateTime {
+    t.replace_nanosecond(0).unwrap_or(t)
+}
+
 /// Which end of a range a bound is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {
