@@ -538,20 +538,6 @@ fn is_single(pattern: &Pattern, entity: &str, model: &Model) -> bool {
     same_partition && constant_sort
 }
 
-/// `order_item` → `order_items`.
-fn plural(snake: &str) -> String {
-    if snake.ends_with('s') || snake.ends_with('x') {
-        format!("{snake}es")
-    } else if let Some(stem) = snake
-        .strip_suffix('y')
-        .filter(|s| !s.ends_with(['a', 'e', 'o', 'u']))
-    {
-        format!("{stem}ies")
-    } else {
-        format!("{snake}s")
-    }
-}
-
 /// The row enum and the collection struct of a pattern returning several entities: one field per
 /// entity, an `Option` for an entity of at most one item (the order header), a `Vec` otherwise
 /// (its lines), in key order.
@@ -567,7 +553,14 @@ fn collection_types(ident: &Ident, members: &[Member]) -> (TokenStream, TokenStr
         .iter()
         .map(|m| {
             let snake = types::snake(m.name);
-            format_ident!("{}", if m.single { snake } else { plural(&snake) })
+            format_ident!(
+                "{}",
+                if m.single {
+                    snake
+                } else {
+                    types::plural(&snake)
+                }
+            )
         })
         .collect();
     let field_types = members.iter().map(|m| {
