@@ -251,18 +251,21 @@ fn entities_come_back_from_their_items_exactly() {
     let mut runner = runner();
     runner
         .run(&a_project(), |p| {
+            prop_assert_eq!(p.validate(), Ok(()));
             prop_assert_eq!(Project::from_item(&p.to_item()), Ok(p));
             Ok(())
         })
         .unwrap();
     runner
         .run(&a_task(), |k| {
+            prop_assert_eq!(k.validate(), Ok(()));
             prop_assert_eq!(Task::from_item(&k.to_item()), Ok(k));
             Ok(())
         })
         .unwrap();
     runner
         .run(&a_comment(), |c| {
+            prop_assert_eq!(c.validate(), Ok(()));
             let back = Comment::from_item(&c.to_item());
             prop_assert_eq!(&back, &Ok(c.clone()));
             // Equal as instants; an offset that RFC 3339 can write is kept too.
@@ -295,6 +298,9 @@ fn entities_come_back_from_the_table_exactly() {
 
 // ---- refusal ----
 
+/// Sets one timestamp of a comment.
+type SetTime = fn(&mut Comment, OffsetDateTime);
+
 /// The attribute `validate` names, when it refuses a value finer than its format.
 fn too_fine<E: Entity>(entity: &E) -> Option<&'static str> {
     match entity.validate() {
@@ -316,7 +322,7 @@ fn a_time_finer_than_its_format_is_refused_never_truncated() {
     let t = exact("2024-05-01T12:34:56.987654321Z");
     // Each format alone, the others left out: only rfc3339-offset holds nanoseconds.
     let base = comment("p", 1, 1);
-    let cases: [(&str, fn(&mut Comment, OffsetDateTime)); 5] = [
+    let cases: [(&str, SetTime); 5] = [
         ("postedAt", |c, t| c.posted_at = t),
         ("editedAt", |c, t| c.edited_at = Some(t)),
         ("clientTime", |c, t| c.client_time = Some(t)),
@@ -353,7 +359,7 @@ fn every_time_round_trips_or_is_refused() {
     runner()
         .run(&any_precision, |t| {
             let step = |nanos: i128| t.unix_timestamp_nanos() % nanos == 0;
-            let cases: [(fn(&mut Comment, OffsetDateTime), i128); 4] = [
+            let cases: [(SetTime, i128); 4] = [
                 (|c, t| c.posted_at = t, 1_000_000),
                 (|c, t| c.read_at_ms = Some(t), 1_000_000),
                 (|c, t| c.imported_at = Some(t), 1_000),
