@@ -26,8 +26,16 @@ pub enum ValueError {
     Unreadable {
         /// The attribute's text.
         text: String,
-        /// What it should be (`a number`, `an rfc3339-utc timestamp`).
-        what: String,
+        /// What it should be (`a number`, `an integer`).
+        what: &'static str,
+    },
+    /// The text is not a time in its format.
+    #[error("`{text}` is not a `{}` timestamp", .format.name())]
+    NotATime {
+        /// The attribute's text.
+        text: String,
+        /// The format it should be in.
+        format: TimestampFormat,
     },
     /// A number (or a time) the Rust type cannot hold as it is: reading it would wrap or round
     /// it.
@@ -74,13 +82,13 @@ pub enum ValueError {
     /// A number outside DynamoDB's: more significant digits, or a larger or smaller magnitude,
     /// than it holds.
     #[error(
-        "`{value}` {why}; a DynamoDB number holds {MAX_DIGITS} significant digits, magnitudes 1e-130 to under 1e126"
+        "`{value}` {why}: a DynamoDB number holds {MAX_DIGITS} significant digits and magnitudes 1e-130 to under 1e126"
     )]
     NumberRange {
         /// The number's text.
         value: String,
-        /// What is beyond the limits (`has 39 significant digits`).
-        why: String,
+        /// What is beyond the limits (`has more significant digits`).
+        why: &'static str,
     },
     /// A string longer than the model's `max_length` (in bytes, as DynamoDB counts).
     #[error("{length} bytes, over the model's max_length of {max}")]

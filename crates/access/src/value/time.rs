@@ -128,9 +128,9 @@ pub fn to_millis(t: OffsetDateTime) -> Option<i64> {
 
 /// The time in `text` written in `format`.
 pub fn parse_time(text: &str, format: TimestampFormat) -> Result<OffsetDateTime, ValueError> {
-    let bad = || ValueError::Unreadable {
+    let bad = || ValueError::NotATime {
         text: text.to_string(),
-        what: format!("a `{}` timestamp", format.name()),
+        format,
     };
     let number = |scale: i128| -> Result<OffsetDateTime, ValueError> {
         let n: i128 = text.parse().map_err(|_| bad())?;
