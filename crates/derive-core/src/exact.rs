@@ -4,7 +4,7 @@
 //! run before anything is written. A field whose Rust type cannot hold a value that fails (a
 //! `String` with no `max_length`, an `i64`, a `Decimal`, a `bool`) gets no check at all.
 
-use monotable_model::{Attribute, AttributeType};
+use monotable_model::{Attribute, AttributeType, TimestampFormat};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Type;
@@ -109,6 +109,25 @@ pub fn guarded(f: &Field, update: TokenStream, check: Option<TokenStream>) -> To
         }
         None => update,
     }
+}
+
+/// `.checked(...)` of a pattern request, for key variable `name` of `pattern` held in field
+/// `field` of the request: a timestamp finer than its `format` is refused; `None` for any other
+/// variable (its key text is exact).
+pub fn parameter_check(
+    pattern: &str,
+    name: &str,
+    field: &syn::Ident,
+    timestamp: Option<Option<TimestampFormat>>,
+) -> Option<TokenStream> {
+    let format = time_format(timestamp?);
+    Some(quote! {
+        .checked(::monotable::__private::parameter(
+            #pattern,
+            #name,
+            ::monotable::__private::Timestamp::check(&self.#field, #format),
+        ))
+    })
 }
 
 /// `fn validate` of the `Entity` impl: each stored field's check, or nothing (the trait's

@@ -14,6 +14,7 @@ use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Path, Token, braced};
 
 use crate::codegen::time_format;
+use crate::exact;
 use crate::model_file::{self, Loaded};
 use crate::types;
 
@@ -236,6 +237,14 @@ fn render(template: &KeyTemplate, vars: &[Var]) -> TokenStream {
     }}
 }
 
+/// The request's refusal of each variable that cannot be rendered exactly (a timestamp finer
+/// than its format).
+fn parameter_checks(pattern: &Pattern, vars: &[Var]) -> Vec<TokenStream> {
+    vars.iter()
+        .filter_map(|v| exact::parameter_check(&pattern.name, &v.name, &v.field, v.timestamp))
+        .collect()
+}
+
 fn key_value(model: &Model, attribute: &str, text: TokenStream) -> TokenStream {
     match model
         .key_attribute_type(attribute)
@@ -347,6 +356,7 @@ fn get_impl(g: &Generated<'_>) -> TokenStream {
     let (ident, pattern, paths, vars, model) = (g.ident, g.pattern, g.paths, g.vars, g.model);
     let entity = paths[0].1;
     let consistent = pattern.consistent_read;
+    let checks = parameter_checks(pattern, vars);
     let keys = pattern.key.iter().filter_map(|c| match &c.condition {
         KeyTest::Eq(t) => {
             let attr = &c.attribute;
@@ -366,7 +376,7 @@ fn get_impl(g: &Generated<'_>) -> TokenStream {
 
             /// The item, or `None`.
             pub async fn send(&self, table: &::monotable::Table) -> ::core::result::Result<::core::option::Option<#entity>, ::monotable::GetError> {
-                ::monotable::GetRequest::new(self.key(), #consistent).send(table).await
+                ::monotable::GetRequest::new(self.key(), #consistent)#(#checks)*.send(table).await
             }
         }
     }
@@ -453,6 +463,7 @@ fn query_impl(g: &Generated<'_>) -> TokenStream {
     let (descending, consistent) = (pattern.descending, pattern.consistent_read);
     let limit = usize::try_from(pattern.limit.unwrap_or(20)).unwrap_or(20);
     let name = &pattern.name;
+    let checks = parameter_checks(pattern, vars);
     let all = if paths.len() > 1 {
         let all_ident = format_ident!("{}All", ident);
         quote! {
@@ -490,7 +501,7 @@ fn query_impl(g: &Generated<'_>) -> TokenStream {
                     descending: #descending,
                     consistent: #consistent,
                     limit: #limit,
-                })
+                })#(#checks)*
             }
 
             /// A page of `limit` items.

@@ -33,7 +33,7 @@ pub use monotable_access::error::{
 };
 pub use monotable_access::handle::{Retries, Table};
 pub use monotable_access::items::Item;
-pub use monotable_access::key::{Key, KeyArg, KeyKind, Seg};
+pub use monotable_access::key::{Key, KeyArg, KeyKind, ParameterError, Seg};
 pub use monotable_access::table::{TableError, ensure_table};
 pub use monotable_access::transact::{MAX_ACTIONS, Transaction};
 pub use monotable_access::update::Update;
@@ -61,6 +61,7 @@ pub mod __private {
         checked, insert, is, optional, required, required_set, stored_exactly,
     };
     pub use monotable_access::items::{ENTITY_TYPE, Item};
+    pub use monotable_access::key::parameter;
     pub use monotable_access::value::{
         ExactDecimal, Integer, KeyText, Limits, Timestamp, has_all, has_value, same_values,
         storable,

@@ -2,7 +2,8 @@
 //! typed error naming the attribute, before anything is written (a time finer than its format,
 //! a number DynamoDB does not hold, a string over its `max_length`, an optional set given
 //! empty, ...); a number the Rust type cannot hold is refused on read, never wrapped or
-//! rounded; and the clinic of issue 25's trial, whose booking at 10:00:00.5 on a whole-second
+//! rounded; a pattern's parameter finer than its key is refused, never truncated; and the
+//! clinic of issue 25's trial, whose booking at 10:00:00.5 on a whole-second
 //! sort key was stored as 10:00:00, so that 10:00:00.7 then failed as a taken slot.
 
 mod common;
@@ -11,7 +12,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use common::TestTable;
 use monotable::sdk::types::AttributeValue;
-use monotable::{Entity, EntityError, GetError, TransactError, ValueError, WriteError};
+use monotable::{
+    Entity, EntityError, GetError, ParameterError, QueryError, TransactError, ValueError,
+    WriteError,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use rust_decimal::Decimal;
@@ -95,7 +99,9 @@ mod clinic {
     }
 }
 
-use clinic::{Appointment, Doctor, GetDoctorSchedule, OpeningHours};
+use clinic::{
+    Appointment, Doctor, GetAppointment, GetDoctorSchedule, ListAppointments, OpeningHours,
+};
 
 fn runner(cases: u32) -> TestRunner {
     TestRunner::new(Config {
@@ -225,6 +231,56 @@ async fn every_typed_write_refuses_a_time_finer_than_its_format() {
         .send(&t)
         .await
         .unwrap();
+}
+
+#[tokio::test]
+async fn a_pattern_refuses_a_parameter_finer_than_its_key() {
+    let t = TestTable::of(CLINIC).await;
+    let ten = datetime!(2026-03-02 10:00 UTC);
+    t.create(&booking(ten, "p1")).await.unwrap();
+    let half = ten + Duration::milliseconds(500);
+    let refused = |e: &ParameterError| {
+        (
+            e.pattern,
+            e.parameter,
+            matches!(e.source, ValueError::TooFine { .. }),
+        )
+    };
+    let get = GetAppointment {
+        doctor_id: "d1".into(),
+        starts_at: half,
+    };
+    match get.send(&t).await {
+        Err(GetError::Parameter(e)) => {
+            assert_eq!(refused(&e), ("getAppointment", "startsAt", true));
+            assert_eq!(
+                e.to_string(),
+                "pattern `getAppointment`: `startsAt` cannot be rendered into its key: `2026-03-02T10:00:00.5Z` is finer than `rfc3339-utc` holds (whole seconds): it would be stored as `2026-03-02T10:00:00Z`; truncate it first, or declare a finer format in the model"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Truncated, `from` would take in the 10:00:00 booking, which starts before it.
+    let list = ListAppointments {
+        doctor_id: "d1".into(),
+        from: half,
+        to: ten + Duration::hours(1),
+    };
+    for result in [list.send(&t).await.map(drop), list.all(&t).await.map(drop)] {
+        match result {
+            Err(QueryError::Parameter(e)) => {
+                assert_eq!(refused(&e), ("listAppointments", "from", true));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let whole = ListAppointments { from: ten, ..list };
+    assert_eq!(whole.all(&t).await.unwrap().len(), 1);
+    let get = GetAppointment {
+        doctor_id: "d1".into(),
+        starts_at: ten,
+    };
+    assert!(get.send(&t).await.unwrap().is_some());
 }
 
 #[tokio::test]
