@@ -9,13 +9,17 @@
 //! written); `update` (the update builder); `entity`,
 //! `enums` and `patterns`, one per macro, at the top.
 
+extern crate proc_macro;
+
 mod codegen;
 mod entity;
 mod enums;
 mod exact;
 mod field;
 mod model_file;
+mod once;
 mod patterns;
+mod stub;
 mod types;
 mod update;
 

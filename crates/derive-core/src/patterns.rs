@@ -14,9 +14,9 @@ use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Path, Token, braced};
 
 use crate::codegen::time_format;
-use crate::exact;
 use crate::model_file::{self, Loaded};
 use crate::types;
+use crate::{exact, once};
 
 /// `model = "...";` (optional) and `entities { Name => path, ... }`.
 pub struct Input {
@@ -70,10 +70,16 @@ pub fn expand(input: Input) -> TokenStream {
 }
 
 fn generate(input: &Input) -> syn::Result<TokenStream> {
-    let loaded = model_file::load(
-        input.model.as_ref().map(LitStr::value).as_deref(),
-        input.model.as_ref().map_or(input.span, LitStr::span),
-    )?;
+    let span = input.model.as_ref().map_or(input.span, LitStr::span);
+    // The model's own errors are reported once per crate ([`crate::once`]).
+    let loaded = match model_file::load(input.model.as_ref().map(LitStr::value).as_deref(), span) {
+        Ok(loaded) => loaded,
+        Err(e) => return Ok(once::compile_error(once::model_error(e, span))),
+    };
+    let refused = loaded
+        .refused
+        .as_ref()
+        .and_then(|m| once::model_error(syn::Error::new(span, m), span));
     let names = || loaded.model.entities.iter().map(|e| e.name.as_str());
     let errors: Vec<syn::Error> = input
         .entities
@@ -94,11 +100,9 @@ fn generate(input: &Input) -> syn::Result<TokenStream> {
             )
         })
         .collect();
-    let mut errors = errors.into_iter();
-    if let Some(mut first) = errors.next() {
-        first.extend(errors);
-        return Err(first);
-    }
+    // An entity the model lacks is reported; the patterns of the others are still generated,
+    // so that code using them does not fail again.
+    let unknown: TokenStream = errors.iter().map(syn::Error::to_compile_error).collect();
     let mapped = |entity: &str| {
         input
             .entities
@@ -124,7 +128,10 @@ fn generate(input: &Input) -> syn::Result<TokenStream> {
     let tracking = loaded.tracking();
     let source = loaded.path.to_string_lossy().into_owned();
     let table = &loaded.model.table.name;
+    let refused = once::compile_error(refused);
     Ok(quote! {
+        #refused
+        #unknown
         #tracking
         /// The model file these patterns were compiled from.
         pub const MODEL_SOURCE: &str = include_str!(#source);

@@ -83,7 +83,8 @@ pub fn type_name(a: &Attribute) -> String {
     }
 }
 
-/// The Rust type to use for the model type, for the fix in a message.
+/// The Rust type to use for the model type, for the fix in a message (true whatever else the
+/// struct derives: a `number` in an `f64` cannot be `Eq`).
 pub fn suggestion(a: &Attribute) -> String {
     let element = |fallback: &str| {
         a.items
@@ -96,7 +97,9 @@ pub fn suggestion(a: &Attribute) -> String {
         AttributeType::String => "String".into(),
         AttributeType::Integer => "i64".into(),
         AttributeType::Decimal => "rust_decimal::Decimal".into(),
-        AttributeType::Number | AttributeType::Float => "f64 (or rust_decimal::Decimal)".into(),
+        AttributeType::Number | AttributeType::Float => {
+            "f64, or rust_decimal::Decimal in a struct that derives `Eq` or `Hash` (which `f64` does not implement)".into()
+        }
         AttributeType::Boolean => "bool".into(),
         AttributeType::Timestamp if a.format == Some(TimestampFormat::Date) => "time::Date".into(),
         AttributeType::Timestamp => "time::OffsetDateTime".into(),
