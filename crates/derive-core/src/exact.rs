@@ -66,6 +66,15 @@ pub fn check(f: &Field, value: TokenStream) -> Option<TokenStream> {
     if needs_none(f, a) {
         return None;
     }
+    if let (AttributeType::String, RustKind::Str, Some(max), None, None) = (
+        a.ty,
+        types::kind(&f.inner),
+        a.max_length,
+        a.max_items,
+        a.cardinality,
+    ) {
+        return Some(quote!(::monotable::__private::within_length(#value, #max)));
+    }
     let (max_length, max_items, cardinality) = (
         option(a.max_length),
         option(a.max_items),
@@ -190,10 +199,7 @@ mod tests {
         // The timestamp at its format's precision, the note within its max_length.
         assert!(checked("createdAt"), "{text}");
         assert!(checked("note"), "{text}");
-        assert!(
-            text.contains("max_length:::core::option::Option::Some(200u64)"),
-            "{text}"
-        );
+        assert!(text.contains("within_length(v,200u64)"), "{text}");
         // Nothing of these can fail.
         for attribute in ["orderId", "userId", "status", "total", "version"] {
             assert!(!checked(attribute), "{attribute}");

@@ -64,7 +64,7 @@ pub mod __private {
     pub use monotable_access::key::parameter;
     pub use monotable_access::value::{
         ExactDecimal, Integer, KeyText, Limits, Timestamp, has_all, has_value, same_values,
-        storable,
+        storable, within_length,
     };
     pub use monotable_model::TimestampFormat;
     pub use rust_decimal::Decimal;

@@ -39,7 +39,7 @@ pub use enums::{EnumValue, has_all, has_value, same_values};
 pub use error::ValueError;
 pub use key::KeyText;
 pub use monotable_model::TimestampFormat;
-pub use number::{Limits, storable};
+pub use number::{Limits, storable, within_length};
 pub use text::{key_text, template_text, template_texts, type_name};
 pub use time::{Timestamp, check_time, format_time, from_millis, parse_time, to_millis};
 

@@ -220,15 +220,22 @@ fn is_empty_set(value: &AttributeValue) -> bool {
     super::is_empty_set(value)
 }
 
+/// Whether `text` is within `max_length` bytes: [`storable`] of a plain string, without
+/// building its attribute value.
+pub fn within_length(text: &str, max_length: u64) -> Result<(), ValueError> {
+    match u64::try_from(text.len()) {
+        Ok(length) if length <= max_length => Ok(()),
+        _ => Err(ValueError::TooLong {
+            length: text.len(),
+            max: max_length,
+        }),
+    }
+}
+
 /// The model's bounds of `value`.
 fn bounds(value: &AttributeValue, limits: &Limits) -> Result<(), ValueError> {
-    if let (Some(max), AttributeValue::S(text)) = (limits.max_length, value)
-        && u64::try_from(text.len()).unwrap_or(u64::MAX) > max
-    {
-        return Err(ValueError::TooLong {
-            length: text.len(),
-            max,
-        });
+    if let (Some(max), AttributeValue::S(text)) = (limits.max_length, value) {
+        within_length(text, max)?;
     }
     if let Some(max) = limits.max_items {
         let count = match value {
