@@ -195,20 +195,6 @@ pub fn stored_exactly(
     })
 }
 
-/// Support for derived code: `update`, refused when `result`, the check of the value a setter
-/// gives `attribute`, failed (its `send` then returns the error and sends nothing).
-#[doc(hidden)]
-pub fn checked<E: Entity>(
-    update: crate::update::Update<E>,
-    attribute: &'static str,
-    result: Result<(), ValueError>,
-) -> crate::update::Update<E> {
-    match stored_exactly(E::NAME, attribute, result) {
-        Ok(()) => update,
-        Err(e) => update.refuse(e),
-    }
-}
-
 /// Support for derived code: a required attribute.
 #[doc(hidden)]
 pub fn required<T>(

@@ -22,6 +22,7 @@ use crate::entity::{Entity, EntityError, KeySpec};
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::{Key, KeyArg, describe_key, render};
+use crate::value::ValueError;
 use crate::write::{Condition, Failure, WriteError, describe, write_failed};
 
 /// An UpdateItem of one item of `E`. Built by the derive's typed setters
@@ -87,6 +88,16 @@ impl<E: Entity> Update<E> {
             expected_version: None,
             bump: false,
             invalid: None,
+        }
+    }
+
+    /// The same update, refused when `result`, the check of the value a setter gives
+    /// `attribute`, failed (support for derived code).
+    #[doc(hidden)]
+    pub fn checked(self, attribute: &'static str, result: Result<(), ValueError>) -> Self {
+        match crate::entity::stored_exactly(E::NAME, attribute, result) {
+            Ok(()) => self,
+            Err(e) => self.refuse(e),
         }
     }
 

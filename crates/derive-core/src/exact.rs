@@ -114,7 +114,7 @@ pub fn guarded(f: &Field, update: TokenStream, check: Option<TokenStream>) -> To
     match check {
         Some(check) => {
             let attr = &f.name;
-            quote!(::monotable::__private::checked(#update, #attr, #check))
+            quote!(#update.checked(#attr, #check))
         }
         None => update,
     }
@@ -205,9 +205,6 @@ mod tests {
             assert!(!checked(attribute), "{attribute}");
         }
         // The setters check what they set.
-        assert!(
-            text.contains("::monotable::__private::checked(self.0,\"createdAt\""),
-            "{text}"
-        );
+        assert!(text.contains("self.0.checked(\"createdAt\""), "{text}");
     }
 }

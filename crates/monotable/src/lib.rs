@@ -58,7 +58,7 @@ pub mod __private {
     pub use aws_sdk_dynamodb::primitives::Blob;
     pub use aws_sdk_dynamodb::types::AttributeValue;
     pub use monotable_access::entity::{
-        checked, insert, is, optional, required, required_set, stored_exactly,
+        insert, is, optional, required, required_set, stored_exactly,
     };
     pub use monotable_access::items::{ENTITY_TYPE, Item};
     pub use monotable_access::key::parameter;
