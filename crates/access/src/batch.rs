@@ -27,7 +27,8 @@ pub enum BatchError {
         /// Attempts made.
         attempts: u32,
     },
-    /// An item read is not a valid entity.
+    /// An item read is not a valid entity, or an entity to put cannot be stored exactly
+    /// (nothing of the batch was written then).
     #[error(transparent)]
     Entity(#[from] EntityError),
     /// A write could not be built (a value it cannot store exactly, an action beyond its

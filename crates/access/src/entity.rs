@@ -32,6 +32,17 @@ pub enum EntityError {
         /// Why.
         source: ValueError,
     },
+    /// A value of the entity that cannot be stored as its attribute exactly (a time finer
+    /// than its format, a string over its `max_length`, NaN, ...): nothing is written.
+    #[error("{entity} attribute `{attribute}` cannot be stored: {source}")]
+    Unstorable {
+        /// The entity.
+        entity: &'static str,
+        /// The attribute.
+        attribute: &'static str,
+        /// What the value is, and what the attribute can hold.
+        source: ValueError,
+    },
     /// The item is another entity's.
     #[error("the item is a {found}, not a {entity}")]
     OtherEntity {
@@ -101,6 +112,13 @@ pub trait Entity: Sized + Send + Sync + 'static {
     fn version(&self) -> Option<i64> {
         None
     }
+    /// Whether every value is stored exactly as its attribute: the derive checks each field
+    /// against its model attribute (a timestamp at its format's precision, a number DynamoDB
+    /// holds, the model's bounds, no optional empty set). Every typed write calls it and sends
+    /// nothing when it fails.
+    fn validate(&self) -> Result<(), EntityError> {
+        Ok(())
+    }
 }
 
 /// Whether `item` claims to be entity `E` (its `entityType`).
@@ -160,6 +178,21 @@ pub fn required_set<T: Default>(
     read: impl FnOnce(&AttributeValue) -> Result<T, ValueError>,
 ) -> Result<T, EntityError> {
     Ok(optional(item, entity, attribute, read)?.unwrap_or_default())
+}
+
+/// Support for derived code: `result` of checking attribute `attribute` of `entity`, as an
+/// [`EntityError::Unstorable`].
+#[doc(hidden)]
+pub fn stored_exactly(
+    entity: &'static str,
+    attribute: &'static str,
+    result: Result<(), ValueError>,
+) -> Result<(), EntityError> {
+    result.map_err(|source| EntityError::Unstorable {
+        entity,
+        attribute,
+        source,
+    })
 }
 
 /// Support for derived code: a required attribute.

@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use crate::entity::{self, Entity, EntityError};
 use crate::handle::Table;
 use crate::items::Item;
-use crate::key::Key;
+use crate::key::{Key, ParameterError};
 use crate::service::ServiceError;
 
 /// Reading one item failed.
@@ -21,6 +21,9 @@ pub enum GetError {
     /// The item is not a valid entity.
     #[error(transparent)]
     Entity(#[from] EntityError),
+    /// A parameter cannot be rendered into the key exactly: nothing was sent.
+    #[error(transparent)]
+    Parameter(#[from] ParameterError),
 }
 
 /// One GetItem of a key given as attribute values.
@@ -82,16 +85,33 @@ impl GetItem {
 pub struct GetRequest<E> {
     key: Key<E>,
     consistent: bool,
+    invalid: Option<ParameterError>,
 }
 
 impl<E: Entity> GetRequest<E> {
     /// A read of `key`; `consistent` for a strongly consistent read.
     pub fn new(key: Key<E>, consistent: bool) -> GetRequest<E> {
-        GetRequest { key, consistent }
+        GetRequest {
+            key,
+            consistent,
+            invalid: None,
+        }
+    }
+
+    /// The same read, refused when `check` (of a parameter its key was rendered from) failed:
+    /// `send` then returns the first such error and sends nothing.
+    pub fn checked(mut self, check: Result<(), ParameterError>) -> Self {
+        if let Err(e) = check {
+            self.invalid.get_or_insert(e);
+        }
+        self
     }
 
     /// The entity, or `None` when there is no such item.
     pub async fn send(self, table: &Table) -> Result<Option<E>, GetError> {
+        if let Some(e) = self.invalid {
+            return Err(e.into());
+        }
         let item = GetItem::new(self.key.into_item())
             .consistent(self.consistent)
             .send(table)

@@ -11,6 +11,7 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::items::Item;
+use crate::value::ValueError;
 
 /// One piece of a compiled key template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,6 +172,34 @@ impl<E> Key<E> {
     pub fn into_item(self) -> Item {
         self.item
     }
+}
+
+/// A pattern's parameter that cannot be rendered into its key exactly (a time finer than its
+/// format holds): the request carries it and returns it from `send`, sending nothing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pattern `{pattern}`: `{parameter}` cannot be rendered into its key: {source}")]
+pub struct ParameterError {
+    /// The access pattern.
+    pub pattern: &'static str,
+    /// The key template variable.
+    pub parameter: &'static str,
+    /// What the value is, and what its format holds.
+    pub source: ValueError,
+}
+
+/// Support for derived code: `result`, the check of `parameter` of `pattern`, as a
+/// [`ParameterError`].
+#[doc(hidden)]
+pub fn parameter(
+    pattern: &'static str,
+    parameter: &'static str,
+    result: Result<(), ValueError>,
+) -> Result<(), ParameterError> {
+    result.map_err(|source| ParameterError {
+        pattern,
+        parameter,
+        source,
+    })
 }
 
 /// `PK=ORDER#01J…, SK=ORDER`: a key for messages, attributes in name order.

@@ -93,7 +93,7 @@ pub use error::{
 };
 pub use get::GetRequest;
 pub use handle::{Retries, Table};
-pub use key::{Key, KeyArg, KeyKind, Seg};
+pub use key::{Key, KeyArg, KeyKind, ParameterError, Seg};
 pub use put::PutSpec;
 pub use query::{KeyCondition, MAX_PAGE, Page, QueryRequest, QuerySpec, Row, SortCondition};
 pub use transact::{CheckItem, MAX_ACTIONS, Transaction, WriteAction};

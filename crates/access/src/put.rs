@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::types::{
     ConsumedCapacity, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
 };
 
-use crate::entity::Entity;
+use crate::entity::{Entity, EntityError};
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::describe_key;
@@ -27,6 +27,9 @@ pub struct PutSpec {
     pub entity: &'static str,
     /// The item, for messages.
     pub description: String,
+    /// Why the entity cannot be stored exactly, when it cannot ([`Entity::validate`]): `send`
+    /// then returns [`WriteError::Invalid`] and sends nothing.
+    pub invalid: Option<EntityError>,
 }
 
 impl PutSpec {
@@ -62,6 +65,7 @@ impl PutSpec {
             condition,
             entity: E::NAME,
             description: describe::<E>(key.item()),
+            invalid: entity.validate().err(),
         }
     }
 
@@ -78,6 +82,7 @@ impl PutSpec {
             item,
             condition: Condition::none(),
             entity: "",
+            invalid: None,
         }
     }
 
@@ -88,6 +93,12 @@ impl PutSpec {
     }
 
     send_and_measured!("PutItem", |this, table, measure| {
+        if let Some(source) = this.invalid {
+            return Err(WriteError::Invalid {
+                item: this.description,
+                source,
+            });
+        }
         let (text, names, values) = this.condition.render("c").into_parts();
         let old = text
             .is_some()

@@ -75,6 +75,8 @@ impl UncheckedWrites for Table {
     }
 
     async fn batch_put<E: Entity>(&self, entities: &[E]) -> Result<(), BatchError> {
+        // None is written when one cannot be stored exactly.
+        entities.iter().try_for_each(Entity::validate)?;
         self.put_items(entities.iter().map(Entity::to_item).collect())
             .await
     }

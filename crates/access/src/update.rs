@@ -22,10 +22,11 @@ use aws_sdk_dynamodb::types::{
     ConsumedCapacity, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
 };
 
-use crate::entity::{Entity, KeySpec};
+use crate::entity::{Entity, EntityError, KeySpec};
 use crate::handle::Table;
 use crate::items::Item;
 use crate::key::{Key, KeyArg, describe_key, render};
+use crate::value::ValueError;
 use crate::write::{Condition, Rendered, WriteError, describe, write_failed};
 
 /// An UpdateItem of one item of `E`. Built by the derive's typed setters
@@ -40,6 +41,7 @@ pub struct Update<E> {
     condition: Condition,
     expected_version: Option<i64>,
     bump: bool,
+    invalid: Option<WriteError>,
 }
 
 /// An update ready to send: the update expression, and the condition whose clauses name a
@@ -70,7 +72,12 @@ impl<E: Entity> Update<E> {
     pub fn of(entity: &E) -> Update<E> {
         let mut update = Update::by_key(entity.key(), entity.key_args());
         update.expected_version = entity.version().filter(|_| E::VERSION.is_some());
-        update
+        // Its key inputs render index keys: one that cannot be stored exactly would render
+        // them wrong.
+        match entity.validate() {
+            Ok(()) => update,
+            Err(e) => update.refuse(e),
+        }
     }
 
     /// An update of the item at `key`, knowing the key inputs in `known` (those of the table's
@@ -86,7 +93,30 @@ impl<E: Entity> Update<E> {
             condition: Condition::none(),
             expected_version: None,
             bump: false,
+            invalid: None,
         }
+    }
+
+    /// The same update, refused when `result`, the check of the value a setter gives
+    /// `attribute`, failed (support for derived code).
+    #[doc(hidden)]
+    pub fn checked(self, attribute: &'static str, result: Result<(), ValueError>) -> Self {
+        match crate::entity::stored_exactly(E::NAME, attribute, result) {
+            Ok(()) => self,
+            Err(e) => self.refuse(e),
+        }
+    }
+
+    /// Refuse the update: `error` says which value cannot be stored exactly; `build` and
+    /// `send` return it as [`WriteError::Invalid`] (the first one given) and send nothing.
+    pub fn refuse(mut self, error: EntityError) -> Self {
+        if self.invalid.is_none() {
+            self.invalid = Some(WriteError::Invalid {
+                item: describe::<E>(self.key.item()),
+                source: error,
+            });
+        }
+        self
     }
 
     /// Drop what the update did to `attribute` so far: the last change of an attribute wins
@@ -153,7 +183,10 @@ impl<E: Entity> Update<E> {
     }
 
     /// Check the update and write its expressions, re-rendering every index key it affects.
-    pub fn build(self) -> Result<UpdateParts, WriteError> {
+    pub fn build(mut self) -> Result<UpdateParts, WriteError> {
+        if let Some(invalid) = self.invalid.take() {
+            return Err(invalid);
+        }
         let mut sets = self.sets.clone();
         let mut removes: Vec<&'static str> = self.removes.clone();
         // The inputs a key is rendered from without the update changing them.

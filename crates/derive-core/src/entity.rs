@@ -13,6 +13,7 @@ use crate::codegen::{self, Conv};
 use crate::field::{Field, key_fields, key_inputs, table_keys};
 use crate::model_file::{self, Loaded};
 use crate::types::{self, RustKind};
+use crate::{once, stub};
 
 /// The container's `#[monotable(...)]`.
 #[derive(Default)]
@@ -71,62 +72,66 @@ fn field_options(field: &syn::Field) -> syn::Result<(Option<String>, Option<Span
     Ok((rename, skip))
 }
 
-/// The derive's output, or every error found, combined.
+/// The derive's output; or its errors, with a stub standing in for the code it would have
+/// generated, so that code using the struct does not fail again ([`stub`]).
 pub fn derive(input: DeriveInput) -> TokenStream {
     match expand(&input) {
         Ok(tokens) => tokens,
-        Err(e) => e.to_compile_error(),
-    }
-}
-
-fn combine(errors: Vec<syn::Error>) -> syn::Result<()> {
-    let mut iter = errors.into_iter();
-    match iter.next() {
-        None => Ok(()),
-        Some(mut first) => {
-            first.extend(iter);
-            Err(first)
+        Err(Failed { errors, stub }) => {
+            let mut out = once::compile_error(errors);
+            out.extend(stub);
+            out
         }
     }
 }
 
-fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
-    let options = parse_options(input)?;
-    let Data::Struct(data) = &input.data else {
-        return Err(syn::Error::new_spanned(
-            &input.ident,
-            "#[derive(Entity)] works on structs with named fields",
-        ));
-    };
-    let Fields::Named(named) = &data.fields else {
-        return Err(syn::Error::new_spanned(
-            &input.ident,
-            "#[derive(Entity)] needs named fields",
-        ));
-    };
+/// A derive that failed: its errors (none when the model's own error is another invocation's
+/// to report, [`once`]), and what stands in for the code it would have generated.
+struct Failed {
+    errors: Option<syn::Error>,
+    stub: TokenStream,
+}
+
+impl Failed {
+    /// `errors` about `input`, with a stub of no entity.
+    fn alone(input: &DeriveInput, errors: Option<syn::Error>) -> Failed {
+        Failed {
+            errors,
+            stub: stub::entity(input, None, &[]),
+        }
+    }
+}
+
+fn combine(errors: impl IntoIterator<Item = syn::Error>) -> Option<syn::Error> {
+    let mut iter = errors.into_iter();
+    let mut first = iter.next()?;
+    first.extend(iter);
+    Some(first)
+}
+
+fn expand(input: &DeriveInput) -> Result<TokenStream, Failed> {
+    let options = parse_options(input).map_err(|e| Failed::alone(input, Some(e)))?;
+    let named = named_fields(input).map_err(|e| Failed::alone(input, Some(e)))?;
     let (entity_name, entity_span) = options
         .entity
         .clone()
         .unwrap_or_else(|| (input.ident.to_string(), input.ident.span()));
-    let loaded = model_file::load(options.model.as_deref(), entity_span)?;
+    let loaded = model_file::load(options.model.as_deref(), entity_span)
+        .map_err(|e| Failed::alone(input, once::model_error(e, entity_span)))?;
+    // What `check` refuses in the model is reported once per crate; the code is still
+    // generated from the model, which is valid data.
+    let refused = loaded
+        .refused
+        .as_ref()
+        .and_then(|m| once::model_error(syn::Error::new(entity_span, m), entity_span));
     let Some(entity) = loaded.model.entity(&entity_name) else {
         let known = loaded.model.entities.iter().map(|e| e.name.as_str());
-        let guess = types::closest(&entity_name, known.clone())
-            .map(|g| format!(" (did you mean `{g}`?)"))
-            .unwrap_or_default();
-        let fix = if options.entity.is_some() {
-            "name one of them in #[monotable(entity = \"...\")]"
-        } else {
-            "name the struct after one of them, or map it with #[monotable(entity = \"...\")]"
-        };
-        return Err(syn::Error::new(
-            entity_span,
-            format!(
-                "the model `{}` has no entity `{entity_name}`{guess}; it has {}: {fix}",
-                loaded.shown,
-                known.collect::<Vec<_>>().join(", ")
-            ),
-        ));
+        let guess = types::closest(&entity_name, known.clone());
+        let error = unknown_entity(&entity_name, entity_span, guess, &options, &loaded);
+        return Err(Failed {
+            errors: combine(refused.into_iter().chain([error])),
+            stub: stub::entity(input, guess.and_then(|g| loaded.model.entity(g)), &[]),
+        });
     };
     let mut errors = Vec::new();
     let mut fields = Vec::new();
@@ -142,8 +147,74 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         Some((name, span)) => check_version(name, *span, entity, &fields, &loaded, &mut errors),
         None => None,
     };
-    combine(errors)?;
-    Ok(generate(input, entity, &fields, &loaded, version))
+    if !errors.is_empty() {
+        let aliases: Vec<stub::Alias> = fields
+            .iter()
+            .filter(|f| !f.skip)
+            .filter_map(|f| {
+                Some(stub::Alias {
+                    attribute: f.attribute?,
+                    ty: (!f.broken).then_some(&f.inner),
+                })
+            })
+            .collect();
+        return Err(Failed {
+            errors: combine(refused.into_iter().chain(errors)),
+            stub: stub::entity(input, Some(entity), &aliases),
+        });
+    }
+    let mut out = generate(input, entity, &fields, &loaded, version);
+    out.extend(once::compile_error(refused));
+    Ok(out)
+}
+
+/// The named fields of the struct `input` is.
+fn named_fields(input: &DeriveInput) -> syn::Result<&syn::FieldsNamed> {
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[derive(Entity)] works on structs with named fields",
+        ));
+    };
+    match &data.fields {
+        Fields::Named(named) => Ok(named),
+        _ => Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[derive(Entity)] needs named fields",
+        )),
+    }
+}
+
+/// The model has no entity `name`: the ones it has, and the closest.
+fn unknown_entity(
+    name: &str,
+    span: Span,
+    guess: Option<&str>,
+    options: &Options,
+    loaded: &Loaded,
+) -> syn::Error {
+    let known: Vec<&str> = loaded
+        .model
+        .entities
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    let guess = guess
+        .map(|g| format!(" (did you mean `{g}`?)"))
+        .unwrap_or_default();
+    let fix = if options.entity.is_some() {
+        "name one of them in #[monotable(entity = \"...\")]"
+    } else {
+        "name the struct after one of them, or map it with #[monotable(entity = \"...\")]"
+    };
+    syn::Error::new(
+        span,
+        format!(
+            "the model `{}` has no entity `{name}`{guess}; it has {}: {fix}",
+            loaded.shown,
+            known.join(", ")
+        ),
+    )
 }
 
 /// Map one struct field to its attribute and check its type. A type that cannot hold the
@@ -175,6 +246,7 @@ fn field<'a>(
         name,
         skip: skip_span.is_some(),
         skip_span,
+        broken: false,
     };
     if out.skip {
         out.attribute = entity.attribute(&out.name);
@@ -199,8 +271,9 @@ fn field<'a>(
         ));
     };
     out.attribute = Some(attribute);
-    if let Err(e) = check_type(&out, attribute, loaded) {
+    if let Err(e) = check_type(&out, attribute, entity, loaded) {
         errors.push(e);
+        out.broken = true;
     }
     Ok(out)
 }
@@ -210,27 +283,47 @@ fn written(ty: &Type) -> String {
     quote!(#ty).to_string().replace(' ', "")
 }
 
-fn check_type(f: &Field, a: &Attribute, loaded: &Loaded) -> syn::Result<()> {
+/// Whether field `f` can hold attribute `a`. Each advice holds for the model at hand: a key
+/// template input must stay required (a key is written on every item), so neither advice
+/// offers to make one optional.
+fn check_type(f: &Field, a: &Attribute, entity: &EntityDecl, loaded: &Loaded) -> syn::Result<()> {
     let place = loaded.place(&a.span);
+    let key = key_reading(entity, &a.name).map(|k| {
+        format!(
+            "key template `{}` = \"{}\" ({}) reads it",
+            k.attribute,
+            k.template,
+            loaded.place(&k.span)
+        )
+    });
     if a.required && f.optional {
-        return Err(syn::Error::new_spanned(
-            &f.ty,
-            format!(
+        let message = match &key {
+            Some(key) => format!(
+                "`{}` is required in the model ({place}), so every item has it, and {key}: make the field `{}`, not an Option",
+                a.name,
+                written(&f.inner)
+            ),
+            None => format!(
                 "`{}` is required in the model ({place}), so every item has it: make the field `{}`, not an Option (or make the attribute optional in the model)",
                 a.name,
                 written(&f.inner)
             ),
-        ));
+        };
+        return Err(syn::Error::new_spanned(&f.ty, message));
     }
     if !a.required && !f.optional {
-        return Err(syn::Error::new_spanned(
-            &f.ty,
-            format!(
+        let message = match &key {
+            Some(key) => format!(
+                "`{}` is optional in the model ({place}), but {key}, and a key is written on every item: make the attribute `required = true` in the model",
+                a.name
+            ),
+            None => format!(
                 "`{}` is optional in the model ({place}), so an item may lack it: make the field `Option<{}>` (or make the attribute `required = true` in the model)",
                 a.name,
                 written(&f.inner)
             ),
-        ));
+        };
+        return Err(syn::Error::new_spanned(&f.ty, message));
     }
     if types::compatible(a, types::kind(&f.inner)) == Some(false) {
         let why = match (a.ty, types::kind(&f.inner)) {
@@ -349,12 +442,19 @@ fn check_keys(
             {
                 continue;
             }
+            // Past the test above, the attribute is optional in the model: the fix makes it
+            // required as well.
+            let required = if attribute.is_some() {
+                "make it `required = true` in the model and "
+            } else {
+                ""
+            };
             let field = fields.iter().find(|f| f.name == name);
             let (at, problem) = match field {
                 None => (
                     ident.span(),
                     format!(
-                        "which comes from no field: add a field `{}: {}`",
+                        "an optional attribute that comes from no field, but a key is written on every item: {required}add a field `{}: {}`",
                         types::snake(name),
                         attribute.map_or_else(|| "T".to_string(), types::suggestion)
                     ),
@@ -362,11 +462,12 @@ fn check_keys(
                 Some(f) if f.skip => (
                     f.skip_span.unwrap_or_else(|| f.ident.span()),
                     format!(
-                        "but its field `{}` is #[monotable(skip)]: remove the skip",
+                        "an optional attribute whose field `{}` is #[monotable(skip)], but a key is written on every item: {required}remove the skip",
                         f.ident
                     ),
                 ),
-                Some(f) if f.optional => (
+                // An attribute the model requires, in an Option, is reported as such.
+                Some(f) if f.optional && !attribute.is_some_and(|a| a.required) => (
                     f.ty.span(),
                     "an optional attribute, but a key is written on every item: make it `required = true` in the model and the field a plain value"
                         .to_string(),
@@ -522,6 +623,7 @@ fn generate(
     let aliases = stored.iter().map(|f| alias(vis, ident, f));
     let tracking = loaded.tracking();
     let update = crate::update::generate(input, entity, &stored, loaded, version.as_deref());
+    let validate = crate::exact::validate(name, &stored);
     quote! {
         #tracking
         #(#checks)*
@@ -552,6 +654,7 @@ fn generate(
                 args
             }
             #version_fn
+            #validate
         }
         #update
     }
@@ -576,7 +679,8 @@ fn enum_values_check(f: &Field, entity: &EntityDecl, loaded: &Loaded) -> TokenSt
         );
         quote_spanned! { f.inner.span()=>
             const _: () = ::core::assert!(
-                ::monotable::__private::has_value(<#inner as ::monotable::EnumValue>::VALUES, #v),
+                <#inner as ::monotable::EnumValue>::INVALID
+                    || ::monotable::__private::has_value(<#inner as ::monotable::EnumValue>::VALUES, #v),
                 #message
             );
         }
@@ -591,8 +695,9 @@ fn enum_values_check(f: &Field, entity: &EntityDecl, loaded: &Loaded) -> TokenSt
             const MODEL: &[&str] = &[#(#values),*];
             const VALUES: &[&str] = <#inner as ::monotable::EnumValue>::VALUES;
             ::core::assert!(
-                // Reported above when a model value lacks.
-                !::monotable::__private::has_all(VALUES, MODEL)
+                // Reported above when a model value lacks; by the enum's derive when it failed.
+                <#inner as ::monotable::EnumValue>::INVALID
+                    || !::monotable::__private::has_all(VALUES, MODEL)
                     || ::monotable::__private::same_values(VALUES, MODEL),
                 #extra
             );

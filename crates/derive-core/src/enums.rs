@@ -65,9 +65,14 @@ fn variant_rename(v: &syn::Variant) -> syn::Result<Option<String>> {
     Ok(rename)
 }
 
-/// The derive's output.
+/// The derive's output; or its error, with a stub of the traits an entity holding the enum
+/// needs, so that the mistake is reported once ([`crate::stub::enumeration`]).
 pub fn derive(input: DeriveInput) -> TokenStream {
-    expand(&input).unwrap_or_else(|e| e.to_compile_error())
+    expand(&input).unwrap_or_else(|e| {
+        let mut out = e.to_compile_error();
+        out.extend(crate::stub::enumeration(&input));
+        out
+    })
 }
 
 fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
@@ -82,8 +87,11 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     for v in &data.variants {
         if !matches!(v.fields, Fields::Unit) {
             return Err(syn::Error::new_spanned(
-                v,
-                "a model enum's variants carry no data",
+                &v.fields,
+                format!(
+                    "a model enum's variants carry no data: make `{}` a unit variant (its text is the model's value)",
+                    v.ident
+                ),
             ));
         }
         let text = match variant_rename(v)? {
@@ -121,7 +129,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             fn from_value(value: &::monotable::__private::AttributeValue) -> ::core::result::Result<Self, ::monotable::ValueError> {
                 let text = <::std::string::String as ::monotable::Value>::from_value(value)?;
                 <Self as ::monotable::EnumValue>::from_text(&text).ok_or_else(|| {
-                    ::monotable::ValueError(::std::format!("`{text}` is not one of {}", #listed))
+                    ::monotable::ValueError::NotOneOf { text, values: #listed }
                 })
             }
         }
@@ -204,8 +212,13 @@ mod tests {
         ));
         assert_eq!(
             errors(&with_data),
-            ["a model enum's variants carry no data"]
+            [
+                "a model enum's variants carry no data: make `Open` a unit variant (its text is the model's value)"
+            ]
         );
+        // The traits an entity needs stand in, marked invalid: the mistake is reported once.
+        let text = with_data.to_string();
+        assert!(text.contains("const INVALID : bool = true"), "{text}");
         let bad_rule = errors(&bad_rule);
         assert_eq!(bad_rule.len(), 1);
         assert!(

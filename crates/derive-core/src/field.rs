@@ -17,6 +17,9 @@ pub struct Field<'a> {
     pub skip: bool,
     /// Where `#[monotable(skip)]` is, for messages.
     pub skip_span: Option<Span>,
+    /// Its type cannot hold its attribute (reported): a failed derive's stub types it as the
+    /// model needs.
+    pub broken: bool,
 }
 
 /// One key attribute the entity writes: the index it is on (`None` for the table), whether it

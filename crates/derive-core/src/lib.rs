@@ -5,15 +5,21 @@
 //!
 //! Modules depend one way: `types` (Rust types and names) and `model_file` (the model read at
 //! compile time) at the bottom; `field` (a struct field and the key attributes an entity
-//! writes); `codegen` (conversions and key rendering); `update` (the update builder); `entity`,
+//! writes); `codegen` (conversions and key rendering); `exact` (each value checked before it is
+//! written); `update` (the update builder); `entity`,
 //! `enums` and `patterns`, one per macro, at the top.
+
+extern crate proc_macro;
 
 mod codegen;
 mod entity;
 mod enums;
+mod exact;
 mod field;
 mod model_file;
+mod once;
 mod patterns;
+mod stub;
 mod transactions;
 mod types;
 mod update;

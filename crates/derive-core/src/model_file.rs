@@ -24,6 +24,10 @@ pub struct Loaded {
     pub model: Arc<Model>,
     /// The manifest, when the path came from its metadata (tracked too).
     pub manifest: Option<PathBuf>,
+    /// The errors `monotable check` finds in the model, as a compile error's message: the
+    /// model is valid data, so code is still generated from it, but the crate does not compile
+    /// (one invocation reports it: [`crate::once`]).
+    pub refused: Option<String>,
 }
 
 impl Loaded {
@@ -120,18 +124,19 @@ pub fn load(explicit: Option<&str>, span: Span) -> Result<Loaded, syn::Error> {
     };
     let path = dir.join(&relative);
     let path = path.canonicalize().unwrap_or(path);
-    let (source, model) = cached(&path, &relative).map_err(fail)?;
+    let (source, model, refused) = cached(&path, &relative).map_err(fail)?;
     Ok(Loaded {
         path,
         shown: relative,
         source,
         model,
         manifest,
+        refused,
     })
 }
 
-/// A model file read and validated, or why it cannot be used.
-type Parsed = Result<(Arc<str>, Arc<Model>), String>;
+/// A model file read and validated, with what `check` refuses in it, or why it cannot be used.
+type Parsed = Result<(Arc<str>, Arc<Model>, Option<String>), String>;
 
 /// Each model read, by path and the name messages give it, with the modification time it had.
 type Cache = HashMap<(PathBuf, String), (Option<SystemTime>, Parsed)>;
@@ -160,8 +165,8 @@ fn parse(path: &Path, relative: &str) -> Parsed {
     let source = std::fs::read_to_string(path).map_err(|e| unreadable(relative, path, &e))?;
     let file = SourceFile::new(relative, &source);
     let model = monotable_model::parse(&source).map_err(|e| invalid(&file, &e))?;
-    refuse_check_errors(&model, &file)?;
-    Ok((Arc::from(source), Arc::new(model)))
+    let refused = refuse_check_errors(&model, &file).err();
+    Ok((Arc::from(source), Arc::new(model), refused))
 }
 
 /// A model that does not parse or validate: its first `MT000` error in the one-line form, with
@@ -245,12 +250,30 @@ mod tests {
             "{near}"
         );
         let far = error("testdata/zzzzzzzzzzzzzzzz.toml");
-        assert!(far.ends_with("; `testdata` holds orders.toml"), "{far}");
+        assert!(
+            far.ends_with("; `testdata` holds check_error.toml, orders.toml"),
+            "{far}"
+        );
         let nowhere = error("no/such/dir/model.toml");
         assert!(
             nowhere.ends_with("; there is no directory `no/such/dir`"),
             "{nowhere}"
         );
+    }
+
+    #[test]
+    fn a_model_with_check_errors_loads_with_what_check_refuses() {
+        let loaded = load(Some("testdata/orders.toml"), Span::call_site()).unwrap();
+        assert_eq!(loaded.refused, None);
+        let broken = load(Some("testdata/check_error.toml"), Span::call_site()).unwrap();
+        let refused = broken.refused.expect("an MT001 error");
+        assert!(
+            refused.starts_with(
+                "the model has errors that `monotable check` reports:\ntestdata/check_error.toml:"
+            ),
+            "{refused}"
+        );
+        assert!(refused.contains("error[MT001]"), "{refused}");
     }
 
     #[test]

@@ -16,6 +16,7 @@ use syn::{Ident, LitStr, Path, Token, braced};
 use crate::codegen::time_format;
 use crate::model_file::{self, Loaded};
 use crate::types;
+use crate::{exact, once};
 
 /// `model = "...";` (optional) and `entities { Name => path, ... }`.
 pub struct Input {
@@ -69,10 +70,16 @@ pub fn expand(input: Input) -> TokenStream {
 }
 
 fn generate(input: &Input) -> syn::Result<TokenStream> {
-    let loaded = model_file::load(
-        input.model.as_ref().map(LitStr::value).as_deref(),
-        input.model.as_ref().map_or(input.span, LitStr::span),
-    )?;
+    let span = input.model.as_ref().map_or(input.span, LitStr::span);
+    // The model's own errors are reported once per crate ([`crate::once`]).
+    let loaded = match model_file::load(input.model.as_ref().map(LitStr::value).as_deref(), span) {
+        Ok(loaded) => loaded,
+        Err(e) => return Ok(once::compile_error(once::model_error(e, span))),
+    };
+    let refused = loaded
+        .refused
+        .as_ref()
+        .and_then(|m| once::model_error(syn::Error::new(span, m), span));
     let names = || loaded.model.entities.iter().map(|e| e.name.as_str());
     let errors: Vec<syn::Error> = input
         .entities
@@ -93,11 +100,9 @@ fn generate(input: &Input) -> syn::Result<TokenStream> {
             )
         })
         .collect();
-    let mut errors = errors.into_iter();
-    if let Some(mut first) = errors.next() {
-        first.extend(errors);
-        return Err(first);
-    }
+    // An entity the model lacks is reported; the patterns of the others are still generated,
+    // so that code using them does not fail again.
+    let unknown: TokenStream = errors.iter().map(syn::Error::to_compile_error).collect();
     let mapped = |entity: &str| {
         input
             .entities
@@ -127,7 +132,10 @@ fn generate(input: &Input) -> syn::Result<TokenStream> {
     let tracking = loaded.tracking();
     let source = loaded.path.to_string_lossy().into_owned();
     let table = &loaded.model.table.name;
+    let refused = once::compile_error(refused);
     Ok(quote! {
+        #refused
+        #unknown
         #tracking
         /// The model file these patterns were compiled from.
         pub const MODEL_SOURCE: &str = include_str!(#source);
@@ -286,6 +294,14 @@ pub(crate) fn render(template: &KeyTemplate, vars: &[Var]) -> TokenStream {
     }}
 }
 
+/// The request's refusal of each variable that cannot be rendered exactly (a timestamp finer
+/// than its format).
+fn parameter_checks(pattern: &Pattern, vars: &[Var]) -> Vec<TokenStream> {
+    vars.iter()
+        .filter_map(|v| exact::parameter_check(&pattern.name, &v.name, &v.field, v.timestamp))
+        .collect()
+}
+
 pub(crate) fn key_value(model: &Model, attribute: &str, text: TokenStream) -> TokenStream {
     match model
         .key_attribute_type(attribute)
@@ -397,6 +413,7 @@ fn get_impl(g: &Generated<'_>) -> TokenStream {
     let (ident, pattern, paths, vars, model) = (g.ident, g.pattern, g.paths, g.vars, g.model);
     let entity = paths[0].1;
     let consistent = pattern.consistent_read;
+    let checks = parameter_checks(pattern, vars);
     let keys = pattern.key.iter().filter_map(|c| match &c.condition {
         KeyTest::Eq(t) => {
             let attr = &c.attribute;
@@ -416,7 +433,7 @@ fn get_impl(g: &Generated<'_>) -> TokenStream {
 
             /// The item, or `None`.
             pub async fn send(&self, table: &::monotable::Table) -> ::core::result::Result<::core::option::Option<#entity>, ::monotable::GetError> {
-                ::monotable::GetRequest::new(self.key(), #consistent).send(table).await
+                ::monotable::GetRequest::new(self.key(), #consistent)#(#checks)*.send(table).await
             }
         }
     }
@@ -503,6 +520,7 @@ fn query_impl(g: &Generated<'_>) -> TokenStream {
     let (descending, consistent) = (pattern.descending, pattern.consistent_read);
     let limit = usize::try_from(pattern.limit.unwrap_or(20)).unwrap_or(20);
     let name = &pattern.name;
+    let checks = parameter_checks(pattern, vars);
     let all = if paths.len() > 1 {
         let all_ident = format_ident!("{}All", ident);
         quote! {
@@ -540,7 +558,7 @@ fn query_impl(g: &Generated<'_>) -> TokenStream {
                     descending: #descending,
                     consistent: #consistent,
                     limit: #limit,
-                })
+                })#(#checks)*
             }
 
             /// A page of `limit` items.
@@ -588,20 +606,6 @@ fn is_single(pattern: &Pattern, entity: &str, model: &Model) -> bool {
     same_partition && constant_sort
 }
 
-/// `order_item` → `order_items`.
-fn plural(snake: &str) -> String {
-    if snake.ends_with('s') || snake.ends_with('x') {
-        format!("{snake}es")
-    } else if let Some(stem) = snake
-        .strip_suffix('y')
-        .filter(|s| !s.ends_with(['a', 'e', 'o', 'u']))
-    {
-        format!("{stem}ies")
-    } else {
-        format!("{snake}s")
-    }
-}
-
 /// The row enum and the collection struct of a pattern returning several entities: one field per
 /// entity, an `Option` for an entity of at most one item (the order header), a `Vec` otherwise
 /// (its lines), in key order.
@@ -617,7 +621,14 @@ fn collection_types(ident: &Ident, members: &[Member]) -> (TokenStream, TokenStr
         .iter()
         .map(|m| {
             let snake = types::snake(m.name);
-            format_ident!("{}", if m.single { snake } else { plural(&snake) })
+            format_ident!(
+                "{}",
+                if m.single {
+                    snake
+                } else {
+                    types::plural(&snake)
+                }
+            )
         })
         .collect();
     let field_types = members.iter().map(|m| {

@@ -83,7 +83,8 @@ pub fn type_name(a: &Attribute) -> String {
     }
 }
 
-/// The Rust type to use for the model type, for the fix in a message.
+/// The Rust type to use for the model type, for the fix in a message (true whatever else the
+/// struct derives: a `number` in an `f64` cannot be `Eq`).
 pub fn suggestion(a: &Attribute) -> String {
     let element = |fallback: &str| {
         a.items
@@ -96,7 +97,9 @@ pub fn suggestion(a: &Attribute) -> String {
         AttributeType::String => "String".into(),
         AttributeType::Integer => "i64".into(),
         AttributeType::Decimal => "rust_decimal::Decimal".into(),
-        AttributeType::Number | AttributeType::Float => "f64 (or rust_decimal::Decimal)".into(),
+        AttributeType::Number | AttributeType::Float => {
+            "f64, or rust_decimal::Decimal in a struct that derives `Eq` or `Hash` (which `f64` does not implement)".into()
+        }
         AttributeType::Boolean => "bool".into(),
         AttributeType::Timestamp if a.format == Some(TimestampFormat::Date) => "time::Date".into(),
         AttributeType::Timestamp => "time::OffsetDateTime".into(),
@@ -236,6 +239,77 @@ pub fn snake(camel: &str) -> String {
     out
 }
 
+/// Words whose plural English does not form by adding `s` or `es`.
+const IRREGULAR: [(&str, &str); 16] = [
+    ("person", "people"),
+    ("child", "children"),
+    ("man", "men"),
+    ("woman", "women"),
+    ("mouse", "mice"),
+    ("foot", "feet"),
+    ("tooth", "teeth"),
+    ("leaf", "leaves"),
+    ("half", "halves"),
+    ("life", "lives"),
+    ("knife", "knives"),
+    ("shelf", "shelves"),
+    ("wife", "wives"),
+    ("hero", "heroes"),
+    ("potato", "potatoes"),
+    ("criterion", "criteria"),
+];
+
+/// Words that are their own plural.
+const UNCHANGED: [&str; 11] = [
+    "data",
+    "metadata",
+    "information",
+    "equipment",
+    "feedback",
+    "staff",
+    "series",
+    "species",
+    "news",
+    "media",
+    "sheep",
+];
+
+/// The plural of a snake_case name, as a user writes it: the last word made plural by
+/// English's rules (`order_item` → `order_items`, `category` → `categories`, `address` →
+/// `addresses`, `box` → `boxes`, `person` → `people`), left as it is when it already reads as a
+/// plural (`opening_hours`, `settings`) or has none (`staff`, `data`). The name of a
+/// collection's field of many items of an entity (`patterns!`).
+pub fn plural(snake: &str) -> String {
+    let (head, word) = match snake.rfind('_') {
+        Some(at) => snake.split_at(at + 1),
+        None => ("", snake),
+    };
+    let vowel = |c: char| "aeiou".contains(c);
+    let plural = if let Some((_, p)) = IRREGULAR.iter().find(|(one, _)| *one == word) {
+        (*p).to_string()
+    } else if UNCHANGED.contains(&word) {
+        word.to_string()
+    } else if let Some(stem) = word.strip_suffix("is").filter(|s| !s.is_empty()) {
+        // analysis → analyses, axis → axes
+        format!("{stem}es")
+    } else if word.ends_with("ss") || word.ends_with("us") {
+        format!("{word}es")
+    } else if word.ends_with('s') {
+        // Already a plural: hours, settings, goods.
+        word.to_string()
+    } else if ["x", "z", "ch", "sh"].iter().any(|e| word.ends_with(e)) {
+        format!("{word}es")
+    } else if let Some(stem) = word
+        .strip_suffix('y')
+        .filter(|s| s.chars().last().is_some_and(|c| !vowel(c)))
+    {
+        format!("{stem}ies")
+    } else {
+        format!("{word}s")
+    };
+    format!("{head}{plural}")
+}
+
 /// `listUserOrders` → `ListUserOrders`.
 pub fn pascal(camel: &str) -> String {
     let mut chars = camel.chars();
@@ -256,6 +330,32 @@ mod tests {
         assert_eq!(snake("listUserOrders"), "list_user_orders");
         assert_eq!(snake("OrderItem"), "order_item");
         assert_eq!(pascal("getUser"), "GetUser");
+    }
+
+    #[test]
+    fn plurals_are_what_a_user_writes() {
+        for (one, many) in [
+            ("order_item", "order_items"),
+            ("category", "categories"),
+            ("address", "addresses"),
+            ("box", "boxes"),
+            ("opening_hours", "opening_hours"),
+            ("settings", "settings"),
+            ("day", "days"),
+            ("status", "statuses"),
+            ("match", "matches"),
+            ("wish", "wishes"),
+            ("analysis", "analyses"),
+            ("sales_person", "sales_people"),
+            ("child", "children"),
+            ("staff", "staff"),
+            ("audit_data", "audit_data"),
+            ("photo", "photos"),
+            ("line", "lines"),
+            ("order", "orders"),
+        ] {
+            assert_eq!(plural(one), many, "{one}");
+        }
     }
 
     #[test]

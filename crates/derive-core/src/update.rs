@@ -9,6 +9,7 @@ use quote::{format_ident, quote};
 use syn::DeriveInput;
 
 use crate::codegen::{self, Conv};
+use crate::exact;
 use crate::field::{Field, key_inputs, table_keys};
 use crate::model_file::Loaded;
 
@@ -68,6 +69,10 @@ pub fn generate(
         let arg = conv(f).key_arg(quote!(::core::clone::Clone::clone(&#field)));
         quote!(args.insert(#attr, #arg);)
     });
+    let key_checks = key_fields.iter().map(|f| {
+        let field = &f.ident;
+        crate::exact::guarded(f, quote!(update), crate::exact::check(f, quote!(&#field)))
+    });
     let inputs = key_inputs(entity);
     let setters = fields
         .iter()
@@ -106,7 +111,9 @@ pub fn generate(
                 let mut args = ::std::collections::HashMap::new();
                 #(#args)*
                 let key = Self::key_of(#(::core::clone::Clone::clone(&#names)),*);
-                #builder(::monotable::unchecked::Update::by_key(key, args))
+                let update = ::monotable::unchecked::Update::by_key(key, args);
+                #(let update = #key_checks;)*
+                #builder(update)
             }
         }
 
@@ -154,12 +161,13 @@ fn setter(f: &Field, key_input: bool) -> TokenStream {
         quote!(::core::option::Option::None)
     };
     let doc = format!("Set `{attr}`.");
+    let update = exact::guarded(f, quote!(self.0), exact::check(f, quote!(&value)));
     let set_fn = if f.optional {
         quote! {
             #[doc = #doc]
             pub fn #set(self, value: ::core::option::Option<#inner>) -> Self {
                 match value {
-                    ::core::option::Option::Some(value) => Self(self.0.set(#attr, #value, #arg)),
+                    ::core::option::Option::Some(value) => Self(#update.set(#attr, #value, #arg)),
                     ::core::option::Option::None => Self(self.0.remove(#attr)),
                 }
             }
@@ -169,7 +177,7 @@ fn setter(f: &Field, key_input: bool) -> TokenStream {
             #[doc = #doc]
             pub fn #set(self, value: impl ::core::convert::Into<#inner>) -> Self {
                 let value: #inner = ::core::convert::Into::into(value);
-                Self(self.0.set(#attr, #value, #arg))
+                Self(#update.set(#attr, #value, #arg))
             }
         }
     };
@@ -184,12 +192,13 @@ fn setter(f: &Field, key_input: bool) -> TokenStream {
     );
     let add_fn = (numeric && !key_input).then(|| {
         let add = format_ident!("add_{}", f.ident);
+        let update = exact::guarded(f, quote!(self.0), exact::check_delta(f, quote!(&delta)));
         let doc =
             format!("Add `delta` to `{attr}` in the write itself (`SET {attr} = {attr} + delta`).");
         quote! {
             #[doc = #doc]
             pub fn #add(self, delta: #inner) -> Self {
-                Self(self.0.add(#attr, ::monotable::Value::to_value(&delta)))
+                Self(#update.add(#attr, ::monotable::Value::to_value(&delta)))
             }
         }
     });

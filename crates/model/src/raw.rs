@@ -385,6 +385,29 @@ impl TimestampFormat {
             | TimestampFormat::EpochMillis => 1,
         }
     }
+
+    /// The smallest step between two instants it writes, in nanoseconds: a time that is not a
+    /// whole multiple of it (since the epoch, in UTC) cannot be stored in this format exactly.
+    pub fn resolution_nanos(self) -> i128 {
+        match self {
+            TimestampFormat::Date => 86_400_000_000_000,
+            TimestampFormat::Rfc3339Utc | TimestampFormat::EpochSeconds => 1_000_000_000,
+            TimestampFormat::Rfc3339UtcMillis | TimestampFormat::EpochMillis => 1_000_000,
+            TimestampFormat::Iso8601Naive => 1_000,
+            TimestampFormat::Rfc3339Offset => 1,
+        }
+    }
+
+    /// What it holds, in words (`whole seconds`), for messages and docs.
+    pub fn precision(self) -> &'static str {
+        match self {
+            TimestampFormat::Date => "a day (UTC)",
+            TimestampFormat::Rfc3339Utc | TimestampFormat::EpochSeconds => "whole seconds",
+            TimestampFormat::Rfc3339UtcMillis | TimestampFormat::EpochMillis => "milliseconds",
+            TimestampFormat::Iso8601Naive => "microseconds",
+            TimestampFormat::Rfc3339Offset => "nanoseconds",
+        }
+    }
 }
 
 /// One attribute of an entity (or a parameter of a pattern).
@@ -773,5 +796,16 @@ mod tests {
             TimestampFormat::Rfc3339UtcMillis
         );
         assert!(TimestampFormat::EpochMillis.is_number() && !TimestampFormat::Date.is_number());
+    }
+
+    #[test]
+    fn each_format_names_the_step_it_writes() {
+        for format in TimestampFormat::ALL {
+            let nanos = format.resolution_nanos();
+            let millis = i128::from(format.resolution_millis());
+            assert_eq!(millis, (nanos / 1_000_000).max(1), "{}", format.name());
+            assert!(!format.precision().is_empty());
+        }
+        assert_eq!(TimestampFormat::Rfc3339Utc.precision(), "whole seconds");
     }
 }

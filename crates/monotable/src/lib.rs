@@ -40,7 +40,7 @@ pub use monotable_access::error::{
 };
 pub use monotable_access::handle::{Retries, Table};
 pub use monotable_access::items::Item;
-pub use monotable_access::key::{Key, KeyArg, KeyKind, Seg};
+pub use monotable_access::key::{Key, KeyArg, KeyKind, ParameterError, Seg};
 pub use monotable_access::table::{TableError, ensure_table};
 pub use monotable_access::transact::MAX_ACTIONS;
 pub use monotable_access::value::{EnumValue, Value, ValueError};
@@ -85,10 +85,14 @@ pub use monotable_model as model;
 pub mod __private {
     pub use aws_sdk_dynamodb::primitives::Blob;
     pub use aws_sdk_dynamodb::types::AttributeValue;
-    pub use monotable_access::entity::{insert, is, optional, required, required_set};
+    pub use monotable_access::entity::{
+        insert, is, optional, required, required_set, stored_exactly,
+    };
     pub use monotable_access::items::{ENTITY_TYPE, Item};
+    pub use monotable_access::key::parameter;
     pub use monotable_access::value::{
-        ExactDecimal, Integer, KeyText, Timestamp, has_all, has_value, same_values,
+        ExactDecimal, Integer, KeyText, Limits, Timestamp, has_all, has_value, same_values,
+        storable, within_length,
     };
     pub use monotable_model::TimestampFormat;
     pub use rust_decimal::Decimal;

@@ -1,7 +1,8 @@
 //! Code that disagrees with the model does not compile, and the error says where in the model
 //! and what to change: one case per kind of mismatch in `tests/ui`, each with the compiler's
-//! reviewed output beside it (`TRYBUILD=overwrite cargo test -p monotable --test compile_fail`
-//! writes them again).
+//! reviewed output beside it, whole (`TRYBUILD=overwrite cargo test -p monotable --test
+//! compile_fail` writes them again). Each mistake is one error: every `.stderr` holds exactly
+//! one, with no follow-on error from generated code and a model's error reported once.
 
 use std::path::{Path, PathBuf};
 
@@ -47,4 +48,25 @@ fn copy_dir(from: &Path, to: &Path) {
 fn mismatches_with_the_model_are_compile_errors() {
     share_tests_directory();
     trybuild::TestCases::new().compile_fail("tests/ui/*.rs");
+}
+
+#[test]
+fn each_case_is_one_error() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+    let mut cases = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/ui") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            cases += 1;
+            let stderr = path.with_extension("stderr");
+            let text = std::fs::read_to_string(&stderr)
+                .unwrap_or_else(|e| panic!("{}: {e}", stderr.display()));
+            let errors = text
+                .lines()
+                .filter(|l| l.starts_with("error:") || l.starts_with("error["))
+                .count();
+            assert_eq!(errors, 1, "{}:\n{text}", stderr.display());
+        }
+    }
+    assert!(cases > 20, "{cases} cases");
 }

@@ -8,7 +8,7 @@ use monotable::unchecked::UncheckedWrites;
 use common::*;
 use monotable::sdk::types::AttributeValue;
 use monotable::unchecked::Condition;
-use monotable::{Entity, GetError, WriteError};
+use monotable::{Entity, EntityError, GetError, ValueError, WriteError};
 
 #[tokio::test]
 async fn every_attribute_type_round_trips_through_the_table() {
@@ -208,16 +208,29 @@ fn key_of_renders_the_table_key_from_its_inputs() {
 }
 
 #[tokio::test]
-async fn an_empty_set_is_stored_as_no_attribute() {
-    // DynamoDB holds no empty set: an entity with one could not be written ("An string set may
-    // not be empty"), nor could an update set one.
+async fn an_empty_set_is_stored_as_no_attribute_or_refused() {
+    // DynamoDB holds no empty set: a required one is stored as no attribute and reads back
+    // empty; an optional one given empty would read back as `None`, so it is refused, as a
+    // write that cannot round-trip, before anything is sent.
     let t = TestTable::new().await;
     let mut p = project("p1", "o");
     p.tags = Some(Default::default());
+    let refused = |e: WriteError| match e {
+        WriteError::Invalid {
+            source:
+                EntityError::Unstorable {
+                    attribute,
+                    source: ValueError::EmptySet,
+                    ..
+                },
+            ..
+        } => attribute,
+        other => panic!("not refused as an empty set: {other:?}"),
+    };
+    assert_eq!(refused(t.create(&p).await.unwrap_err()), "tags");
+    assert_eq!(t.raw(p.key()).await, None, "nothing was written");
+    p.tags = None;
     t.create(&p).await.unwrap();
-    assert!(!t.raw(p.key()).await.unwrap().contains_key("tags"));
-    let back = t.get(p.key(), true).await.unwrap().unwrap();
-    assert_eq!(back.tags, None, "an optional empty set reads back as None");
 
     let c = comment("p1", 1, 1);
     assert!(c.liked_by.is_empty());
@@ -229,7 +242,8 @@ async fn an_empty_set_is_stored_as_no_attribute() {
         "a required empty set reads back empty"
     );
 
-    // Updates: an empty set removes the attribute.
+    // Updates: an empty required set removes the attribute; `None` removes an optional one;
+    // an optional one given empty is refused.
     let key = || Comment::unchecked_update_key("p1", 1, at(1), "c0001");
     key()
         .set_liked_by(["ada".to_string()])
@@ -240,18 +254,26 @@ async fn an_empty_set_is_stored_as_no_attribute() {
     let item = t.raw(c.key()).await.unwrap();
     assert_eq!(item["likedBy"], AttributeValue::Ss(vec!["ada".into()]));
     assert_eq!(item["votes"], AttributeValue::Ns(vec!["1".into()]));
+    let e = key()
+        .set_votes(Some(Default::default()))
+        .send(&t)
+        .await
+        .unwrap_err();
+    assert_eq!(refused(e), "votes");
     key()
         .set_liked_by(std::collections::BTreeSet::new())
-        .set_votes(Some(Default::default()))
+        .set_votes(None)
         .send(&t)
         .await
         .unwrap();
     let item = t.raw(c.key()).await.unwrap();
     assert!(!item.contains_key("likedBy") && !item.contains_key("votes"));
     assert_eq!(t.get(c.key(), true).await.unwrap(), Some(c));
-    p.unchecked_update()
+    let e = p
+        .unchecked_update()
         .set_tags(Some(Default::default()))
         .send(&t)
         .await
-        .unwrap();
+        .unwrap_err();
+    assert_eq!(refused(e), "tags");
 }

@@ -338,7 +338,10 @@ fn transaction(placed: &Placed, key: Option<&str>, hash: &str) -> CreateOrder {
                 request_hash: hash.to_string(),
                 order_id: placed.order.order_id.clone(),
                 created_at,
-                expires_at: created_at + time::Duration::seconds(IDEMPOTENCY_TTL_SECONDS),
+                // `epoch-seconds` holds whole seconds: a finer time would be refused.
+                expires_at: time_util::whole_seconds(
+                    created_at + time::Duration::seconds(IDEMPOTENCY_TTL_SECONDS),
+                ),
             },
         });
     }

@@ -84,6 +84,11 @@ pub fn now() -> OffsetDateTime {
         .unwrap_or(t)
 }
 
+/// `t` to the whole second, toward the past (what an `epoch-seconds` time to live holds).
+pub fn whole_seconds(t: OffsetDateTime) -> OffsetDateTime {
+    t.replace_nanosecond(0).unwrap_or(t)
+}
+
 /// Which end of a range a bound is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {
@@ -131,10 +136,24 @@ pub fn parse_bound(field: &str, text: &str, bound: Bound) -> Result<OffsetDateTi
     Ok(match t.checked_to_offset(UtcOffset::UTC) {
         Some(utc) if utc < earliest() => earliest(),
         Some(utc) if utc > latest() => latest(),
-        Some(utc) => utc,
+        Some(utc) => whole_millis(utc, bound),
         None if t.offset().is_negative() => latest(),
         None => earliest(),
     })
+}
+
+/// `t` at a whole millisecond, what the keys hold (a finer bound is refused): a start rounded
+/// up and an end down, so that the range holds no time outside the one asked for.
+fn whole_millis(t: OffsetDateTime, bound: Bound) -> OffsetDateTime {
+    let below = t.nanosecond() % 1_000_000;
+    if below == 0 {
+        return t;
+    }
+    let floor = t - time::Duration::nanoseconds(i64::from(below));
+    match bound {
+        Bound::End => floor,
+        Bound::Start => (floor + time::Duration::milliseconds(1)).min(latest()),
+    }
 }
 
 #[cfg(test)]
@@ -184,5 +203,15 @@ mod tests {
         }
         let edge = parse_bound("to", "9999-12-31T23:59:59.999Z", Bound::End).unwrap();
         assert_eq!(format_ts(edge), "9999-12-31T23:59:59.999Z");
+    }
+
+    #[test]
+    fn a_bound_finer_than_a_millisecond_keeps_the_range_inside_the_one_asked_for() {
+        let from = parse_bound("from", "2026-03-01T10:00:00.0005Z", Bound::Start).unwrap();
+        let to = parse_bound("to", "2026-03-01T10:00:00.9995Z", Bound::End).unwrap();
+        assert_eq!(format_ts(from), "2026-03-01T10:00:00.001Z");
+        assert_eq!(format_ts(to), "2026-03-01T10:00:00.999Z");
+        assert_eq!(from.nanosecond() % 1_000_000, 0);
+        assert_eq!(to.nanosecond() % 1_000_000, 0);
     }
 }

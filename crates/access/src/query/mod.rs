@@ -18,6 +18,7 @@ use crate::cursor;
 use crate::entity::{self, Entity, EntityError};
 use crate::handle::Table;
 use crate::items::{Item, ItemPage};
+use crate::key::ParameterError;
 use crate::service::ServiceError;
 
 /// The most items a page may ask for (DynamoDB takes more; listings should not).
@@ -36,6 +37,9 @@ pub enum QueryError {
     /// The cursor is not one this listing issued.
     #[error("the cursor is not one this listing issued")]
     Cursor,
+    /// A parameter cannot be rendered into the key condition exactly: nothing was sent.
+    #[error(transparent)]
+    Parameter(#[from] ParameterError),
     /// A page size of 0, or beyond what DynamoDB takes.
     #[error("a page holds 1 to {max} items; got {got}")]
     Limit {
@@ -198,6 +202,7 @@ pub struct QueryRequest<R> {
     consistent: bool,
     limit: usize,
     cursor: Option<String>,
+    invalid: Option<ParameterError>,
     _rows: PhantomData<fn() -> R>,
 }
 
@@ -242,8 +247,19 @@ impl<R: Row> QueryRequest<R> {
             consistent: spec.consistent && spec.index.is_none(),
             limit: spec.limit,
             cursor: None,
+            invalid: None,
             _rows: PhantomData,
         }
+    }
+
+    /// The same query, refused when `check` (of a parameter its key condition was rendered
+    /// from) failed: `send`, `all` and `stream` then return the first such error and send
+    /// nothing.
+    pub fn checked(mut self, check: Result<(), ParameterError>) -> Self {
+        if let Err(e) = check {
+            self.invalid.get_or_insert(e);
+        }
+        self
     }
 
     /// Items per page.
@@ -337,6 +353,9 @@ impl<R: Row> QueryRequest<R> {
         limit: usize,
         start: Option<Item>,
     ) -> Result<(Vec<Item>, Option<Item>), QueryError> {
+        if let Some(e) = &self.invalid {
+            return Err(e.clone().into());
+        }
         let filled = Query::new(self.condition.clone())
             .index(self.index)
             .descending(self.descending)

@@ -171,16 +171,25 @@ impl Transaction {
     }
 
     /// Add `action` under `name`: a cancellation names it by it ([`TransactError::failed`]).
-    pub fn push(mut self, name: &'static str, action: WriteAction) -> Self {
-        self.actions.push(Named {
-            name: Some(name),
-            action,
-        });
-        self
+    /// A put whose entity cannot be stored exactly makes `send` fail with it and send nothing.
+    pub fn push(self, name: &'static str, action: WriteAction) -> Self {
+        self.add(Some(name), action)
     }
 
-    fn unnamed(mut self, action: WriteAction) -> Self {
-        self.actions.push(Named { name: None, action });
+    fn unnamed(self, action: WriteAction) -> Self {
+        self.add(None, action)
+    }
+
+    fn add(mut self, name: Option<&'static str>, mut action: WriteAction) -> Self {
+        if let WriteAction::Put(spec) = &mut action
+            && let Some(source) = spec.invalid.take()
+        {
+            self.invalid.get_or_insert(WriteError::Invalid {
+                item: spec.description.clone(),
+                source,
+            });
+        }
+        self.actions.push(Named { name, action });
         self
     }
 

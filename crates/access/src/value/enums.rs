@@ -14,6 +14,10 @@ pub trait EnumValue: Sized + 'static {
     fn as_str(&self) -> &'static str;
     /// The variant whose text is `text`.
     fn from_text(text: &str) -> Option<Self>;
+    /// Whether its derive failed (and reported why): the entities holding it then do not
+    /// assert its texts, so that one mistake is one error. Derived code only.
+    #[doc(hidden)]
+    const INVALID: bool = false;
 }
 
 /// Whether `a` and `b` hold the same texts, in any order (a const fn, so the `Entity` derive can

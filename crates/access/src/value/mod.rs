@@ -3,6 +3,10 @@
 //! and sets), and what the tools read items with. The one place values are written and read:
 //!
 //! - this module: [`Value`], a Rust type as one attribute;
+//! - [`error`]: [`ValueError`], why a value cannot be read or stored exactly;
+//! - [`number`]: numbers compared as numbers, DynamoDB's limits, integers, decimals and floats
+//!   read only when the Rust type holds them, and [`storable`], whether a value a Rust type
+//!   wrote is stored exactly (what an entity's `validate` checks);
 //! - [`key`]: the text a value takes inside a key template ([`KeyText`]);
 //! - [`enums`]: a Rust enum as a model `enum` ([`EnumValue`]);
 //! - [`time`]: timestamps in each [`TimestampFormat`] the model names ([`format_time`],
@@ -10,14 +14,19 @@
 //! - [`text`]: an attribute value as the text key templates render, and back, typed by its
 //!   model attribute (what `audit`, `migrate`, `verify` and `ui` read items with).
 //!
-//! DynamoDB holds no empty set: an entity's empty set is stored as no attribute, and reads back
-//! as an empty set (a required attribute) or `None` (an optional one).
+//! Every value either round-trips exactly or is refused with a [`ValueError`]: reading refuses a
+//! number the Rust type would wrap or round; writing is checked beforehand ([`storable`],
+//! [`check_time`]), since a value's attribute value is written without failing. DynamoDB holds
+//! no empty set: a required set that is empty is stored as no attribute and reads back empty;
+//! an optional one given empty is refused (it would read back as `None`).
 //!
 //! The `Entity` derive calls these for each field, choosing by the model's attribute type, so a
 //! field whose Rust type cannot hold that type is a compile error naming the trait below.
 
 pub mod enums;
+pub mod error;
 pub mod key;
+pub mod number;
 pub mod text;
 pub mod time;
 
@@ -27,34 +36,15 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 
 pub use enums::{EnumValue, has_all, has_value, same_values};
+pub use error::ValueError;
 pub use key::KeyText;
 pub use monotable_model::TimestampFormat;
+pub use number::{Limits, storable, within_length};
 pub use text::{key_text, template_text, template_texts, type_name};
-pub use time::{Timestamp, format_time, from_millis, parse_time, to_millis};
+pub use time::{Timestamp, check_time, format_time, from_millis, parse_time, to_millis};
 
+pub(crate) use error::wrong;
 use key::write_padded;
-
-/// A value could not be read from an attribute.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ValueError(pub String);
-
-pub(crate) fn wrong(expected: &str, got: &AttributeValue) -> ValueError {
-    let kind = match got {
-        AttributeValue::S(_) => "a string",
-        AttributeValue::N(_) => "a number",
-        AttributeValue::B(_) => "binary",
-        AttributeValue::Bool(_) => "a boolean",
-        AttributeValue::Null(_) => "null",
-        AttributeValue::L(_) => "a list",
-        AttributeValue::M(_) => "a map",
-        AttributeValue::Ss(_) => "a string set",
-        AttributeValue::Ns(_) => "a number set",
-        AttributeValue::Bs(_) => "a binary set",
-        _ => "an unknown type",
-    };
-    ValueError(format!("expected {expected}, found {kind}"))
-}
 
 /// A Rust type stored as one DynamoDB attribute.
 #[diagnostic::on_unimplemented(
@@ -95,31 +85,48 @@ impl Value for bool {
 )]
 pub trait Integer: Value {}
 
-/// An `N` read as a `T`, named `name` in the error.
-fn number<T: std::str::FromStr>(value: &AttributeValue, name: &str) -> Result<T, ValueError> {
-    let text = value.as_n().map_err(|v| wrong("a number", v))?;
-    text.parse()
-        .map_err(|_| ValueError(format!("`{text}` is not a {name}")))
+/// The text of an `N`.
+fn number_text(value: &AttributeValue) -> Result<&str, ValueError> {
+    value
+        .as_n()
+        .map(String::as_str)
+        .map_err(|v| wrong("a number", v))
 }
 
-/// `Value` for Rust's numbers: written as their shortest text (which, for a float, reads back as
-/// the same value, so it round-trips exactly; DynamoDB holds no NaN or infinity, so writing one
-/// fails as an invalid request), read from an `N`.
-macro_rules! numbers {
+/// `Value` for Rust's integers: written as their text, read from an `N` only when the type
+/// holds it (a number beyond it is refused, never wrapped).
+macro_rules! integer_values {
     ($($t:ty),*) => {$(
         impl Value for $t {
             fn to_value(&self) -> AttributeValue {
                 AttributeValue::N(self.to_string())
             }
             fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
-                number(value, stringify!($t))
+                number::read_integer(number_text(value)?, stringify!($t))
             }
         }
     )*};
 }
-numbers!(
-    i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, isize, usize, f32, f64
+integer_values!(
+    i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, isize, usize
 );
+
+/// `Value` for floats: written as their shortest text (which reads back as the same value, so
+/// it round-trips exactly; DynamoDB holds no NaN or infinity, which an entity's `validate`
+/// refuses), read from an `N` only when the float holds it as written (never rounded).
+macro_rules! float_values {
+    ($($t:ty),*) => {$(
+        impl Value for $t {
+            fn to_value(&self) -> AttributeValue {
+                AttributeValue::N(self.to_string())
+            }
+            fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
+                number::read_float(number_text(value)?, stringify!($t))
+            }
+        }
+    )*};
+}
+float_values!(f32, f64);
 
 /// Integers in keys, zero-padded to a template's width.
 macro_rules! integers {
@@ -161,10 +168,7 @@ impl Value for Decimal {
         AttributeValue::N(self.normalize().to_string())
     }
     fn from_value(value: &AttributeValue) -> Result<Self, ValueError> {
-        let text = value.as_n().map_err(|v| wrong("a number", v))?;
-        text.parse::<Decimal>()
-            .or_else(|_| Decimal::from_scientific(text))
-            .map_err(|_| ValueError(format!("`{text}` is not a decimal")))
+        number::read_decimal(number_text(value)?)
     }
 }
 impl ExactDecimal for Decimal {}
@@ -299,6 +303,17 @@ mod tests {
         let sum: Decimal = "0.1".parse::<Decimal>().unwrap() + "0.2".parse::<Decimal>().unwrap();
         assert_eq!(sum.to_value(), AttributeValue::N("0.3".into()));
         assert!(i8::from_value(&AttributeValue::N("300".into())).is_err());
+        // Beyond the type: refused, never wrapped or rounded.
+        let n = |t: &str| AttributeValue::N(t.into());
+        assert!(matches!(
+            i64::from_value(&n("9223372036854775808")),
+            Err(ValueError::OutOfRange { ty: "i64", .. })
+        ));
+        assert!(matches!(
+            Decimal::from_value(&n("12345678901234567890123456789012345678")),
+            Err(ValueError::OutOfRange { .. })
+        ));
+        assert_eq!(i128::from_value(&n("9223372036854775808")), Ok(1 << 63));
         assert!(i64::from_value(&AttributeValue::N("1.5".into())).is_err());
         assert!(String::from_value(&AttributeValue::N("1".into())).is_err());
     }

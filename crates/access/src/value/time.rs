@@ -1,10 +1,13 @@
 //! Timestamps in each format the model names ([`TimestampFormat`]): written and read here and
 //! nowhere else, for the derive's fields, the tools' samples, and conformance checks.
 //!
-//! A format coarser than the time it writes truncates it toward the past (never rounds): a time
-//! comes back from its item equal to what was written only when it is already at the format's
-//! precision. Every format but `rfc3339-offset` writes the time in UTC; the text formats hold
-//! years 0000 to 9999. Adding a format to the model is one arm in [`format_time`] and one in
+//! Each format holds a precision (`TimestampFormat::precision`): `date` a day, `rfc3339-utc`
+//! and `epoch-seconds` whole seconds, `rfc3339-utc-millis` and `epoch-millis` milliseconds,
+//! `iso8601-naive` microseconds, `rfc3339-offset` nanoseconds. [`check_time`] refuses a time
+//! finer than its format holds (what an entity's `validate` and the update setters call, so a
+//! typed write never truncates); [`format_time`] itself, for the tools, truncates toward the
+//! past. Every format but `rfc3339-offset` writes the time in UTC; the text formats hold years
+//! 0000 to 9999. Adding a format to the model is one arm in [`format_time`] and one in
 //! [`parse_time`] here.
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -14,6 +17,9 @@ use time::macros::format_description;
 use time::{Date, OffsetDateTime, UtcOffset};
 
 use super::{ValueError, wrong};
+
+/// The years a text format writes.
+const YEARS: std::ops::RangeInclusive<i32> = 0..=9999;
 
 /// A time type that holds a model `timestamp` attribute.
 #[diagnostic::on_unimplemented(
@@ -27,6 +33,31 @@ pub trait Timestamp: Sized {
     fn from_value(value: &AttributeValue, format: TimestampFormat) -> Result<Self, ValueError>;
     /// The key text in `format`.
     fn write_key(&self, out: &mut String, format: TimestampFormat);
+    /// Whether `format` holds it exactly ([`check_time`]).
+    fn check(&self, format: TimestampFormat) -> Result<(), ValueError>;
+}
+
+/// Whether `format` holds `t` exactly: a time finer than the format's precision (it would be
+/// truncated) or, in a text format, outside the years 0000 to 9999 (it could not be written) is
+/// refused.
+pub fn check_time(t: OffsetDateTime, format: TimestampFormat) -> Result<(), ValueError> {
+    let years = match format {
+        _ if format.is_number() => true,
+        TimestampFormat::Rfc3339Offset => {
+            YEARS.contains(&t.year()) || YEARS.contains(&utc(t).year())
+        }
+        _ => YEARS.contains(&utc(t).year()),
+    };
+    if !years {
+        return Err(ValueError::OutOfYears { time: t, format });
+    }
+    if t.unix_timestamp_nanos()
+        .rem_euclid(format.resolution_nanos())
+        != 0
+    {
+        return Err(ValueError::TooFine { time: t, format });
+    }
+    Ok(())
 }
 
 fn utc(t: OffsetDateTime) -> OffsetDateTime {
@@ -97,7 +128,10 @@ pub fn to_millis(t: OffsetDateTime) -> Option<i64> {
 
 /// The time in `text` written in `format`.
 pub fn parse_time(text: &str, format: TimestampFormat) -> Result<OffsetDateTime, ValueError> {
-    let bad = || ValueError(format!("`{text}` is not a {format:?} timestamp"));
+    let bad = || ValueError::NotATime {
+        text: text.to_string(),
+        format,
+    };
     let number = |scale: i128| -> Result<OffsetDateTime, ValueError> {
         let n: i128 = text.parse().map_err(|_| bad())?;
         OffsetDateTime::from_unix_timestamp_nanos(n.checked_mul(scale).ok_or_else(bad)?)
@@ -151,17 +185,33 @@ impl Timestamp for OffsetDateTime {
     fn write_key(&self, out: &mut String, format: TimestampFormat) {
         out.push_str(&format_time(*self, format));
     }
+    fn check(&self, format: TimestampFormat) -> Result<(), ValueError> {
+        check_time(*self, format)
+    }
 }
 
 impl Timestamp for Date {
     fn to_value(&self, format: TimestampFormat) -> AttributeValue {
         self.midnight().assume_utc().to_value(format)
     }
+    /// The day of a time at midnight UTC; any other time is refused (a day would drop its time
+    /// of day).
     fn from_value(value: &AttributeValue, format: TimestampFormat) -> Result<Self, ValueError> {
-        OffsetDateTime::from_value(value, format).map(|t| t.date())
+        let t = OffsetDateTime::from_value(value, format)?;
+        let day = utc(t);
+        if day.time() != time::Time::MIDNIGHT {
+            return Err(ValueError::OutOfRange {
+                text: super::text::key_text(value).unwrap_or_default(),
+                ty: "time::Date",
+            });
+        }
+        Ok(day.date())
     }
     fn write_key(&self, out: &mut String, format: TimestampFormat) {
         self.midnight().assume_utc().write_key(out, format);
+    }
+    fn check(&self, format: TimestampFormat) -> Result<(), ValueError> {
+        check_time(self.midnight().assume_utc(), format)
     }
 }
 
@@ -234,5 +284,60 @@ mod tests {
             OffsetDateTime::from_value(&AttributeValue::N("1".into()), TimestampFormat::Date)
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_time_finer_than_its_format_is_refused_not_truncated() {
+        let t = OffsetDateTime::parse("2026-03-02T10:00:00.5Z", &Rfc3339).unwrap();
+        let e = check_time(t, TimestampFormat::Rfc3339Utc).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`2026-03-02T10:00:00.5Z` is finer than `rfc3339-utc` holds (whole seconds): it would be stored as `2026-03-02T10:00:00Z`; truncate it first, or declare a finer format in the model"
+        );
+        for (format, ok) in [
+            (TimestampFormat::Rfc3339Utc, false),
+            (TimestampFormat::EpochSeconds, false),
+            (TimestampFormat::Date, false),
+            (TimestampFormat::Rfc3339UtcMillis, true),
+            (TimestampFormat::EpochMillis, true),
+            (TimestampFormat::Iso8601Naive, true),
+            (TimestampFormat::Rfc3339Offset, true),
+        ] {
+            assert_eq!(check_time(t, format).is_ok(), ok, "{}", format.name());
+        }
+        let nanos = t + time::Duration::nanoseconds(1);
+        for format in TimestampFormat::ALL {
+            let ok = format == TimestampFormat::Rfc3339Offset;
+            assert_eq!(check_time(nanos, format).is_ok(), ok, "{}", format.name());
+        }
+        // A day is midnight UTC, whatever the offset the time is seen at.
+        let midnight = OffsetDateTime::parse("2026-03-02T00:00:00Z", &Rfc3339).unwrap();
+        assert_eq!(check_time(midnight, TimestampFormat::Date), Ok(()));
+        let local = midnight.to_offset(UtcOffset::from_hms(2, 0, 0).unwrap());
+        assert_eq!(check_time(local, TimestampFormat::Date), Ok(()));
+        let local_midnight = OffsetDateTime::parse("2026-03-02T00:00:00+02:00", &Rfc3339).unwrap();
+        assert!(check_time(local_midnight, TimestampFormat::Date).is_err());
+        assert_eq!(
+            Date::from_value(
+                &AttributeValue::S("2026-03-02".into()),
+                TimestampFormat::Date
+            )
+            .unwrap(),
+            midnight.date()
+        );
+    }
+
+    #[test]
+    fn a_text_format_refuses_years_it_cannot_write() {
+        let early = Date::from_calendar_date(-1, time::Month::June, 1)
+            .unwrap()
+            .midnight()
+            .assume_utc();
+        assert!(matches!(
+            check_time(early, TimestampFormat::Rfc3339UtcMillis),
+            Err(ValueError::OutOfYears { .. })
+        ));
+        assert_eq!(check_time(early, TimestampFormat::EpochMillis), Ok(()));
+        assert!(early.date().check(TimestampFormat::Date).is_err());
     }
 }

@@ -195,3 +195,44 @@ fn a_skipped_key_input_and_bad_options_are_refused() {
         ["#[derive(Entity)] works on structs with named fields"]
     );
 }
+
+#[test]
+fn a_failed_derive_stands_in_with_a_stub_so_one_mistake_is_one_error() {
+    // `order_id` of the wrong type: one error, and the `Entity` impl and the aliases
+    // `patterns!` names, the broken field's typed as the model needs.
+    let out = derive(
+        quote!(),
+        quote! {
+            order_id: i64,
+            user_id: String,
+            status: Status,
+            total: Decimal,
+            created_at: OffsetDateTime,
+            note: Option<String>,
+            version: i64,
+        },
+    );
+    assert_eq!(errors(&out).len(), 1, "{:?}", errors(&out));
+    let file: syn::File = syn::parse2(out.clone()).unwrap();
+    assert!(trait_impls(&file).contains(&("::monotable::Entity".into(), "Order".into())));
+    let text = out.to_string().replace(' ', "");
+    for alias in [
+        "type__monotable_Order_orderId=::std::string::String;",
+        "type__monotable_Order_userId=String;",
+        "type__monotable_Order_status=Status;",
+    ] {
+        assert!(text.contains(alias), "{alias} in {text}");
+    }
+    // The stub renders no key and converts nothing.
+    assert!(!text.contains("push_str"), "{text}");
+    // A derive that cannot even read its model stands in too, with no alias.
+    let lost = crate::derive_entity(quote! {
+        #[monotable(model = "testdata/nowhere.toml")]
+        struct Order { order_id: String }
+    });
+    assert_eq!(errors(&lost).len(), 1);
+    assert!(
+        lost.to_string()
+            .contains(":: monotable :: Entity for Order")
+    );
+}

@@ -66,8 +66,8 @@ pub enum ApplyError {
     Write {
         /// The operation.
         operation: &'static str,
-        /// Why.
-        source: WriteError,
+        /// Why (boxed: a write's error carries the value it refused).
+        source: Box<WriteError>,
     },
     /// A transaction failed for another reason than a service error.
     #[error("TransactWriteItems failed: {0}")]
@@ -91,7 +91,10 @@ impl ApplyError {
     pub(crate) fn write(operation: &'static str, e: WriteError) -> ApplyError {
         match e {
             WriteError::Service(error) => ApplyError::Call { operation, error },
-            source => ApplyError::Write { operation, source },
+            source => ApplyError::Write {
+                operation,
+                source: Box::new(source),
+            },
         }
     }
 

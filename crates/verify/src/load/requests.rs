@@ -123,6 +123,7 @@ pub(crate) async fn write(table: &Table, item: Item, description: String) -> Loa
         condition: Condition::none(),
         entity: "",
         description,
+        invalid: None,
     };
     match spec.send(table).await {
         Ok(()) => LoadOutcome::Ok,
