@@ -59,8 +59,10 @@ pub fn entity(input: &DeriveInput, entity: Option<&EntityDecl>, aliases: &[Alias
             #vis type #alias = #ty;
         }
     });
+    let builder = entity.map(|e| update_builder(input, e)).unwrap_or_default();
     quote! {
         #(#aliases)*
+        #builder
         impl #impl_generics ::monotable::Entity for #ident #ty_generics #where_clause {
             const NAME: &'static str = #name;
             const KEYS: &'static [::monotable::KeySpec] = &[];
@@ -91,6 +93,67 @@ pub fn enumeration(input: &DeriveInput) -> TokenStream {
         }
         impl #impl_generics ::monotable::__private::KeyText for #ident #ty_generics #where_clause {
             fn write_key(&self, _: &mut ::std::string::String, _: ::core::option::Option<usize>) { #never }
+        }
+    }
+}
+
+/// The inherent items the code `patterns!` generates for an UpdateItem pattern calls
+/// (`unchecked_update_key`, the update builder and its per-attribute setters), never run.
+fn update_builder(input: &DeriveInput, entity: &EntityDecl) -> TokenStream {
+    let ident = &input.ident;
+    let vis = &input.vis;
+    let builder = format_ident!("{}Update", ident);
+    let never = never();
+    let alias = |name: &str| format_ident!("__monotable_{}_{}", ident, name);
+    let params = crate::writes::primary_inputs(entity)
+        .into_iter()
+        .map(|name| {
+            let (field, ty) = (
+                format_ident!("{}", crate::types::snake(&name)),
+                alias(&name),
+            );
+            quote!(#field: impl ::core::convert::Into<#ty>)
+        });
+    let setters = entity.attributes.iter().map(|a| {
+        let ty = alias(&a.name);
+        let set = format_ident!("__monotable_set_{}", a.name);
+        let add = format_ident!("__monotable_add_{}", a.name);
+        let value = if a.required {
+            quote!(impl ::core::convert::Into<#ty>)
+        } else {
+            quote!(::core::option::Option<#ty>)
+        };
+        quote! {
+            #[doc(hidden)]
+            #[allow(non_snake_case)]
+            pub fn #set(self, _: #value) -> Self { #never }
+            #[doc(hidden)]
+            #[allow(non_snake_case)]
+            pub fn #add(self, _: #ty) -> Self { #never }
+        }
+    });
+    quote! {
+        #[doc(hidden)]
+        #vis struct #builder(::core::marker::PhantomData<#ident>);
+
+        impl #ident {
+            #[doc(hidden)]
+            #[allow(unused_variables)]
+            #vis fn unchecked_update_key(#(#params),*) -> #builder { #never }
+        }
+
+        impl #builder {
+            #(#setters)*
+            #[doc(hidden)]
+            pub fn when(self, _: ::monotable::unchecked::Condition) -> Self { #never }
+            #[doc(hidden)]
+            pub fn expect_version(self, _: i64) -> Self { #never }
+            #[doc(hidden)]
+            pub fn bump_version(self) -> Self { #never }
+            #[doc(hidden)]
+            pub fn into_update(self) -> ::monotable::unchecked::Update<#ident> { #never }
+            #[doc(hidden)]
+            pub async fn send(self, _: &::monotable::Table) -> ::core::result::Result<(), ::monotable::WriteError> { #never }
         }
     }
 }

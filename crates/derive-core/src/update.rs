@@ -162,6 +162,21 @@ fn setter(f: &Field, key_input: bool) -> TokenStream {
     };
     let doc = format!("Set `{attr}`.");
     let update = exact::guarded(f, quote!(self.0), exact::check(f, quote!(&value)));
+    // What `patterns!` calls: named by the attribute, whatever the field is called.
+    let hidden_set = format_ident!("__monotable_set_{}", attr);
+    let hidden_add = format_ident!("__monotable_add_{}", attr);
+    let set_param = if f.optional {
+        quote!(::core::option::Option<#inner>)
+    } else {
+        quote!(impl ::core::convert::Into<#inner>)
+    };
+    let hidden = quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        pub fn #hidden_set(self, value: #set_param) -> Self {
+            self.#set(value)
+        }
+    };
     let set_fn = if f.optional {
         quote! {
             #[doc = #doc]
@@ -200,7 +215,13 @@ fn setter(f: &Field, key_input: bool) -> TokenStream {
             pub fn #add(self, delta: #inner) -> Self {
                 Self(#update.add(#attr, ::monotable::Value::to_value(&delta)))
             }
+
+            #[doc(hidden)]
+            #[allow(non_snake_case)]
+            pub fn #hidden_add(self, delta: #inner) -> Self {
+                self.#add(delta)
+            }
         }
     });
-    quote! { #set_fn #add_fn }
+    quote! { #set_fn #hidden #add_fn }
 }

@@ -3,7 +3,7 @@
 //! per attribute of the pattern's `sets` and no other, start the update; index keys those
 //! attributes feed are rendered again by the entity's update builder, which this wraps.
 
-use monotable_model::{AttributeType, ConditionClause};
+use monotable_model::AttributeType;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Path;
@@ -36,6 +36,8 @@ fn setters(g: &WriteGen<'_>, attribute: &str, start: bool) -> TokenStream {
     };
     let field = format_ident!("{}", types::snake(attribute));
     let set = format_ident!("set_{}", field);
+    let hidden_set = format_ident!("__monotable_set_{}", attribute);
+    let hidden_add = format_ident!("__monotable_add_{}", attribute);
     let ty = crate::patterns::alias(g.path, attribute);
     let (receiver, call) = if start {
         (quote!(self), quote!(self.begin()))
@@ -52,7 +54,11 @@ fn setters(g: &WriteGen<'_>, attribute: &str, start: bool) -> TokenStream {
         quote!(Self)
     };
     let doc = format!("Set `{attribute}` (listed in the pattern's `sets`).");
-    let set_body = wrap(quote!(#call.#set(value)));
+    let set_body = wrap(if start {
+        quote!(#call.#set(value))
+    } else {
+        quote!(#call.#hidden_set(value))
+    });
     let set_fn = if a.required {
         quote! {
             #[doc = #doc]
@@ -74,7 +80,11 @@ fn setters(g: &WriteGen<'_>, attribute: &str, start: bool) -> TokenStream {
     let add_fn = (numeric && !is_key_input(g.entity, attribute)).then(|| {
         let add = format_ident!("add_{}", field);
         let doc = format!("Add `delta` to `{attribute}` in the write itself.");
-        let body = wrap(quote!(#call.#add(delta)));
+        let body = wrap(if start {
+            quote!(#call.#add(delta))
+        } else {
+            quote!(#call.#hidden_add(delta))
+        });
         quote! {
             #[doc = #doc]
             pub fn #add(#receiver, delta: #ty) -> #ret { #body }
@@ -138,15 +148,49 @@ pub(crate) fn tokens(g: &WriteGen<'_>) -> TokenStream {
         "Pattern `{}` being built: set what its `sets` lists, then `send` it (or pass it to a transaction).",
         g.pattern.name
     );
-    let _ = ConditionClause::ItemExists;
+    let module = format_ident!("__monotable_{}", ident);
+    let debug = crate::writes::debug_impl(ident, false);
     quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone)]
+        #[derive(Clone)]
         pub struct #ident { #fields }
 
-        #[doc = #set_doc]
-        #[must_use = "an update does nothing until it is sent"]
-        pub struct #set_ident(#builder);
+        #debug
+
+        pub use #module::#set_ident;
+
+        /// The builder's field stays private to this module: an app sets only what the
+        /// pattern's `sets` lists.
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        mod #module {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[doc = #set_doc]
+            #[must_use = "an update does nothing until it is sent"]
+            pub struct #set_ident(#builder);
+
+            impl #set_ident {
+                #[doc(hidden)]
+                pub fn __monotable_new(builder: #builder) -> Self {
+                    Self(builder)
+                }
+
+                #(#then)*
+
+                /// The update, for a transaction.
+                #[doc(hidden)]
+                pub fn into_update(self) -> ::monotable::unchecked::Update<#path> {
+                    self.0.into_update()
+                }
+
+                /// Send it.
+                pub async fn send(self, table: &::monotable::Table) -> ::core::result::Result<(), ::monotable::WriteError> {
+                    self.0.send(table).await
+                }
+            }
+        }
 
         impl #ident {
             #key_fn
@@ -158,25 +202,10 @@ pub(crate) fn tokens(g: &WriteGen<'_>) -> TokenStream {
             }
 
             fn begin(self) -> #set_ident {
-                #set_ident(#path::unchecked_update_key(#(#args),*).when(self.condition()) #version)
+                #set_ident::__monotable_new(#path::unchecked_update_key(#(#args),*).when(self.condition()) #version)
             }
 
             #(#starts)*
-        }
-
-        impl #set_ident {
-            #(#then)*
-
-            /// The update, for a transaction.
-            #[doc(hidden)]
-            pub fn into_update(self) -> ::monotable::unchecked::Update<#path> {
-                self.0.into_update()
-            }
-
-            /// Send it.
-            pub async fn send(self, table: &::monotable::Table) -> ::core::result::Result<(), ::monotable::WriteError> {
-                self.0.send(table).await
-            }
         }
     }
 }

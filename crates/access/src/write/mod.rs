@@ -283,7 +283,7 @@ pub enum WriteError {
         attribute: &'static str,
     },
     /// A value cannot be stored exactly as given; nothing was sent.
-    #[error("{item} cannot be written: {source}")]
+    #[error("{item} was not written: {source}")]
     Invalid {
         /// The item: entity and key.
         item: String,
