@@ -6,8 +6,9 @@
 //! Modules depend one way: `types` (Rust types and names) and `model_file` (the model read at
 //! compile time) at the bottom; `field` (a struct field and the key attributes an entity
 //! writes); `codegen` (conversions and key rendering); `exact` (each value checked before it is
-//! written); `update` (the update builder); `entity`,
-//! `enums` and `patterns`, one per macro, at the top.
+//! written); `request` (a pattern request's typed key variables and key rendering); `update`
+//! (the update builder); `writes`, `update_pattern` and `transactions` (write patterns'
+//! requests); `entity`, `enums` and `patterns`, one per macro, at the top.
 
 extern crate proc_macro;
 
@@ -19,6 +20,7 @@ mod field;
 mod model_file;
 mod once;
 mod patterns;
+mod request;
 mod stub;
 mod transactions;
 mod types;

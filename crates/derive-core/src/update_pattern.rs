@@ -38,7 +38,7 @@ fn setters(g: &WriteGen<'_>, attribute: &str, start: bool) -> TokenStream {
     let set = format_ident!("set_{}", field);
     let hidden_set = format_ident!("__monotable_set_{}", attribute);
     let hidden_add = format_ident!("__monotable_add_{}", attribute);
-    let ty = crate::patterns::alias(g.path, attribute);
+    let ty = crate::request::alias(g.path, attribute);
     let (receiver, call) = if start {
         (quote!(self), quote!(self.begin()))
     } else {

@@ -5,8 +5,7 @@
 //! exactly the attributes its `sets` lists.
 
 use monotable_model::{
-    AttributeType, CompareOp, ConditionClause, EntityDecl, KeyTest, Model, Operand, Operation,
-    Pattern,
+    AttributeType, CompareOp, ConditionClause, EntityDecl, KeyTest, Model, Operand, Pattern,
 };
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -14,7 +13,7 @@ use syn::{Ident, Path};
 
 use crate::codegen::Conv;
 use crate::field::{key_inputs, table_keys};
-use crate::patterns::{Var, alias, key_value, param_type, render};
+use crate::request::{Var, alias, key_value, param_type, render};
 use crate::types;
 
 /// What one write pattern's request is generated from.
@@ -36,16 +35,6 @@ struct CondField {
 }
 
 impl WriteGen<'_> {
-    /// The request's tokens.
-    pub(crate) fn tokens(&self) -> TokenStream {
-        match self.pattern.operation {
-            Operation::PutItem => self.put(),
-            Operation::UpdateItem => crate::update_pattern::tokens(self),
-            Operation::DeleteItem => self.keyed(false),
-            _ => self.keyed(true),
-        }
-    }
-
     /// The fields the condition takes beyond the key's variables, in order.
     fn condition_fields(&self) -> Vec<CondField> {
         let Some(condition) = &self.pattern.condition else {
@@ -208,7 +197,8 @@ impl WriteGen<'_> {
         }
     }
 
-    fn put(&self) -> TokenStream {
+    /// A PutItem's request.
+    pub(crate) fn put(&self) -> TokenStream {
         let (ident, path) = (self.ident, self.path);
         let field = format_ident!("{}", types::snake(&self.entity.name));
         let doc = &self.doc;
@@ -245,7 +235,7 @@ impl WriteGen<'_> {
     }
 
     /// A DeleteItem (or, `check`, a ConditionCheck) by the key's variables.
-    fn keyed(&self, check: bool) -> TokenStream {
+    pub(crate) fn keyed(&self, check: bool) -> TokenStream {
         let (ident, path) = (self.ident, self.path);
         let doc = &self.doc;
         let fields = self.fields(TokenStream::new());

@@ -185,6 +185,9 @@ impl From<WriteError> for ShopError {
     fn from(e: WriteError) -> Self {
         match e {
             WriteError::Service(e) => e.into(),
+            // A value the model's attribute cannot hold (a name longer than its `max_length` in
+            // UTF-8 bytes, say): the request's fault, said as the library says it.
+            WriteError::Invalid { .. } => ShopError::invalid("invalid_value", e.to_string()),
             other => ShopError::internal(other),
         }
     }
@@ -197,6 +200,7 @@ impl From<TransactError> for ShopError {
             TransactError::Conflict { .. } => {
                 ShopError::busy("other requests kept changing the same items; try again")
             }
+            TransactError::Invalid(e @ WriteError::Invalid { .. }) => e.into(),
             other => ShopError::internal(other),
         }
     }

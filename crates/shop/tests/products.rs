@@ -48,6 +48,8 @@ async fn bad_products_are_400_and_write_nothing() {
         json!({"name": "", "category": "c", "price": "1", "published": true}),
         json!({"name": "A", "category": "c", "price": "1", "published": true, "stock": -1}),
         json!({"name": "A", "category": "c", "price": "1"}),
+        // 200 characters, 400 bytes: over the model's `max_length` (bytes, as DynamoDB counts).
+        json!({"name": "é".repeat(200), "category": "c", "price": "1", "published": true}),
     ] {
         let r = t
             .call("POST", "/products", Some(&admin), Some(body.clone()))

@@ -72,6 +72,8 @@ impl From<WriteError> for ApiError {
         match e {
             WriteError::Service(e) => service(e),
             WriteError::NotFound { .. } => ApiError::NotFound(e.to_string()),
+            // A value the model cannot hold exactly (a title over its `max_length` in bytes).
+            WriteError::Invalid { .. } => ApiError::Invalid(e.to_string()),
             e if e.is_condition_failed() => ApiError::Conflict(e.to_string()),
             e => ApiError::Internal(e.to_string()),
         }
@@ -84,6 +86,7 @@ impl From<TransactError> for ApiError {
             TransactError::Service(e) => service(e),
             TransactError::Conflict { .. } => ApiError::Unavailable(e.to_string()),
             TransactError::ConditionFailed { .. } => ApiError::Conflict(e.to_string()),
+            TransactError::Invalid(e @ WriteError::Invalid { .. }) => e.into(),
             e => ApiError::Internal(e.to_string()),
         }
     }
