@@ -517,12 +517,24 @@ fn collection_types(ident: &Ident, members: &[Member]) -> (TokenStream, TokenStr
             )
         })
         .collect();
-    let field_types = members.iter().map(|m| {
-        let path = m.path;
+    // Generic over its members' types, each defaulting to the mapped entity: `Debug` and
+    // `Clone` then hold when the entities have them, and an entity without them is no error in
+    // generated code.
+    let params: Vec<Ident> = (0..members.len())
+        .map(|i| format_ident!("__Monotable{}", i))
+        .collect();
+    let generic_fields = members.iter().zip(&params).map(|(m, p)| {
         if m.single {
-            quote!(::core::option::Option<#path>)
+            quote!(::core::option::Option<#p>)
         } else {
-            quote!(::std::vec::Vec<#path>)
+            quote!(::std::vec::Vec<#p>)
+        }
+    });
+    let empty = members.iter().zip(&fields).map(|(m, f)| {
+        if m.single {
+            quote!(#f: ::core::option::Option::None)
+        } else {
+            quote!(#f: ::std::vec::Vec::new())
         }
     });
     let gather = members.iter().zip(&variants).zip(&fields).map(|((m, v), f)| {
@@ -535,7 +547,7 @@ fn collection_types(ident: &Ident, members: &[Member]) -> (TokenStream, TokenStr
     let tokens = quote! {
         /// One item of the collection.
         #[derive(Debug, Clone)]
-        pub enum #row { #( #[allow(missing_docs)] #variants(#types) ),* }
+        pub enum #row<#(#params = #types),*> { #( #[allow(missing_docs)] #variants(#params) ),* }
 
         impl ::monotable::Row for #row {
             fn from_item(item: &::monotable::__private::Item) -> ::core::result::Result<::core::option::Option<Self>, ::monotable::EntityError> {
@@ -549,8 +561,14 @@ fn collection_types(ident: &Ident, members: &[Member]) -> (TokenStream, TokenStr
         }
 
         /// The whole collection, by entity.
-        #[derive(Debug, Clone, Default)]
-        pub struct #all { #( #[allow(missing_docs)] pub #fields: #field_types ),* }
+        #[derive(Debug, Clone)]
+        pub struct #all<#(#params = #types),*> { #( #[allow(missing_docs)] pub #fields: #generic_fields ),* }
+
+        impl<#(#params),*> ::core::default::Default for #all<#(#params),*> {
+            fn default() -> Self {
+                Self { #(#empty),* }
+            }
+        }
 
         impl ::core::convert::From<::std::vec::Vec<#row>> for #all {
             fn from(rows: ::std::vec::Vec<#row>) -> Self {
