@@ -59,12 +59,23 @@ impl PutSpec {
     }
 
     fn new<E: Entity>(entity: &E, condition: Condition) -> PutSpec {
-        let key = entity.key();
+        let item = entity.to_item();
+        // The table key's attributes, as the item holds them: no template rendered twice.
+        let key: Item = E::KEYS
+            .iter()
+            .filter(|k| k.is_primary())
+            .filter_map(|k| Some((k.attribute.to_string(), item.get(k.attribute)?.clone())))
+            .collect();
+        let key = if key.is_empty() {
+            entity.key().into_item()
+        } else {
+            key
+        };
         PutSpec {
-            item: entity.to_item(),
+            item,
             condition,
             entity: E::NAME,
-            description: describe::<E>(key.item()),
+            description: describe::<E>(&key),
             invalid: entity.validate().err(),
         }
     }

@@ -272,20 +272,22 @@ impl Transaction {
         if self.actions.is_empty() {
             return Ok(Vec::new());
         }
-        let items: Vec<TransactWriteItem> = self
-            .actions
-            .iter()
-            .map(|a| a.action.sdk_item(table.name()))
-            .collect::<Result<_, _>>()?;
         let retries = table.retry_policy();
         for attempt in 0..retries.attempts.max(1) {
             if attempt > 0 {
                 tokio::time::sleep(retries.pause(attempt)).await;
             }
+            // Built for each attempt from the actions (kept to name a failure): one copy of
+            // each item per call sent, none kept aside for a retry that seldom comes.
+            let items: Vec<TransactWriteItem> = self
+                .actions
+                .iter()
+                .map(|a| a.action.sdk_item(table.name()))
+                .collect::<Result<_, _>>()?;
             let result = table
                 .client()
                 .transact_write_items()
-                .set_transact_items(Some(items.clone()))
+                .set_transact_items(Some(items))
                 .set_return_consumed_capacity(measure.then_some(ReturnConsumedCapacity::Indexes))
                 .send()
                 .await;
