@@ -107,6 +107,14 @@ impl<E: Entity> Update<E> {
         }
     }
 
+    /// Refuse the update with `error` (a key value it cannot render exactly): `send` and
+    /// `build` then return it and send nothing.
+    #[doc(hidden)]
+    pub fn reject(mut self, error: WriteError) -> Self {
+        self.invalid.get_or_insert(error);
+        self
+    }
+
     /// Refuse the update: `error` says which value cannot be stored exactly; `build` and
     /// `send` return it as [`WriteError::Invalid`] (the first one given) and send nothing.
     pub fn refuse(mut self, error: EntityError) -> Self {

@@ -145,6 +145,8 @@ fn update_builder(input: &DeriveInput, entity: &EntityDecl) -> TokenStream {
         impl #builder {
             #(#setters)*
             #[doc(hidden)]
+            pub fn __monotable_reject(self, _: ::monotable::WriteError) -> Self { #never }
+            #[doc(hidden)]
             pub fn when(self, _: ::monotable::unchecked::Condition) -> Self { #never }
             #[doc(hidden)]
             pub fn expect_version(self, _: i64) -> Self { #never }

@@ -51,10 +51,7 @@ fn argument(action: &Action<'_>) -> (TokenStream, TokenStream) {
             quote!(#ident<'_>),
             quote!(::core::result::Result::Ok(request.action())),
         ),
-        _ => (
-            quote!(#ident),
-            quote!(::core::result::Result::Ok(request.action())),
-        ),
+        _ => (quote!(#ident), quote!(request.action())),
     }
 }
 

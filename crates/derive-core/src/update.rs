@@ -120,6 +120,11 @@ pub fn generate(
         impl #builder {
             #(#setters)*
 
+            #[doc(hidden)]
+            #vis fn __monotable_reject(self, error: ::monotable::WriteError) -> Self {
+                Self(self.0.reject(error))
+            }
+
             /// Require `condition` too.
             #vis fn when(self, condition: ::monotable::unchecked::Condition) -> Self {
                 Self(self.0.when(condition))

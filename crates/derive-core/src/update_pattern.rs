@@ -142,6 +142,7 @@ pub(crate) fn tokens(g: &WriteGen<'_>) -> TokenStream {
     let doc = &g.doc;
     let fields = g.struct_fields();
     let key_fn = g.key_fn_tokens();
+    let check_fn = g.check_fn();
     let starts = settable.iter().map(|a| setters(g, a, true));
     let then = settable.iter().map(|a| setters(g, a, false));
     let set_doc = format!(
@@ -201,8 +202,14 @@ pub(crate) fn tokens(g: &WriteGen<'_>) -> TokenStream {
                 #condition
             }
 
+            #check_fn
+
             fn begin(self) -> #set_ident {
-                #set_ident::__monotable_new(#path::unchecked_update_key(#(#args),*).when(self.condition()) #version)
+                let builder = #path::unchecked_update_key(#(#args),*).when(self.condition()) #version;
+                #set_ident::__monotable_new(match self.__monotable_check() {
+                    ::core::result::Result::Ok(()) => builder,
+                    ::core::result::Result::Err(e) => builder.__monotable_reject(::core::convert::From::from(e)),
+                })
             }
 
             #(#starts)*

@@ -101,6 +101,30 @@ impl WriteGen<'_> {
         self.key_fn()
     }
 
+    /// `__monotable_check()`: each key variable that must render exactly (a time no finer than
+    /// its key's format), else the write is refused before anything is sent.
+    pub(crate) fn check_fn(&self) -> TokenStream {
+        let name = &self.pattern.name;
+        let checks = self.vars.iter().filter_map(|v| {
+            let format = crate::codegen::time_format(v.timestamp?);
+            let (field, var) = (&v.field, &v.name);
+            Some(quote! {
+                ::monotable::__private::parameter(
+                    #name,
+                    #var,
+                    ::monotable::__private::Timestamp::check(&self.#field, #format),
+                )?;
+            })
+        });
+        quote! {
+            #[doc(hidden)]
+            pub fn __monotable_check(&self) -> ::core::result::Result<(), ::monotable::ParameterError> {
+                #(#checks)*
+                ::core::result::Result::Ok(())
+            }
+        }
+    }
+
     /// The condition without its `version(attr)` clause (an update applies that itself).
     pub(crate) fn condition_without_version(&self) -> TokenStream {
         self.condition_of(false)
@@ -241,26 +265,27 @@ impl WriteGen<'_> {
         let fields = self.fields(TokenStream::new());
         let condition = self.condition();
         let key_fn = self.key_fn();
-        let (action, send) = if check {
-            (
-                quote!(::monotable::unchecked::WriteAction::Check(
-                    ::monotable::unchecked::CheckItem::of(self.key(), self.condition())
-                )),
-                TokenStream::new(),
-            )
+        let check_fn = self.check_fn();
+        let request = if check {
+            quote!(::monotable::unchecked::WriteAction::Check(
+                ::monotable::unchecked::CheckItem::of(self.key(), self.condition())
+            ))
         } else {
-            (
-                quote!(::monotable::unchecked::WriteAction::Delete(
-                    ::monotable::unchecked::DeleteItem::of(self.key()).when(self.condition())
-                )),
-                quote! {
-                    /// Delete it.
-                    pub async fn send(&self, table: &::monotable::Table) -> ::core::result::Result<(), ::monotable::WriteError> {
-                        ::monotable::unchecked::DeleteItem::of(self.key()).when(self.condition()).send(table).await
-                    }
-                },
-            )
+            quote!(::monotable::unchecked::WriteAction::Delete(
+                ::monotable::unchecked::DeleteItem::of(self.key()).when(self.condition())
+            ))
         };
+        let action = quote! {
+            self.__monotable_check()?;
+            ::core::result::Result::Ok(#request)
+        };
+        let send = (!check).then(|| quote! {
+            /// Delete it.
+            pub async fn send(&self, table: &::monotable::Table) -> ::core::result::Result<(), ::monotable::WriteError> {
+                self.__monotable_check()?;
+                ::monotable::unchecked::DeleteItem::of(self.key()).when(self.condition()).send(table).await
+            }
+        });
         let _ = path;
         let debug = debug_impl(ident, false);
         quote! {
@@ -278,10 +303,13 @@ impl WriteGen<'_> {
                     #condition
                 }
 
-                /// The request, as a transaction action.
-                pub fn action(&self) -> ::monotable::unchecked::WriteAction {
+                /// The request, as a transaction action (refused when a key value cannot be
+                /// rendered exactly).
+                pub fn action(&self) -> ::core::result::Result<::monotable::unchecked::WriteAction, ::monotable::WriteError> {
                     #action
                 }
+
+                #check_fn
 
                 #send
             }

@@ -140,6 +140,26 @@ async fn a_delete_pattern_names_a_missing_item_and_a_failed_comparison() {
     }
     let missing = delete("ada", 2).send(&t).await.unwrap_err();
     assert!(matches!(missing, WriteError::NotFound { .. }), "{missing}");
+
+    // A key time finer than its format would address another item: refused, nothing deleted.
+    let mut finer = delete("ada", 1);
+    finer.posted_at += time::Duration::microseconds(500);
+    let refused = finer.send(&t).await.unwrap_err();
+    match &refused {
+        WriteError::Parameter(p) => {
+            assert_eq!(
+                (p.pattern, p.parameter),
+                ("deleteComment", "postedAt"),
+                "{refused}"
+            );
+        }
+        other => panic!("{other}"),
+    }
+    assert!(t.get(c.key(), true).await.unwrap().is_some());
+    assert!(
+        finer.action().is_err(),
+        "refused as a transaction action too"
+    );
     delete("ada", 1).send(&t).await.unwrap();
     assert_eq!(t.get(c.key(), true).await.unwrap(), None);
 }

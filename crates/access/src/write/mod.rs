@@ -290,6 +290,10 @@ pub enum WriteError {
         /// The attribute and what it cannot hold.
         source: EntityError,
     },
+    /// A value of the write's key cannot be rendered exactly (a time finer than its key's
+    /// format): nothing was sent.
+    #[error(transparent)]
+    Parameter(#[from] crate::key::ParameterError),
     /// A write pattern's action was added more times than the model's `count` allows; nothing
     /// was sent.
     #[error(
