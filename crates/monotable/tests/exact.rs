@@ -144,7 +144,12 @@ async fn a_booking_finer_than_its_slot_is_refused_and_takes_no_slot() {
     let t = TestTable::of(CLINIC).await;
     let ten = datetime!(2026-03-02 10:00 UTC);
     let first = booking(ten + Duration::milliseconds(500), "p1");
-    let e = Book { appointment: &first }.send(&t).await.unwrap_err();
+    let e = Book {
+        appointment: &first,
+    }
+    .send(&t)
+    .await
+    .unwrap_err();
     assert_eq!(too_fine(&e), Some(("startsAt", "rfc3339-utc")), "{e}");
     assert_eq!(
         e.to_string(),
