@@ -9,6 +9,10 @@ use monotable_model::{Attribute, AttributeType, EntityDecl, Model, Segment};
 use crate::report::Source;
 use crate::values::{self, SampleValue};
 
+mod fresh;
+
+pub use fresh::{Fresh, identity_attributes};
+
 /// Items generated for an entity without a partition of its own (its id is its partition key).
 const ROOT_ITEMS: usize = 8;
 /// Partitions generated for an entity that lives inside another's collection.
@@ -230,6 +234,12 @@ struct Generator<'m> {
 
 /// Generates sample data for every entity of `model`, reproducibly from `seed`.
 pub fn generate(model: &Model, seed: u64) -> Dataset {
+    generate_with_fresh(model, seed).0
+}
+
+/// [`generate`], and the generator that made the data, to make more items of the same kind
+/// that collide with none of them (what the write checks write: [`Fresh::item`]).
+pub fn generate_with_fresh(model: &Model, seed: u64) -> (Dataset, Fresh<'_>) {
     let mut g = Generator {
         model,
         rng: fastrand::Rng::with_seed(seed),
@@ -269,7 +279,7 @@ pub fn generate(model: &Model, seed: u64) -> Dataset {
             }
         }
     }
-    data
+    (data, Fresh::new(g, primary))
 }
 
 impl Generator<'_> {
@@ -445,6 +455,21 @@ impl Generator<'_> {
                 .into_iter()
                 .map(|x| SampleValue::n(x.to_string()))
                 .find(|v| !used.contains(&v.text));
+            if value.is_none() {
+                // Every candidate is taken (more items than the spread of widths): the first
+                // free integer the attribute's bounds allow.
+                let pad = Self::pad(entity, &attr.name)
+                    .and_then(|p| u32::try_from(p).ok())
+                    .and_then(|p| 10u64.checked_pow(p));
+                let bound = [pad, attr.cardinality, Some(1_000_000)]
+                    .into_iter()
+                    .flatten()
+                    .min()
+                    .unwrap_or(1_000_000);
+                value = (0..bound)
+                    .map(|x| SampleValue::n(x.to_string()))
+                    .find(|v| !used.contains(&v.text));
+            }
         }
         for attempt in 0..64 {
             if value.is_some() {

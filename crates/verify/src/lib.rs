@@ -31,6 +31,7 @@ pub mod run;
 pub mod sample_index;
 pub mod values;
 pub mod verdict;
+mod writes;
 
 pub use generate::{Dataset, Sample, generate};
 pub use report::{PatternResult, Source, VerifyReport};
