@@ -23,7 +23,12 @@ async fn the_shop_passes() {
     let (passed, failed, skipped) = report.counts();
     assert_eq!(failed, 0);
     assert!(passed >= 9, "{}", report.render_human());
-    assert_eq!(skipped, 0, "every write pattern runs:\n{}", report.render_human());
+    assert_eq!(
+        skipped,
+        0,
+        "every write pattern runs:\n{}",
+        report.render_human()
+    );
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     let range = report
         .patterns

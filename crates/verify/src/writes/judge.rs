@@ -125,6 +125,19 @@ pub(crate) async fn effect(ctx: &Ctx<'_>, step: &Step<'_>, request: &str) -> Che
     }
 }
 
+/// A failed effect check when `step`'s pattern names another key than its entity's item is at.
+pub(crate) fn key_check(model: &Model, step: &Step<'_>, request: &str) -> Option<Check> {
+    let p = step.pattern?;
+    let (detail, expected, got) = key_mismatch(model, p, step)?;
+    Some(Check::fail(
+        CheckKind::Effect,
+        detail,
+        request,
+        vec![expected],
+        vec![got],
+    ))
+}
+
 /// When the pattern's key does not render to the key its entity's item is at: the message, the
 /// entity's key and the pattern's.
 fn key_mismatch(model: &Model, p: &Pattern, step: &Step<'_>) -> Option<(String, String, String)> {

@@ -56,6 +56,8 @@ struct Run<'c, 'm> {
     checks: Vec<Check>,
     requests: usize,
     footprint: Footprint,
+    /// Whether the unit was written with every clause holding.
+    written: bool,
 }
 
 /// Runs write pattern `pattern` and judges it; `in_unit` when it is an action of a transaction
@@ -83,6 +85,7 @@ pub(crate) async fn pattern<'m>(
         checks: Vec::new(),
         requests: 0,
         footprint: Footprint::default(),
+        written: false,
     };
     let judge_guards = unit.kind != Kind::Single || !in_unit;
     run.satisfied(&unit, judge_guards).await;
@@ -154,15 +157,25 @@ impl<'m> Run<'_, 'm> {
             }
         };
         if !matches!(outcome, Outcome::Written) {
+            let detail = match &outcome {
+                Outcome::Error(e) => format!("cannot be sent: {e}"),
+                other => format!("refused although every clause holds: {}", other.shown()),
+            };
             self.checks.push(Check::fail(
                 CheckKind::Effect,
-                format!("refused although every clause holds: {}", outcome.shown()),
-                request,
+                detail,
+                request.clone(),
                 vec!["written".to_string()],
                 vec![outcome.shown()],
             ));
+            // Why, when a pattern names another key than its entity's items are at.
+            for step in &unit.steps {
+                self.checks
+                    .extend(judge::key_check(ctx.model, step, &request));
+            }
             return;
         }
+        self.written = true;
         for step in &unit.steps {
             self.checks.push(judge::effect(ctx, step, &request).await);
             self.checks
@@ -271,9 +284,7 @@ impl<'m> Run<'_, 'm> {
     /// (for a transaction: every item it addresses as it was, the failure naming the action).
     async fn violations(&mut self, fresh: &mut Fresh<'m>, unit: &Unit<'m>) {
         let model = self.ctx.model;
-        let written_ok = !self.checks.iter().any(|c| {
-            c.kind == CheckKind::Effect && !c.passed && c.detail.starts_with("refused although")
-        });
+        let written_ok = self.written;
         let mut seen: Vec<&str> = Vec::new();
         for (at, step) in unit.steps.iter().enumerate() {
             if seen.contains(&step.name.as_str()) {
@@ -342,14 +353,16 @@ impl<'m> Run<'_, 'm> {
                     } else {
                         format!("{}, and the table changed", outcome.shown())
                     };
-                    let why = if !written_ok {
-                        "was not written while it held".to_string()
+                    let detail = if written_ok {
+                        format!("{label} does not protect what it says: violated, it gave {got}")
                     } else {
-                        format!("violated, it gave {got}")
+                        format!(
+                            "{label} cannot be tried both ways: the write is not made while it holds"
+                        )
                     };
                     self.checks.push(Check::fail(
                         CheckKind::Condition,
-                        format!("{label} does not protect what it says: {why}"),
+                        detail,
                         request.clone(),
                         vec![format!("{want}, nothing written")],
                         vec![got.clone()],
