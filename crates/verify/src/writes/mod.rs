@@ -515,3 +515,6 @@ fn judge_same(
         _ => a == b,
     }
 }
+
+#[cfg(test)]
+mod tests;
