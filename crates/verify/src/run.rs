@@ -179,7 +179,7 @@ pub(crate) struct Ctx<'a> {
 impl Ctx<'_> {
     /// The identity of a returned item: its primary key, and its entity from the samples (the
     /// item itself may not carry `entityType` when the index does not project it).
-    fn ident_of(&self, item: &Item) -> Ident {
+    pub(crate) fn ident_of(&self, item: &Item) -> Ident {
         let (pk, sk) = primary_key_text(self.model, item);
         let entity = self
             .known

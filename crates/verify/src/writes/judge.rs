@@ -403,7 +403,7 @@ pub(crate) async fn reads(ctx: &Ctx<'_>, step: &Step<'_>, write: &str) -> Vec<Ch
                     stale.join("; ")
                 ),
             };
-            let got_ids: Vec<String> = ids.iter().map(|(p, s)| format!("{p} | {s}")).collect();
+            let got_ids: Vec<String> = got.iter().map(|i| ctx.ident_of(i).to_string()).collect();
             out.push(Check::fail(
                 CheckKind::Reads,
                 detail,
@@ -475,7 +475,7 @@ pub(crate) async fn read_back(
         if entities.len() < 2 {
             continue;
         }
-        let (request, ids, _, _) = match read_for(ctx, read, first, Some(first)).await {
+        let (request, ids, got, _) = match read_for(ctx, read, first, Some(first)).await {
             Ok(r) => r,
             Err(e) => {
                 out.push(Check::fail(
@@ -541,11 +541,22 @@ pub(crate) async fn read_back(
                 mine.iter()
                     .map(|w| oracle::ident(model, w).to_string())
                     .collect(),
-                ids.iter().map(|(p, s)| format!("{p} | {s}")).collect(),
+                got.iter().map(|i| shown_item(ctx, &mine, i)).collect(),
             ));
         }
     }
     out
+}
+
+/// A returned item as `Entity PK | SK`: its entity from the items written, else the samples'.
+fn shown_item(ctx: &Ctx<'_>, written: &[&Sample], item: &Item) -> String {
+    let (pk, sk) = primary_key_text(ctx.model, item);
+    written
+        .iter()
+        .map(|w| oracle::ident(ctx.model, w))
+        .find(|id| id.pk == pk && id.sk == sk)
+        .unwrap_or_else(|| ctx.ident_of(item))
+        .to_string()
 }
 
 /// Each owner the unit wrote is guarded by its `unique` guard, holding its values; each guard
