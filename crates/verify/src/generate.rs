@@ -295,9 +295,33 @@ impl Generator<'_> {
             .min()
     }
 
+    /// The identity values minted for attributes named as `attr` that `attr` can hold (another
+    /// entity's `status` may have other values); `None` when there are none.
+    fn minted_for(&self, attr: &Attribute) -> Option<Vec<SampleValue>> {
+        let fits = |v: &&SampleValue| match attr.ty {
+            AttributeType::Enum => attr.values.contains(&v.text),
+            AttributeType::Boolean => {
+                matches!(v.av, aws_sdk_dynamodb::types::AttributeValue::Bool(_))
+            }
+            AttributeType::Integer
+            | AttributeType::Decimal
+            | AttributeType::Number
+            | AttributeType::Float => matches!(v.av, aws_sdk_dynamodb::types::AttributeValue::N(_)),
+            _ => true,
+        };
+        let pool: Vec<SampleValue> = self
+            .minted
+            .get(&attr.name)?
+            .iter()
+            .filter(fits)
+            .cloned()
+            .collect();
+        (!pool.is_empty()).then_some(pool)
+    }
+
     /// A partition value: the i-th of the minted pool (shuffled once), else a hot value.
     fn partition_value(&mut self, entity: &EntityDecl, attr: &Attribute, i: usize) -> SampleValue {
-        if let Some(pool) = self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
+        if let Some(pool) = self.minted_for(attr) {
             let len = pool.len();
             let start = self.rng.usize(0..len);
             if let Some(v) = pool.get((start + i * 2) % len) {
@@ -364,8 +388,8 @@ impl Generator<'_> {
     /// A value for a key attribute: mostly one of the two first hot (or minted) values, so
     /// collections hold several items; sometimes another.
     fn key_value(&mut self, entity: &EntityDecl, attr: &Attribute) -> SampleValue {
-        let pool = match self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
-            Some(p) => p.clone(),
+        let pool = match self.minted_for(attr) {
+            Some(p) => p,
             None => self.hot_values(entity, attr),
         };
         if pool.is_empty() {
@@ -484,7 +508,15 @@ impl Generator<'_> {
                 value = Some(candidate);
             }
         }
-        let value = value.unwrap_or_else(|| SampleValue::s(format!("{}{n}", attr.name)));
+        let value = match value {
+            Some(v) => v,
+            // Every value of an enum or a boolean is taken: a valid one, whose item then
+            // collides on its key and is dropped, rather than a value the type cannot hold.
+            None if matches!(attr.ty, AttributeType::Enum | AttributeType::Boolean) => {
+                self.typed(entity, attr, instant, n)
+            }
+            None => SampleValue::s(format!("{}{n}", attr.name)),
+        };
         self.used
             .entry(slot)
             .or_default()
@@ -525,8 +557,7 @@ impl Generator<'_> {
                 Role::Plain => {
                     if !attr.required && self.rng.u8(0..3) == 0 {
                         None
-                    } else if let Some(pool) = self.minted.get(&attr.name).filter(|p| !p.is_empty())
-                    {
+                    } else if let Some(pool) = self.minted_for(attr) {
                         Some(pool[self.rng.usize(0..pool.len())].clone())
                     } else {
                         Some(self.typed(p.entity, attr, instant, n))
