@@ -295,37 +295,40 @@ impl Generator<'_> {
             .min()
     }
 
-    /// The identity values minted for attributes named as `attr` that `attr` can hold (another
-    /// entity's `status` may have other values); `None` when there are none.
-    fn minted_for(&self, attr: &Attribute) -> Option<Vec<SampleValue>> {
-        let fits = |v: &&SampleValue| match attr.ty {
+    /// How many identity values were minted for attributes named as `attr`.
+    fn minted_len(&self, attr: &Attribute) -> usize {
+        self.minted.get(&attr.name).map_or(0, Vec::len)
+    }
+
+    /// The `i`-th (modulo their number) identity value minted for attributes named as `attr`,
+    /// or the next one `attr` can hold (another entity's `status` may have other values); `None`
+    /// when none near it can.
+    fn minted_at(&self, attr: &Attribute, i: usize) -> Option<SampleValue> {
+        use aws_sdk_dynamodb::types::AttributeValue as V;
+        let fits = |v: &SampleValue| match attr.ty {
             AttributeType::Enum => attr.values.contains(&v.text),
-            AttributeType::Boolean => {
-                matches!(v.av, aws_sdk_dynamodb::types::AttributeValue::Bool(_))
-            }
+            AttributeType::Boolean => matches!(v.av, V::Bool(_)),
             AttributeType::Integer
             | AttributeType::Decimal
             | AttributeType::Number
-            | AttributeType::Float => matches!(v.av, aws_sdk_dynamodb::types::AttributeValue::N(_)),
+            | AttributeType::Float => matches!(v.av, V::N(_)),
             _ => true,
         };
-        let pool: Vec<SampleValue> = self
-            .minted
-            .get(&attr.name)?
-            .iter()
-            .filter(fits)
+        let pool = self.minted.get(&attr.name)?;
+        let len = pool.len();
+        (0..len.min(16))
+            .map(|d| &pool[(i + d) % len])
+            .find(|v| fits(v))
             .cloned()
-            .collect();
-        (!pool.is_empty()).then_some(pool)
     }
 
     /// A partition value: the i-th of the minted pool (shuffled once), else a hot value.
     fn partition_value(&mut self, entity: &EntityDecl, attr: &Attribute, i: usize) -> SampleValue {
-        if let Some(pool) = self.minted_for(attr) {
-            let len = pool.len();
+        let len = self.minted_len(attr);
+        if len > 0 {
             let start = self.rng.usize(0..len);
-            if let Some(v) = pool.get((start + i * 2) % len) {
-                return v.clone();
+            if let Some(v) = self.minted_at(attr, start + i * 2) {
+                return v;
             }
         }
         let hot = self.hot_values(entity, attr);
@@ -388,19 +391,26 @@ impl Generator<'_> {
     /// A value for a key attribute: mostly one of the two first hot (or minted) values, so
     /// collections hold several items; sometimes another.
     fn key_value(&mut self, entity: &EntityDecl, attr: &Attribute) -> SampleValue {
-        let pool = match self.minted_for(attr) {
-            Some(p) => p,
-            None => self.hot_values(entity, attr),
+        let pick = |g: &mut Self, len: usize| {
+            let hot = len.min(2);
+            if g.rng.u8(0..4) == 0 {
+                g.rng.usize(0..len)
+            } else {
+                g.rng.usize(0..hot)
+            }
         };
+        let len = self.minted_len(attr);
+        if len > 0 {
+            let i = pick(self, len);
+            if let Some(v) = self.minted_at(attr, i) {
+                return v;
+            }
+        }
+        let pool = self.hot_values(entity, attr);
         if pool.is_empty() {
             return SampleValue::s("x");
         }
-        let hot = pool.len().min(2);
-        let i = if self.rng.u8(0..4) == 0 {
-            self.rng.usize(0..pool.len())
-        } else {
-            self.rng.usize(0..hot)
-        };
+        let i = pick(self, pool.len());
         pool[i].clone()
     }
 
@@ -557,8 +567,14 @@ impl Generator<'_> {
                 Role::Plain => {
                     if !attr.required && self.rng.u8(0..3) == 0 {
                         None
-                    } else if let Some(pool) = self.minted_for(attr) {
-                        Some(pool[self.rng.usize(0..pool.len())].clone())
+                    } else if let Some(v) = match self.minted_len(attr) {
+                        0 => None,
+                        len => {
+                            let i = self.rng.usize(0..len);
+                            self.minted_at(attr, i)
+                        }
+                    } {
+                        Some(v)
                     } else {
                         Some(self.typed(p.entity, attr, instant, n))
                     }

@@ -355,13 +355,21 @@ pub(crate) async fn setup(table: &Table, model: &Model, unit: &Unit<'_>) -> Resu
     Ok(())
 }
 
-/// Each of `keys` read back, strongly consistent.
+/// Each of `keys` read back, strongly consistent (100 keys to a BatchGetItem), in their order.
 pub(crate) async fn snapshot(table: &Table, keys: &[Item]) -> Result<Vec<Option<Item>>, String> {
-    let mut out = Vec::with_capacity(keys.len());
-    for k in keys {
-        out.push(read(table, k).await?);
-    }
-    Ok(out)
+    let found = table
+        .batch_get_items(keys.to_vec(), true)
+        .await
+        .map_err(|e| format!("BatchGetItem failed: {e}"))?;
+    Ok(keys
+        .iter()
+        .map(|k| {
+            found
+                .iter()
+                .find(|item| k.iter().all(|(a, v)| item.get(a) == Some(v)))
+                .cloned()
+        })
+        .collect())
 }
 
 /// The item at `key`, strongly consistent.
@@ -375,19 +383,23 @@ pub(crate) async fn read(table: &Table, key: &Item) -> Result<Option<Item>, Stri
 
 /// Removes every item at `footprint`'s keys; the keys still holding one afterwards.
 pub(crate) async fn cleanup(table: &Table, footprint: &Footprint) -> Result<Vec<String>, String> {
-    for k in footprint.keys() {
-        DeleteItem::new(k.clone())
-            .send(table)
-            .await
-            .map_err(|e| format!("cannot remove {}: {e}", describe_key(k)))?;
-    }
-    let mut left = Vec::new();
-    for k in footprint.keys() {
-        if read(table, k).await?.is_some() {
-            left.push(describe_key(k));
-        }
-    }
-    Ok(left)
+    let deletes = footprint
+        .keys()
+        .iter()
+        .map(|k| WriteAction::Delete(DeleteItem::new(k.clone())))
+        .collect();
+    table
+        .batch_write(deletes)
+        .await
+        .map_err(|e| format!("cannot remove what the checks wrote: {e}"))?;
+    let now = snapshot(table, footprint.keys()).await?;
+    Ok(footprint
+        .keys()
+        .iter()
+        .zip(now)
+        .filter(|(_, item)| item.is_some())
+        .map(|(k, _)| describe_key(k))
+        .collect())
 }
 
 /// A value as a report shows it.
