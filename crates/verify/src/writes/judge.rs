@@ -64,7 +64,7 @@ pub(crate) async fn effect(ctx: &Ctx<'_>, step: &Step<'_>, request: &str) -> Che
         Check::fail(CheckKind::Effect, detail, request, expected, got)
     };
     if let Some(p) = step.pattern
-        && let Some(mismatch) = key_mismatch(model, p, step)
+        && let Some(mismatch) = key_mismatch(p, step)
     {
         return fail(mismatch.0, vec![mismatch.1], vec![mismatch.2]);
     }
@@ -126,9 +126,9 @@ pub(crate) async fn effect(ctx: &Ctx<'_>, step: &Step<'_>, request: &str) -> Che
 }
 
 /// A failed effect check when `step`'s pattern names another key than its entity's item is at.
-pub(crate) fn key_check(model: &Model, step: &Step<'_>, request: &str) -> Option<Check> {
+pub(crate) fn key_check(step: &Step<'_>, request: &str) -> Option<Check> {
     let p = step.pattern?;
-    let (detail, expected, got) = key_mismatch(model, p, step)?;
+    let (detail, expected, got) = key_mismatch(p, step)?;
     Some(Check::fail(
         CheckKind::Effect,
         detail,
@@ -140,7 +140,7 @@ pub(crate) fn key_check(model: &Model, step: &Step<'_>, request: &str) -> Option
 
 /// When the pattern's key does not render to the key its entity's item is at: the message, the
 /// entity's key and the pattern's.
-fn key_mismatch(model: &Model, p: &Pattern, step: &Step<'_>) -> Option<(String, String, String)> {
+fn key_mismatch(p: &Pattern, step: &Step<'_>) -> Option<(String, String, String)> {
     let values = send::values(step);
     let lookup = |n: &str| values.get(n).cloned();
     let mut declared = Vec::new();
@@ -168,7 +168,6 @@ fn key_mismatch(model: &Model, p: &Pattern, step: &Step<'_>) -> Option<(String, 
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let _ = model;
     Some((
         format!(
             "{}: the pattern's key is {}, but {} items are at {}",

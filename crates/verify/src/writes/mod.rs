@@ -170,8 +170,7 @@ impl<'m> Run<'_, 'm> {
             ));
             // Why, when a pattern names another key than its entity's items are at.
             for step in &unit.steps {
-                self.checks
-                    .extend(judge::key_check(ctx.model, step, &request));
+                self.checks.extend(judge::key_check(step, &request));
             }
             return;
         }

@@ -208,8 +208,7 @@ impl<'m> Unit<'m> {
                 .item(&entity.name)
                 .ok_or_else(|| format!("cannot make a fresh {} item", entity.name))?;
             subject = linked(model, entity, subject, &env, &unit.steps, op_of(p));
-            for (e, a, v) in forced.iter().filter(|(e, _, _)| *e == entity.name) {
-                let _ = e;
+            for (_, a, v) in forced.iter().filter(|(e, _, _)| *e == entity.name) {
                 subject = subject::with(model, entity, &subject, a, Some(v));
             }
             let step = unit.step(model, fresh, name, p, entity, subject);
