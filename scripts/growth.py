@@ -225,6 +225,81 @@ reads_per_second = 100
     return "".join(out)
 
 
+def writes(n):
+    """`large` with the write patterns an app of it sends, per aggregate: a root opened with its
+    name claimed and its lines, renamed (the name guard moved), moved to another owner, closed
+    (the guard released), a line removed: what `verify` runs write by write."""
+    text = large(n).replace(
+        'attributes.createdAt = { type = "timestamp", format = "rfc3339-utc-millis", required = true }\nkeys.PK = "R',
+        'attributes.createdAt = { type = "timestamp", format = "rfc3339-utc-millis", required = true }\n'
+        'attributes.version = { type = "integer", required = true }\nkeys.PK = "R')
+    out = [text]
+    for k in range((n + 4) // 5):
+        out.append(f"""
+[patterns.putRoot{k}]
+operation = "PutItem"
+key = {{ PK = "R{k}#{{id}}", SK = "R{k}" }}
+returns = ["Root{k}"]
+condition = "not_exists"
+
+[patterns.replaceRoot{k}]
+operation = "PutItem"
+key = {{ PK = "R{k}#{{id}}", SK = "R{k}" }}
+returns = ["Root{k}"]
+condition = "version(version)"
+
+[patterns.claimName{k}]
+operation = "PutItem"
+key = {{ PK = "N{k}#{{name}}", SK = "N{k}" }}
+returns = ["Name{k}"]
+condition = "not_exists"
+
+[patterns.releaseName{k}]
+operation = "DeleteItem"
+key = {{ PK = "N{k}#{{name}}", SK = "N{k}" }}
+returns = ["Name{k}"]
+condition = "id = {{owner}}"
+
+[patterns.addLine{k}]
+operation = "PutItem"
+key = {{ PK = "R{k}#{{id}}", SK = "L{k}#{{lineNo:03}}" }}
+returns = ["Line{k}"]
+condition = "not_exists"
+
+[patterns.removeLine{k}]
+operation = "DeleteItem"
+key = {{ PK = "R{k}#{{id}}", SK = "L{k}#{{lineNo:03}}" }}
+returns = ["Line{k}"]
+condition = "exists"
+
+[patterns.dropRoot{k}]
+operation = "DeleteItem"
+key = {{ PK = "R{k}#{{id}}", SK = "R{k}" }}
+returns = ["Root{k}"]
+condition = "version(version)"
+
+[patterns.moveRoot{k}]
+operation = "UpdateItem"
+key = {{ PK = "R{k}#{{id}}", SK = "R{k}" }}
+returns = ["Root{k}"]
+sets = ["ownerId", "status", "version"]
+condition = "exists and status <> 'ARCHIVED'"
+
+[patterns.openRoot{k}]
+operation = "TransactWrite"
+writes = [{{ pattern = "putRoot{k}" }}, {{ pattern = "claimName{k}" }}, {{ pattern = "addLine{k}", count = 50 }}]
+
+[patterns.renameRoot{k}]
+operation = "TransactWrite"
+writes = [{{ pattern = "replaceRoot{k}" }}, {{ pattern = "releaseName{k}" }}, {{ pattern = "claimName{k}" }}]
+
+[patterns.closeRoot{k}]
+operation = "TransactWrite"
+writes = [{{ pattern = "dropRoot{k}" }}, {{ pattern = "releaseName{k}" }}]
+""")
+    return "".join(out)
+
+
 def large_changed(n):
     """`large` with every root's index key changed and every event renamed: what `diff` compares."""
     text = large(n)
@@ -383,7 +458,7 @@ def workbench_nesting(n):
 
 MODELS = {
     "collide": collide, "collide-index": collide_index, "collide-native": collide_native,
-    "large": large, "large-changed": large_changed, "patterns": patterns,
+    "large": large, "large-changed": large_changed, "writes": writes, "patterns": patterns,
     "unwritten": unwritten, "attributes": attributes, "indexes": indexes,
     "template": template, "nesting": nesting, "string": string, "prices": prices,
     "workbench-facets": lambda n: workbench(n),
@@ -412,6 +487,7 @@ CASES = {
     "diff-large": ("large", ["diff", "{in}", "{in2}"], [1000, 5000, 10000]),
     "verify-large": ("large", ["verify", "{in}"], [100, 250, 500, 1000, 2000]),
     "verify-collide": ("collide", ["verify", "{in}"], [250, 500, 1000, 2000]),
+    "verify-writes": ("writes", ["verify", "{in}"], [10, 100, 1000]),
     "check-patterns": ("patterns", ["check", "{in}"], [1000, 10000, 50000]),
     "verify-patterns": ("patterns", ["verify", "{in}"], [1000, 5000, 10000]),
     "check-unwritten": ("unwritten", ["check", "{in}"], [1000, 5000, 10000]),

@@ -6,7 +6,8 @@
 //! Each operation has two faces over one call: a typed one (entities, compiled keys: what the
 //! derives generate) and a dynamic one (items and keys built at run time: what the tools that
 //! hold a model only at run time use, [`pattern`] rendering a model's access patterns into
-//! them). Both return the operation's own error, which wraps the classified [`ServiceError`].
+//! them, [`pattern::write`] its write patterns with the same conditions and failures the
+//! generated code has). Both return the operation's own error, which wraps the classified [`ServiceError`].
 //!
 //! | module | DynamoDB | typed | dynamic | error |
 //! |---|---|---|---|---|

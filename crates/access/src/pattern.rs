@@ -2,7 +2,10 @@
 //! model file at run time) as GetItem, Query and Scan requests, their keys rendered from the
 //! pattern's templates, so no tool writes a key string by hand. The requests are the same
 //! [`GetItem`], [`Query`] and [`Scan`] the typed face sends; a failed call is a classified
-//! [`ServiceError`] ([`PatternError::Call`]), never a string.
+//! [`ServiceError`] ([`PatternError::Call`]), never a string. Its [`write`](mod@write) module does the
+//! same for the write patterns.
+
+pub mod write;
 
 use std::borrow::Cow;
 
@@ -62,6 +65,35 @@ pub enum PatternError {
         pattern: String,
         /// The missing key attribute.
         attribute: String,
+    },
+    /// A write pattern that does not write one entity of the model.
+    #[error("access pattern `{0}` does not write one entity of the model")]
+    NoEntity(String),
+    /// A value the write pattern's key or condition takes was not given.
+    #[error("access pattern `{pattern}`: no value for `{name}`")]
+    MissingValue {
+        /// The pattern.
+        pattern: String,
+        /// The key variable, `{param}` or `expected_<attr>`.
+        name: String,
+    },
+    /// An update changes an attribute its `sets` does not list (or one it cannot set: the
+    /// version, an input of the table key).
+    #[error("access pattern `{pattern}` cannot change `{attribute}`: its `sets` does not list it")]
+    NotInSets {
+        /// The pattern.
+        pattern: String,
+        /// The attribute.
+        attribute: String,
+    },
+    /// The write cannot be built, as the typed request would refuse it
+    /// ([`crate::WriteError::PartialKeyUpdate`], [`crate::WriteError::KeyInputAdded`]).
+    #[error("access pattern `{pattern}`: {source}")]
+    Write {
+        /// The pattern.
+        pattern: String,
+        /// Why.
+        source: Box<crate::write::WriteError>,
     },
     /// DynamoDB refused the call, or could not be reached.
     #[error("access pattern `{pattern}`: {operation} failed: {error}")]

@@ -365,6 +365,7 @@ impl UpdateParts {
 pub struct UpdateItem {
     key: Item,
     sets: Vec<(String, AttributeValue)>,
+    adds: Vec<(String, AttributeValue)>,
     removes: Vec<String>,
     condition: Condition,
 }
@@ -375,9 +376,16 @@ impl UpdateItem {
         UpdateItem {
             key,
             sets: Vec::new(),
+            adds: Vec::new(),
             removes: Vec::new(),
             condition: Condition::none(),
         }
+    }
+
+    /// Add `delta` to the number in `attribute` in the write itself (`SET a = a + :d`).
+    pub fn add(mut self, attribute: impl Into<String>, delta: AttributeValue) -> UpdateItem {
+        self.adds.push((attribute.into(), delta));
+        self
     }
 
     /// Set `attribute` to `value`.
@@ -400,7 +408,7 @@ impl UpdateItem {
 
     /// Whether it sets or removes nothing.
     pub fn is_empty(&self) -> bool {
-        self.sets.is_empty() && self.removes.is_empty()
+        self.sets.is_empty() && self.adds.is_empty() && self.removes.is_empty()
     }
 
     /// Its expressions, ready to send or to put in a transaction.
@@ -414,8 +422,7 @@ impl UpdateItem {
             condition: self.condition,
             entity: "",
         };
-        let no_adds: &[(&str, AttributeValue)] = &[];
-        write_expression(&mut parts, &self.sets, no_adds, &self.removes);
+        write_expression(&mut parts, &self.sets, &self.adds, &self.removes);
         parts
     }
 }

@@ -1,6 +1,7 @@
 //! `monotable verify MODEL`: run every access pattern on generated sample data in an in-memory
-//! table built from the model, and check each returns exactly what it promises; with `--table`,
-//! on the items already in the model's table on the chosen DynamoDB.
+//! table built from the model, and check each returns exactly what it promises, and every write
+//! pattern with its effects, conditions and guards; with `--table`, on the items already in the
+//! model's table on the chosen DynamoDB (writes there only with `--allow-writes`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,9 +20,14 @@ pub struct VerifyArgs {
     model: PathBuf,
     /// Run the patterns over the items already in the model's table instead of generated data:
     /// on the embedded engine's --data-dir (a `monotable serve` holding it is refused: pass its
-    /// --endpoint), an --endpoint, or --aws. The table is scanned and queried, never written.
+    /// --endpoint), an --endpoint, or --aws. The table is scanned and queried, never written
+    /// (unless --allow-writes).
     #[arg(long)]
     table: bool,
+    /// With --table: run the write patterns too, on items verify creates (with keys and unique
+    /// values no item of the table has) and removes afterwards. Refused with --aws.
+    #[arg(long)]
+    allow_writes: bool,
     /// The same seed generates the same sample data (with --table: picks the same items to
     /// take request parameters from).
     #[arg(long, default_value_t = monotable_verify::DEFAULT_SEED)]
@@ -53,6 +59,16 @@ pub async fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 
 async fn verify(args: &VerifyArgs) -> anyhow::Result<monotable_verify::VerifyReport> {
     let model = read_model(&args.model, "nothing verified")?.model;
+    if args.allow_writes && !args.table {
+        bail!(
+            "--allow-writes goes with --table: on generated data (no --table) the write patterns always run"
+        );
+    }
+    if args.allow_writes && args.connection.remote.aws {
+        bail!(
+            "--allow-writes is refused with --aws: verify writes only to the embedded engine or an --endpoint"
+        );
+    }
     if !args.table {
         let c = &args.connection;
         if c.remote.endpoint.is_some() || c.remote.aws || c.data.in_memory {
@@ -72,7 +88,12 @@ async fn verify(args: &VerifyArgs) -> anyhow::Result<monotable_verify::VerifyRep
     }
     let dynamo = monotable_connect::connect(&backend).await?;
     dynamo.ping().await?;
-    monotable_verify::verify_table(&model, dynamo.client(), args.seed)
+    let writes = if args.allow_writes {
+        monotable_verify::run::Writes::Run
+    } else {
+        monotable_verify::run::Writes::Skip(monotable_verify::run::LIVE_TABLE)
+    };
+    monotable_verify::verify_table_with(&model, dynamo.client(), args.seed, writes)
         .await
         .with_context(|| format!("verifying table `{}` on {backend}", model.table.name))
 }

@@ -9,6 +9,10 @@ use monotable_model::{Attribute, AttributeType, EntityDecl, Model, Segment};
 use crate::report::Source;
 use crate::values::{self, SampleValue};
 
+mod fresh;
+
+pub use fresh::{Fresh, identity_attributes};
+
 /// Items generated for an entity without a partition of its own (its id is its partition key).
 const ROOT_ITEMS: usize = 8;
 /// Partitions generated for an entity that lives inside another's collection.
@@ -230,6 +234,12 @@ struct Generator<'m> {
 
 /// Generates sample data for every entity of `model`, reproducibly from `seed`.
 pub fn generate(model: &Model, seed: u64) -> Dataset {
+    generate_with_fresh(model, seed).0
+}
+
+/// [`generate`], and the generator that made the data, to make more items of the same kind
+/// that collide with none of them (what the write checks write: [`Fresh::item`]).
+pub fn generate_with_fresh(model: &Model, seed: u64) -> (Dataset, Fresh<'_>) {
     let mut g = Generator {
         model,
         rng: fastrand::Rng::with_seed(seed),
@@ -269,7 +279,7 @@ pub fn generate(model: &Model, seed: u64) -> Dataset {
             }
         }
     }
-    data
+    (data, Fresh::new(g, primary))
 }
 
 impl Generator<'_> {
@@ -285,13 +295,40 @@ impl Generator<'_> {
             .min()
     }
 
+    /// How many identity values were minted for attributes named as `attr`.
+    fn minted_len(&self, attr: &Attribute) -> usize {
+        self.minted.get(&attr.name).map_or(0, Vec::len)
+    }
+
+    /// The `i`-th (modulo their number) identity value minted for attributes named as `attr`,
+    /// or the next one `attr` can hold (another entity's `status` may have other values); `None`
+    /// when none near it can.
+    fn minted_at(&self, attr: &Attribute, i: usize) -> Option<SampleValue> {
+        use aws_sdk_dynamodb::types::AttributeValue as V;
+        let fits = |v: &SampleValue| match attr.ty {
+            AttributeType::Enum => attr.values.contains(&v.text),
+            AttributeType::Boolean => matches!(v.av, V::Bool(_)),
+            AttributeType::Integer
+            | AttributeType::Decimal
+            | AttributeType::Number
+            | AttributeType::Float => matches!(v.av, V::N(_)),
+            _ => true,
+        };
+        let pool = self.minted.get(&attr.name)?;
+        let len = pool.len();
+        (0..len.min(16))
+            .map(|d| &pool[(i + d) % len])
+            .find(|v| fits(v))
+            .cloned()
+    }
+
     /// A partition value: the i-th of the minted pool (shuffled once), else a hot value.
     fn partition_value(&mut self, entity: &EntityDecl, attr: &Attribute, i: usize) -> SampleValue {
-        if let Some(pool) = self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
-            let len = pool.len();
+        let len = self.minted_len(attr);
+        if len > 0 {
             let start = self.rng.usize(0..len);
-            if let Some(v) = pool.get((start + i * 2) % len) {
-                return v.clone();
+            if let Some(v) = self.minted_at(attr, start + i * 2) {
+                return v;
             }
         }
         let hot = self.hot_values(entity, attr);
@@ -354,19 +391,26 @@ impl Generator<'_> {
     /// A value for a key attribute: mostly one of the two first hot (or minted) values, so
     /// collections hold several items; sometimes another.
     fn key_value(&mut self, entity: &EntityDecl, attr: &Attribute) -> SampleValue {
-        let pool = match self.minted.get(&attr.name).filter(|p| !p.is_empty()) {
-            Some(p) => p.clone(),
-            None => self.hot_values(entity, attr),
+        let pick = |g: &mut Self, len: usize| {
+            let hot = len.min(2);
+            if g.rng.u8(0..4) == 0 {
+                g.rng.usize(0..len)
+            } else {
+                g.rng.usize(0..hot)
+            }
         };
+        let len = self.minted_len(attr);
+        if len > 0 {
+            let i = pick(self, len);
+            if let Some(v) = self.minted_at(attr, i) {
+                return v;
+            }
+        }
+        let pool = self.hot_values(entity, attr);
         if pool.is_empty() {
             return SampleValue::s("x");
         }
-        let hot = pool.len().min(2);
-        let i = if self.rng.u8(0..4) == 0 {
-            self.rng.usize(0..pool.len())
-        } else {
-            self.rng.usize(0..hot)
-        };
+        let i = pick(self, pool.len());
         pool[i].clone()
     }
 
@@ -445,6 +489,21 @@ impl Generator<'_> {
                 .into_iter()
                 .map(|x| SampleValue::n(x.to_string()))
                 .find(|v| !used.contains(&v.text));
+            if value.is_none() {
+                // Every candidate is taken (more items than the spread of widths): the first
+                // free integer the attribute's bounds allow.
+                let pad = Self::pad(entity, &attr.name)
+                    .and_then(|p| u32::try_from(p).ok())
+                    .and_then(|p| 10u64.checked_pow(p));
+                let bound = [pad, attr.cardinality, Some(1_000_000)]
+                    .into_iter()
+                    .flatten()
+                    .min()
+                    .unwrap_or(1_000_000);
+                value = (0..bound)
+                    .map(|x| SampleValue::n(x.to_string()))
+                    .find(|v| !used.contains(&v.text));
+            }
         }
         for attempt in 0..64 {
             if value.is_some() {
@@ -459,7 +518,15 @@ impl Generator<'_> {
                 value = Some(candidate);
             }
         }
-        let value = value.unwrap_or_else(|| SampleValue::s(format!("{}{n}", attr.name)));
+        let value = match value {
+            Some(v) => v,
+            // Every value of an enum or a boolean is taken: a valid one, whose item then
+            // collides on its key and is dropped, rather than a value the type cannot hold.
+            None if matches!(attr.ty, AttributeType::Enum | AttributeType::Boolean) => {
+                self.typed(entity, attr, instant, n)
+            }
+            None => SampleValue::s(format!("{}{n}", attr.name)),
+        };
         self.used
             .entry(slot)
             .or_default()
@@ -500,9 +567,14 @@ impl Generator<'_> {
                 Role::Plain => {
                     if !attr.required && self.rng.u8(0..3) == 0 {
                         None
-                    } else if let Some(pool) = self.minted.get(&attr.name).filter(|p| !p.is_empty())
-                    {
-                        Some(pool[self.rng.usize(0..pool.len())].clone())
+                    } else if let Some(v) = match self.minted_len(attr) {
+                        0 => None,
+                        len => {
+                            let i = self.rng.usize(0..len);
+                            self.minted_at(attr, i)
+                        }
+                    } {
+                        Some(v)
                     } else {
                         Some(self.typed(p.entity, attr, instant, n))
                     }

@@ -4,8 +4,11 @@
 //! embedded table built from the model, sends every read pattern through the AWS SDK (following
 //! pagination) and compares what comes back with what the model says should
 //! ([`oracle`]): exactly the expected items, in sort-key order, and every entity type the pattern
-//! promises in `returns`. Write patterns are listed as skipped. [`verify_table`] runs the same
-//! checks over the items already in a live table instead. [`load`] drives the model's
+//! promises in `returns`. Every write pattern is then sent through the access layer's write path
+//! on items verify makes for it and judged from the model: its effects, what the reads see
+//! after it, each condition clause both ways, `unique` guards, a transaction's atomicity, and
+//! that what it wrote is removed again. [`verify_table`] runs the read checks over the items
+//! already in a live table instead ([`verify_table_with`] the writes too). [`load`] drives the model's
 //! `[traffic]` against a table over the same generated data (`monotable load`).
 //!
 //! ```no_run
@@ -31,6 +34,7 @@ pub mod run;
 pub mod sample_index;
 pub mod values;
 pub mod verdict;
+mod writes;
 
 pub use generate::{Dataset, Sample, generate};
 pub use report::{PatternResult, Source, VerifyReport};
@@ -95,6 +99,19 @@ pub async fn verify_table(
     let items = existing::scan_all(client, &model.table.name).await?;
     let data = Dataset::from_items(model, items);
     run::run_on(model, client, &data, seed).await
+}
+
+/// [`verify_table`], the write patterns run (on items verify creates in the table and removes
+/// afterwards, [`run::Writes::Run`]) or skipped as `writes` says.
+pub async fn verify_table_with(
+    model: &Model,
+    client: &Client,
+    seed: u64,
+    writes: run::Writes,
+) -> Result<VerifyReport, VerifyError> {
+    let items = existing::scan_all(client, &model.table.name).await?;
+    let data = Dataset::from_items(model, items);
+    run::run_with(model, client, &data, seed, writes).await
 }
 
 /// Parses `source` (named `path` in messages) and verifies it.

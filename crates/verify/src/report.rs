@@ -25,6 +25,92 @@ pub struct PatternResult {
     pub got: Vec<String>,
     /// What went wrong, or a short summary when it passed or was skipped.
     pub message: String,
+    /// A write pattern's checks, each passed or failed (empty for a read).
+    pub checks: Vec<Check>,
+}
+
+/// What a write check judges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckKind {
+    /// The items written have the keys, attributes, types and values the model says.
+    Effect,
+    /// Every read that should return a written item does, and every other does not.
+    Reads,
+    /// A condition clause, satisfied once and violated once, its failure named.
+    Condition,
+    /// A `unique` constraint: a second write of a value refused, no guard left behind.
+    Unique,
+    /// A transaction with one action made to fail: nothing written, the action named.
+    Atomicity,
+    /// What the checks wrote is gone again.
+    Cleanup,
+}
+
+impl CheckKind {
+    /// Its name, as the JSON writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckKind::Effect => "effect",
+            CheckKind::Reads => "reads",
+            CheckKind::Condition => "condition",
+            CheckKind::Unique => "unique",
+            CheckKind::Atomicity => "atomicity",
+            CheckKind::Cleanup => "cleanup",
+        }
+    }
+}
+
+/// One check of a write pattern.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// What it judges.
+    pub kind: CheckKind,
+    /// Whether it held.
+    pub passed: bool,
+    /// What was done and what came of it.
+    pub detail: String,
+    /// The request that shows it.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub request: String,
+    /// What the model says should have happened.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub expected: Vec<String>,
+    /// What happened.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub got: Vec<String>,
+}
+
+impl Check {
+    /// A check that held.
+    pub fn pass(kind: CheckKind, detail: impl Into<String>) -> Check {
+        Check {
+            kind,
+            passed: true,
+            detail: detail.into(),
+            request: String::new(),
+            expected: Vec::new(),
+            got: Vec::new(),
+        }
+    }
+
+    /// A check that failed, with the request that shows it, what was expected and what came.
+    pub fn fail(
+        kind: CheckKind,
+        detail: impl Into<String>,
+        request: impl Into<String>,
+        expected: Vec<String>,
+        got: Vec<String>,
+    ) -> Check {
+        Check {
+            kind,
+            passed: false,
+            detail: detail.into(),
+            request: request.into(),
+            expected,
+            got,
+        }
+    }
 }
 
 impl PatternResult {
@@ -134,6 +220,16 @@ impl VerifyReport {
                 out.push_str(&format!("     request:  {}\n", p.request));
                 list(&mut out, "expected:", &p.expected);
                 list(&mut out, "got:     ", &p.got);
+                for c in p.checks.iter().filter(|c| !c.passed).skip(1) {
+                    out.push_str(&format!(
+                        "     also:     {}: {}\n",
+                        c.kind.as_str(),
+                        c.detail
+                    ));
+                    if !c.request.is_empty() {
+                        out.push_str(&format!("               request: {}\n", c.request));
+                    }
+                }
             }
         }
         out.push_str(&self.summary());
@@ -188,6 +284,7 @@ mod tests {
             expected: vec!["Order A | B".into()],
             got: vec![],
             message: "expected an Order, got none".into(),
+            checks: vec![],
         }
     }
 

@@ -45,8 +45,20 @@ pub async fn run(model: &Model, data: &Dataset, seed: u64) -> Result<VerifyRepor
     monotable_access::table::ensure_table(client, model).await?;
     let table = Table::new(client.clone(), &model.table.name);
     crate::load::load(&table, model, &data.samples).await?;
-    run_on(model, client, data, seed).await
+    run_with(model, client, data, seed, Writes::Run).await
 }
+
+/// Whether the write patterns run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// Each runs on items verify makes for it, removed afterwards.
+    Run,
+    /// Each is listed as skipped, for this reason.
+    Skip(&'static str),
+}
+
+/// Why the writes are not run on a live table unless asked.
+pub const LIVE_TABLE: &str = "writes are not run on a live table without --allow-writes (verify then writes only items it creates, and removes them)";
 
 /// Checks every pattern of `model` through `client`, whose table already holds exactly the items
 /// of `data` (loaded by [`run`], or read from it: [`Dataset::from_items`]); `seed` picks the
@@ -56,6 +68,22 @@ pub async fn run_on(
     client: &Client,
     data: &Dataset,
     seed: u64,
+) -> Result<VerifyReport, VerifyError> {
+    let writes = match data.source {
+        crate::report::Source::Generated => Writes::Run,
+        crate::report::Source::Table => Writes::Skip(LIVE_TABLE),
+    };
+    run_with(model, client, data, seed, writes).await
+}
+
+/// [`run_on`], the write patterns run or skipped as `writes` says: each runs on items verify
+/// makes for it (whose keys and unique values none of `data` has), removed afterwards.
+pub async fn run_with(
+    model: &Model,
+    client: &Client,
+    data: &Dataset,
+    seed: u64,
+    writes: Writes,
 ) -> Result<VerifyReport, VerifyError> {
     let table = model.table.name.clone();
     let known: BTreeMap<(String, String), String> = data
@@ -75,9 +103,30 @@ pub async fn run_on(
     };
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_7a26_e75e_ed00);
     let mut patterns = Vec::new();
-    for pattern in &model.patterns {
-        patterns.push(ctx.pattern(pattern, &mut rng).await);
+    // Reads first, on the samples alone; then each write, which removes what it wrote.
+    for pattern in model.patterns.iter().filter(|p| p.is_read()) {
+        patterns.push((pattern.name.as_str(), ctx.pattern(pattern, &mut rng).await));
     }
+    let in_units = crate::writes::actions_of_units(model);
+    let mut fresh = crate::generate::Fresh::for_table(model, seed, data);
+    for pattern in model.patterns.iter().filter(|p| !p.is_read()) {
+        let result = match writes {
+            Writes::Run => {
+                let in_unit = in_units.contains(pattern.name.as_str());
+                crate::writes::pattern(&ctx, &mut fresh, pattern, in_unit).await
+            }
+            Writes::Skip(why) => crate::writes::skipped(pattern, why.to_string()),
+        };
+        patterns.push((pattern.name.as_str(), result));
+    }
+    let order: BTreeMap<&str, usize> = model
+        .patterns
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.as_str(), i))
+        .collect();
+    patterns.sort_by_key(|(name, _)| order.get(name).copied().unwrap_or(usize::MAX));
+    let patterns: Vec<PatternResult> = patterns.into_iter().map(|(_, r)| r).collect();
     let counts = data.counts();
     let mut entities: Vec<(String, usize)> = model
         .entities
@@ -117,19 +166,20 @@ pub fn primary_key_text(model: &Model, item: &Item) -> (String, String) {
     (pk, sk.unwrap_or_default())
 }
 
-struct Ctx<'a> {
-    model: &'a Model,
-    table: Table,
+/// What every pattern's run reads: the model, the table, the samples and their index.
+pub(crate) struct Ctx<'a> {
+    pub(crate) model: &'a Model,
+    pub(crate) table: Table,
     data: &'a Dataset,
     /// The samples indexed: each pattern reads the partition or entity it concerns.
-    index: SampleIndex<'a>,
+    pub(crate) index: SampleIndex<'a>,
     known: BTreeMap<(String, String), String>,
 }
 
 impl Ctx<'_> {
     /// The identity of a returned item: its primary key, and its entity from the samples (the
     /// item itself may not carry `entityType` when the index does not project it).
-    fn ident_of(&self, item: &Item) -> Ident {
+    pub(crate) fn ident_of(&self, item: &Item) -> Ident {
         let (pk, sk) = primary_key_text(self.model, item);
         let entity = self
             .known
@@ -234,6 +284,7 @@ impl Ctx<'_> {
                     expected: Vec::new(),
                     got: Vec::new(),
                     message: "writes are not run; verify checks what reads return".to_string(),
+                    checks: Vec::new(),
                 };
             }
         }
@@ -280,6 +331,7 @@ impl Ctx<'_> {
             expected: show(&run.expected),
             got: show(&run.got),
             message,
+            checks: Vec::new(),
         };
         if let Some(run) = runs.iter().find(|r| r.problem.is_some()) {
             let message = run.problem.clone().unwrap_or_default();
@@ -341,6 +393,7 @@ impl Ctx<'_> {
                 if requests == 1 { "" } else { "s" },
                 if items == 1 { "" } else { "s" }
             ),
+            checks: Vec::new(),
         }
     }
 
@@ -408,7 +461,11 @@ impl Ctx<'_> {
     }
 
     /// Every page of the Query of `pattern` for `values`, followed to the end.
-    async fn pages(&self, pattern: &Pattern, values: &Values) -> Result<Vec<Item>, String> {
+    pub(crate) async fn pages(
+        &self,
+        pattern: &Pattern,
+        values: &Values,
+    ) -> Result<Vec<Item>, String> {
         let lookup = |n: &str| values.get(n).cloned();
         let mut got: Vec<Item> = Vec::new();
         let mut start = None;

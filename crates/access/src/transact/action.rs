@@ -20,10 +20,10 @@ use crate::write::{Condition, Placeholders, WriteError, describe};
 /// A ConditionCheck: a key and what must hold of its item, which is not written.
 #[derive(Debug, Clone)]
 pub struct CheckItem {
-    key: Item,
-    condition: Condition,
-    entity: &'static str,
-    description: String,
+    pub(crate) key: Item,
+    pub(crate) condition: Condition,
+    pub(crate) entity: &'static str,
+    pub(crate) description: String,
 }
 
 impl CheckItem {

@@ -141,6 +141,19 @@ impl Condition {
         Condition::of(Test::ItemAbsent(partition_key_of::<E>().to_string()))
     }
 
+    /// The item whose table partition key attribute is `partition_key` exists; fails as
+    /// [`WriteError::NotFound`] (the dynamic twin of [`Condition::item_exists`], for an item of
+    /// an entity known only at run time).
+    pub fn item_exists_at(partition_key: &str) -> Condition {
+        Condition::of(Test::ItemExists(partition_key.to_string()))
+    }
+
+    /// The item whose table partition key attribute is `partition_key` does not exist yet;
+    /// fails as [`WriteError::AlreadyExists`] (the dynamic twin of [`Condition::item_absent`]).
+    pub fn item_absent_at(partition_key: &str) -> Condition {
+        Condition::of(Test::ItemAbsent(partition_key.to_string()))
+    }
+
     /// The integer `attribute` holds `expected` (optimistic locking); fails as
     /// [`WriteError::VersionMismatch`].
     pub fn version(attribute: &str, expected: i64) -> Condition {
