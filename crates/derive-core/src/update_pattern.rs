@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 use syn::Path;
 
 use crate::types;
-use crate::writes::{WriteGen, is_key_input, primary_inputs, unsupported, version_attributes};
+use crate::writes::{WriteGen, is_key_input, primary_inputs, unsupported};
 
 /// `crate::entities::OrderUpdate`: the entity derive's update builder.
 fn builder_path(path: &Path) -> TokenStream {
@@ -104,7 +104,7 @@ pub(crate) fn tokens(g: &WriteGen<'_>) -> TokenStream {
             "an UpdateItem pattern lists what it changes in `sets`; without it no setter can be generated",
         );
     };
-    let versions = version_attributes(g.model, &g.entity.name);
+    let versions = g.model.version_attributes(&g.entity.name);
     let own_version = g.pattern.condition.as_ref().and_then(|c| c.version());
     let settable: Vec<&str> = sets
         .attributes

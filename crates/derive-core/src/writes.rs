@@ -340,23 +340,6 @@ fn op_name(op: CompareOp) -> String {
     format!("{op:?}")
 }
 
-/// Attributes of `entity` that one of `model`'s conditions names in `version(attr)`: the
-/// entity's version, which an update bumps rather than sets.
-pub(crate) fn version_attributes(model: &Model, entity: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for p in &model.patterns {
-        if p.returns.first().map(|r| r.name.as_str()) != Some(entity) {
-            continue;
-        }
-        if let Some(v) = p.condition.as_ref().and_then(|c| c.version())
-            && !out.iter().any(|o| o == v)
-        {
-            out.push(v.to_string());
-        }
-    }
-    out
-}
-
 /// The attributes of `entity`'s table key templates, in order: what `unchecked_update_key` takes.
 pub(crate) fn primary_inputs(entity: &EntityDecl) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

@@ -36,6 +36,24 @@ fn by_name<'a, T>(items: &'a [T], name: &str, name_of: impl Fn(&T) -> &str) -> O
 }
 
 impl Model {
+    /// The attributes of `entity` some write pattern's condition names in `version(..)`: its
+    /// version, which an update bumps when its `sets` lists it and checks when its own
+    /// condition names it.
+    pub fn version_attributes(&self, entity: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for p in &self.patterns {
+            if p.returns.first().map(|r| r.name.as_str()) != Some(entity) {
+                continue;
+            }
+            if let Some(v) = p.condition.as_ref().and_then(|c| c.version())
+                && !out.iter().any(|o| o == v)
+            {
+                out.push(v.to_string());
+            }
+        }
+        out
+    }
+
     /// The entity called `name`.
     pub fn entity(&self, name: &str) -> Option<&EntityDecl> {
         by_name(&self.entities, name, |e| &e.name)

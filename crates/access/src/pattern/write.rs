@@ -66,23 +66,6 @@ pub fn entity_of<'m>(model: &'m Model, pattern: &Pattern) -> Result<&'m EntityDe
     }
 }
 
-/// The attributes of `entity` some write pattern's condition names in `version(..)`: what an
-/// update bumps when its `sets` lists one and no clause of its own checks it.
-pub fn version_attributes(model: &Model, entity: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for p in &model.patterns {
-        if p.returns.first().map(|r| r.name.as_str()) != Some(entity) {
-            continue;
-        }
-        if let Some(v) = p.condition.as_ref().and_then(|c| c.version())
-            && !out.iter().any(|o| o == v)
-        {
-            out.push(v.to_string());
-        }
-    }
-    out
-}
-
 /// The condition of write pattern `pattern` for `input`: its clauses in order, `exists` and
 /// `not_exists` on the table's partition key, `version(attr)` at `input.expected_version`,
 /// comparisons with their `{param}`s typed as the pattern's `params` declare them or as the
@@ -267,7 +250,7 @@ pub fn update(
     }
     let key = items::primary_key(model, &entity.name, &|n| (input.values)(n))
         .map_err(|e| item_error(pattern, e))?;
-    let versions = version_attributes(model, &entity.name);
+    let versions = model.version_attributes(&entity.name);
     let listed = |a: &str| pattern.sets.as_ref().is_some_and(|s| s.contains(a));
     let mut update = UpdateItem::new(key.clone());
     // The new text of each changed attribute, as key templates read it (`None`: removed).

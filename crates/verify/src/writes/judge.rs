@@ -188,7 +188,7 @@ pub(crate) async fn version_moved(ctx: &Ctx<'_>, step: &Step<'_>, request: &str)
     if step.op != Op::Update {
         return None;
     }
-    let versions = monotable_access::pattern::write::version_attributes(model, &step.entity.name);
+    let versions = model.version_attributes(&step.entity.name);
     let before = step.before.as_ref()?;
     let stored = read(&ctx.table, &key_of(model, before)).await.ok()??;
     for v in &versions {

@@ -428,7 +428,7 @@ fn changes<'m>(
     entity: &'m EntityDecl,
     before: Option<&Sample>,
 ) -> Vec<(String, Option<AttributeValue>)> {
-    let versions = monotable_access::pattern::write::version_attributes(model, &entity.name);
+    let versions = model.version_attributes(&entity.name);
     let primary = entity.primary_key_inputs();
     let Some(sets) = &pattern.sets else {
         return Vec::new();
@@ -473,8 +473,7 @@ fn after<'m>(model: &'m Model, step: &Step<'m>) -> Option<Sample> {
                     None => item.remove(a),
                 };
             }
-            let versions =
-                monotable_access::pattern::write::version_attributes(model, &step.entity.name);
+            let versions = model.version_attributes(&step.entity.name);
             let listed = |a: &str| {
                 step.pattern
                     .and_then(|p| p.sets.as_ref())
