@@ -22,6 +22,7 @@
 
 pub mod bounds;
 pub mod capacity;
+mod ctx;
 pub mod existing;
 pub mod generate;
 mod keys;

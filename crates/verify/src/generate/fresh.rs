@@ -36,8 +36,11 @@ impl<'m> Fresh<'m> {
     pub fn for_table(model: &'m Model, seed: u64, data: &Dataset) -> Self {
         let (_, mut fresh) = super::generate_with_fresh(model, seed ^ 0x0f7e_5ba7_c4e5_0001);
         for s in &data.samples {
-            let id = crate::oracle::ident(model, s);
-            fresh.primary.insert((id.pk, id.sk));
+            let key =
+                |name: Option<&String>| name.and_then(|n| s.key(n)).unwrap_or_default().to_string();
+            let pk = key(Some(&model.table.partition_key.name));
+            let sk = key(model.table.sort_key.as_ref().map(|k| &k.name));
+            fresh.primary.insert((pk, sk));
             // Its values are taken too: a fresh identity or unique value is none of them.
             for (name, value) in &s.values {
                 let slot = (s.entity.clone(), name.clone());

@@ -11,12 +11,12 @@ use monotable_model::{KeyTest, Model, Operation, Pattern};
 
 use super::send::{self, guards, key_of, read};
 use super::unit::{Kind, Op, Step, Unit};
+use crate::ctx::{Ctx, primary_key_text};
 use crate::generate::Sample;
 use crate::keys::{Values, get_key};
 use crate::oracle::{self, KeyLayout, KeyQuery};
 use crate::params::{self, BEST};
 use crate::report::{Check, CheckKind};
-use crate::run::{Ctx, primary_key_text};
 
 /// Attribute by attribute, how `got` differs from `expected` (numbers by value).
 fn differences(expected: &Item, got: &Item) -> Vec<String> {

@@ -23,9 +23,9 @@ use std::collections::BTreeSet;
 use monotable_access::WriteFailure;
 use monotable_model::{ConditionClause, Model, Operation, Pattern};
 
+use crate::ctx::Ctx;
 use crate::generate::Fresh;
 use crate::report::{Check, CheckKind, PatternResult};
-use crate::run::Ctx;
 use send::{Footprint, Outcome};
 use unit::{Kind, Op, Unit};
 
