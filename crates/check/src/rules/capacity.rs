@@ -616,6 +616,7 @@ mod tests {
             max_length: None,
             cardinality,
             money: false,
+            description: None,
             default: None,
             span: 0..0,
             type_span: 0..0,
