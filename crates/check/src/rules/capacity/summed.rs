@@ -197,3 +197,59 @@ fn finding(members: &[&Writer<'_>], total: f64) -> Diagnostic {
         first.spread.help(form, total, PARTITION_WCU)
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::summed_writes;
+
+    /// Two writers of the constant `RECENT`, at `a` and `b` writes/s of 1 KB items.
+    fn model(a: u32, b: u32) -> monotable_model::Model {
+        let text = format!(
+            r#"
+[table]
+name = "Summed"
+partition_key = {{ name = "PK", type = "S" }}
+sort_key = {{ name = "SK", type = "S" }}
+
+[entities.A]
+attributes.id = {{ type = "string", required = true }}
+keys.PK = "RECENT"
+keys.SK = "A#{{id}}"
+
+[entities.B]
+attributes.id = {{ type = "string", required = true }}
+keys.PK = "RECENT"
+keys.SK = "B#{{id}}"
+
+[traffic.entities.A]
+writes_per_second = {a}
+item_size_bytes = 1000
+
+[traffic.entities.B]
+writes_per_second = {b}
+item_size_bytes = 1000
+"#
+        );
+        monotable_model::parse(&text).expect("model")
+    }
+
+    fn summed(a: u32, b: u32) -> Vec<String> {
+        let mut out = Vec::new();
+        summed_writes(&model(a, b), &mut out);
+        out.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn writers_are_summed_only_when_each_is_under_and_both_are_over() {
+        assert_eq!(
+            summed(600, 550),
+            [
+                "hot partition: `A` and `B` together write ~1150 WCU/s into one `PK` partition of the table"
+            ]
+        );
+        // Exactly at the limit together: fine.
+        assert!(summed(500, 500).is_empty());
+        // One over alone is reported alone (by the single-writer rule), not summed.
+        assert!(summed(1200, 100).is_empty());
+    }
+}
