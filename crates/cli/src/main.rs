@@ -82,6 +82,11 @@ enum Command {
     ///
     /// With --table, the patterns run over the items already in the model's table on the chosen
     /// DynamoDB (--data-dir, --endpoint or --aws), a migrated table say, instead.
+    ///
+    /// --in-memory, --endpoint and --aws apply only with --table. Without it verify always
+    /// writes its sample data to a fresh in-memory engine of its own, so they are refused and
+    /// --data-dir is ignored. With --table, --in-memory starts an empty engine that holds no
+    /// table to read: name the table's --data-dir, --endpoint or --aws instead.
     Verify(verify::VerifyArgs),
     /// Scan a live table and report every item, and the table's own description, that does not
     /// fit the model: keys that are not their templates' render, stale or missing index keys,

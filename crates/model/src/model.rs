@@ -239,6 +239,8 @@ pub struct Attribute {
     pub cardinality: Option<u64>,
     /// Declared money/exact quantity.
     pub money: bool,
+    /// The attribute's free-text `description`.
+    pub description: Option<String>,
     /// The value `migrate` writes on existing items that lack it, as key templates see it.
     pub default: Option<String>,
     /// Span of the attribute definition.

@@ -295,6 +295,26 @@ impl Generator<'_> {
             .min()
     }
 
+    /// The first whole number `attr` can hold that is not `used`: below its padding's width
+    /// (`{lineNo:03}`: under 1000), its `cardinality` and a million.
+    fn free_number(
+        entity: &EntityDecl,
+        attr: &Attribute,
+        used: &BTreeSet<String>,
+    ) -> Option<SampleValue> {
+        let pad = Self::pad(entity, &attr.name)
+            .and_then(|p| u32::try_from(p).ok())
+            .and_then(|p| 10u64.checked_pow(p));
+        let bound = [pad, attr.cardinality, Some(1_000_000)]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(1_000_000);
+        (0..bound)
+            .map(|x| SampleValue::n(x.to_string()))
+            .find(|v| !used.contains(&v.text))
+    }
+
     /// How many identity values were minted for attributes named as `attr`.
     fn minted_len(&self, attr: &Attribute) -> usize {
         self.minted.get(&attr.name).map_or(0, Vec::len)
@@ -490,19 +510,8 @@ impl Generator<'_> {
                 .map(|x| SampleValue::n(x.to_string()))
                 .find(|v| !used.contains(&v.text));
             if value.is_none() {
-                // Every candidate is taken (more items than the spread of widths): the first
-                // free integer the attribute's bounds allow.
-                let pad = Self::pad(entity, &attr.name)
-                    .and_then(|p| u32::try_from(p).ok())
-                    .and_then(|p| 10u64.checked_pow(p));
-                let bound = [pad, attr.cardinality, Some(1_000_000)]
-                    .into_iter()
-                    .flatten()
-                    .min()
-                    .unwrap_or(1_000_000);
-                value = (0..bound)
-                    .map(|x| SampleValue::n(x.to_string()))
-                    .find(|v| !used.contains(&v.text));
+                // Every candidate is taken (more items than the spread of widths).
+                value = Self::free_number(entity, attr, &used);
             }
         }
         for attempt in 0..64 {
@@ -525,6 +534,10 @@ impl Generator<'_> {
             None if matches!(attr.ty, AttributeType::Enum | AttributeType::Boolean) => {
                 self.typed(entity, attr, instant, n)
             }
+            // A number stays a number: the first free whole number its bounds allow (it
+            // renders under every numeric type and any padding), else a taken one.
+            None if is_numeric(attr.ty) => Self::free_number(entity, attr, &used)
+                .unwrap_or_else(|| self.typed(entity, attr, instant, n)),
             None => SampleValue::s(format!("{}{n}", attr.name)),
         };
         self.used
@@ -637,6 +650,17 @@ impl Generator<'_> {
             item,
         });
     }
+}
+
+/// Integer, decimal, number or float: stored as `N`.
+fn is_numeric(ty: AttributeType) -> bool {
+    matches!(
+        ty,
+        AttributeType::Integer
+            | AttributeType::Decimal
+            | AttributeType::Number
+            | AttributeType::Float
+    )
 }
 
 #[cfg(test)]

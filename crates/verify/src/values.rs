@@ -136,8 +136,9 @@ pub const INTEGERS: [u64; 12] = [
 /// all below `10^pad` when a key template zero-pads it.
 pub fn integer_candidates(attribute: &Attribute, pad: Option<usize>) -> Vec<u64> {
     let limit = pad
+        .and_then(|p| u32::try_from(p).ok())
         .filter(|p| *p < 19)
-        .map_or(u64::MAX, |p| 10u64.saturating_pow(p as u32));
+        .map_or(u64::MAX, |p| 10u64.saturating_pow(p));
     let base: Vec<u64> = match attribute.cardinality {
         Some(c) if c > 0 => {
             let c = c.min(1000);

@@ -217,6 +217,7 @@ mod tests {
             max_length: None,
             cardinality: None,
             money: false,
+            description: None,
             default: None,
             span: 0..0,
             type_span: 0..0,

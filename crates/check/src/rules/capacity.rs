@@ -1,4 +1,4 @@
-//! Capacity rules: MT006 hot partitions, MT011 transaction, item and item-collection size limits.
+//! Capacity rules: MT006 hot partitions (writers summed in `summed.rs`), MT011 transaction, item and item-collection size limits.
 
 use monotable_model::{
     Attribute, AttributeType, EntityDecl, Index, IndexKind, KeyClause, KeyTemplate, KeyTest,
@@ -11,6 +11,8 @@ use super::{entity_attr, keys::key_match, listing, native::native_index, pattern
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
 
+mod summed;
+
 /// Per-partition write limit (WCU/s).
 pub const PARTITION_WCU: f64 = 1000.0;
 /// Per-partition read limit (RCU/s).
@@ -20,6 +22,7 @@ const MAX_COLLECTION_BYTES: u64 = 10 * 1024 * 1024 * 1024;
 
 pub(crate) fn check(model: &Model, _lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
     hot_writes(model, out);
+    summed::summed_writes(model, out);
     hot_patterns(model, out);
     transactions(model, out);
     unbounded_collections(model, out);
@@ -616,6 +619,7 @@ mod tests {
             max_length: None,
             cardinality,
             money: false,
+            description: None,
             default: None,
             span: 0..0,
             type_span: 0..0,

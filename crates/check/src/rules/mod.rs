@@ -7,6 +7,7 @@ mod groups;
 mod indexes;
 mod keys;
 mod lookup;
+mod money;
 mod native;
 mod types;
 mod updates;

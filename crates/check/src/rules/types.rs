@@ -237,38 +237,35 @@ fn between_bounds(model: &Model, out: &mut Vec<Diagnostic>) {
     }
 }
 
-const MONEY_WORDS: [&str; 18] = [
-    "price", "total", "amount", "cost", "balance", "subtotal", "tax", "fee", "discount",
-    "quantity", "qty", "money", "revenue", "payment", "refund", "credit", "debit", "charge",
-];
-
-fn looks_like_money(a: &Attribute) -> bool {
-    let lower = a.name.to_ascii_lowercase();
-    a.money || MONEY_WORDS.iter().any(|w| lower.contains(w))
-}
-
+/// MT010: a float holding money, by its name, its description or a `currency` sibling
+/// (`money.rs`).
 fn money(model: &Model, out: &mut Vec<Diagnostic>) {
-    let mut check = |owner: &str, a: &Attribute| {
-        if a.is_float() && looks_like_money(a) {
-            out.push(
-                Diagnostic::error(
-                    Rule::FloatMoney,
-                    format!("`{owner}.{}` holds money or an exact quantity but is typed as floating point", a.name),
-                    a.type_span.clone(),
-                )
-                .note("binary floating point cannot represent 0.10 exactly; sums drift (0.1 + 0.2 = 0.30000000000000004)")
-                .help("use `type = \"decimal\"` (a decimal type in code, `N` in DynamoDB) or `integer` minor units (cents)"),
-            );
+    let mut check = |owner: &str, a: &Attribute, siblings: &[Attribute]| {
+        if !a.is_float() {
+            return;
         }
+        let Some(why) = super::money::money(a, siblings) else {
+            return;
+        };
+        out.push(
+            Diagnostic::error(
+                Rule::FloatMoney,
+                format!("`{owner}.{}` holds money or an exact quantity but is typed as floating point", a.name),
+                a.type_span.clone(),
+            )
+            .note(why.note(owner, &a.name))
+            .note("binary floating point cannot represent 0.10 exactly; sums drift (0.1 + 0.2 = 0.30000000000000004)")
+            .help("use `type = \"decimal\"` (a decimal type in code, `N` in DynamoDB) or `integer` minor units (cents)"),
+        );
     };
     for e in &model.entities {
         for a in &e.attributes {
-            check(&e.name, a);
+            check(&e.name, a, &e.attributes);
         }
     }
     for p in &model.patterns {
         for a in &p.params {
-            check(&p.name, a);
+            check(&p.name, a, &p.params);
         }
     }
 }

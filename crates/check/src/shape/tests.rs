@@ -25,6 +25,7 @@ fn attr(ty: AttributeType, format: Option<TimestampFormat>, values: &[&str]) -> 
         max_length: None,
         cardinality: None,
         money: false,
+        description: None,
         default: None,
         span: 0..0,
         type_span: 0..0,

@@ -64,6 +64,7 @@ impl Validator {
             max_length: a.max_length,
             cardinality: a.cardinality,
             money: a.money.unwrap_or(false),
+            description: a.description.clone(),
             default,
             span: raw.span.clone(),
             type_span: a.ty.span.clone(),
