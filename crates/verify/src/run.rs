@@ -1,5 +1,6 @@
 //! Running the patterns: the model's table in an in-memory embedded engine, the samples loaded,
-//! every read pattern sent through the SDK (following pagination) and compared with the oracle.
+//! every read pattern run and compared with the oracle (`ctx`), then every write pattern run on
+//! items of its own and judged from the model (`writes`).
 
 use std::collections::BTreeMap;
 
