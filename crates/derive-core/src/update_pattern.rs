@@ -39,10 +39,10 @@ fn setters(g: &WriteGen<'_>, attribute: &str, start: bool) -> TokenStream {
     let hidden_set = format_ident!("__monotable_set_{}", attribute);
     let hidden_add = format_ident!("__monotable_add_{}", attribute);
     let ty = crate::request::alias(g.path, attribute);
-    let (receiver, call) = if start {
-        (quote!(self), quote!(self.begin()))
+    let call = if start {
+        quote!(self.begin())
     } else {
-        (quote!(self), quote!(self.0))
+        quote!(self.0)
     };
     let wrap = |inner: TokenStream| {
         if start { inner } else { quote!(Self(#inner)) }
@@ -62,12 +62,12 @@ fn setters(g: &WriteGen<'_>, attribute: &str, start: bool) -> TokenStream {
     let set_fn = if a.required {
         quote! {
             #[doc = #doc]
-            pub fn #set(#receiver, value: impl ::core::convert::Into<#ty>) -> #ret { #set_body }
+            pub fn #set(self, value: impl ::core::convert::Into<#ty>) -> #ret { #set_body }
         }
     } else {
         quote! {
             #[doc = #doc]
-            pub fn #set(#receiver, value: ::core::option::Option<#ty>) -> #ret { #set_body }
+            pub fn #set(self, value: ::core::option::Option<#ty>) -> #ret { #set_body }
         }
     };
     let numeric = matches!(
@@ -87,7 +87,7 @@ fn setters(g: &WriteGen<'_>, attribute: &str, start: bool) -> TokenStream {
         });
         quote! {
             #[doc = #doc]
-            pub fn #add(#receiver, delta: #ty) -> #ret { #body }
+            pub fn #add(self, delta: #ty) -> #ret { #body }
         }
     });
     quote!(#set_fn #add_fn)

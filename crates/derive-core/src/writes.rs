@@ -5,7 +5,7 @@
 //! exactly the attributes its `sets` lists.
 
 use monotable_model::{
-    AttributeType, CompareOp, ConditionClause, EntityDecl, KeyTest, Model, Operand, Pattern,
+    AttributeType, ConditionClause, EntityDecl, KeyTest, Model, Operand, Pattern,
 };
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -165,7 +165,7 @@ impl WriteGen<'_> {
                     operand,
                 } => {
                     let value = self.operand_value(attribute, operand);
-                    let op = format_ident!("{}", op_name(*op));
+                    let op = format_ident!("{op:?}");
                     quote!(::monotable::unchecked::Condition::compare(::monotable::model::CompareOp::#op, #attribute, #value).named(#text))
                 }
             }
@@ -260,7 +260,7 @@ impl WriteGen<'_> {
 
     /// A DeleteItem (or, `check`, a ConditionCheck) by the key's variables.
     pub(crate) fn keyed(&self, check: bool) -> TokenStream {
-        let (ident, path) = (self.ident, self.path);
+        let ident = self.ident;
         let doc = &self.doc;
         let fields = self.fields(TokenStream::new());
         let condition = self.condition();
@@ -286,7 +286,6 @@ impl WriteGen<'_> {
                 ::monotable::unchecked::DeleteItem::of(self.key()).when(self.condition()).send(table).await
             }
         });
-        let _ = path;
         let debug = debug_impl(ident, false);
         quote! {
             #[doc = #doc]
@@ -333,11 +332,6 @@ pub(crate) fn debug_impl(ident: &Ident, lifetime: bool) -> TokenStream {
             }
         }
     }
-}
-
-/// The variant's name: `CompareOp::Ge`.
-fn op_name(op: CompareOp) -> String {
-    format!("{op:?}")
 }
 
 /// The attributes of `entity`'s table key templates, in order: what `unchecked_update_key` takes.
