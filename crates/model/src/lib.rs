@@ -28,6 +28,7 @@
 //! assert_eq!(keys.sk.as_ref().unwrap().template.render(&values).unwrap(), "ITEM#007");
 //! ```
 
+mod consumer;
 pub mod definition;
 pub mod diagnostic;
 mod error;
@@ -39,6 +40,7 @@ pub mod text;
 mod validate;
 mod write_condition;
 
+pub use consumer::*;
 pub use definition::{TableDefinition, table_definition};
 pub use error::{
     IssueKind, ModelError, ModelIssue, RenderError, TemplateError, line_col, line_text,

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use crate::consumer::{Consumer, StreamView};
 use crate::error::RenderError;
 pub use crate::raw::{
     AttributeType, BillingMode, IndexKind, KeyAttributeType, Operation, ProjectionType,
@@ -23,6 +24,8 @@ pub struct Model {
     pub patterns: Vec<Pattern>,
     /// Traffic estimates (defaults when the file has none).
     pub traffic: Traffic,
+    /// Stream consumers, sorted by name.
+    pub consumers: Vec<Consumer>,
 }
 
 /// The item called `name` in `items`: a binary search, since [`validate`](crate::validate)
@@ -67,6 +70,11 @@ impl Model {
     /// The access pattern called `name`.
     pub fn pattern(&self, name: &str) -> Option<&Pattern> {
         by_name(&self.patterns, name, |p| &p.name)
+    }
+
+    /// The stream consumer called `name`.
+    pub fn consumer(&self, name: &str) -> Option<&Consumer> {
+        by_name(&self.consumers, name, |c| &c.name)
     }
 
     /// Key attribute names of the table (`None`) or of an index; `None` if the index is undeclared.
@@ -132,6 +140,8 @@ pub struct TableDecl {
     pub billing_mode: BillingMode,
     /// TTL attribute.
     pub ttl_attribute: Option<String>,
+    /// The table's stream view; `None`: the table has no stream.
+    pub stream: Option<StreamView>,
     /// Span of the `[table]` value.
     pub span: Range<usize>,
 }

@@ -9,6 +9,12 @@ use std::ops::Range;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+mod stream;
+
+pub use stream::{
+    FailureDestination, RawConsumer, RawFilterValue, StartingPosition, StreamEvent, StreamView,
+};
+
 /// A value together with the byte range it came from in the source.
 ///
 /// Deserializes through [`toml::Spanned`], so spans are only available when
@@ -82,6 +88,9 @@ pub struct RawModel {
     /// Optional traffic estimates used by the hot-partition and size rules.
     #[serde(default)]
     pub traffic: Option<Sp<RawTraffic>>,
+    /// Stream consumers by name (`productSales`): functions that handle the table's changes.
+    #[serde(default)]
+    pub consumers: BTreeMap<String, Sp<RawConsumer>>,
 }
 
 /// The table itself.
@@ -101,6 +110,10 @@ pub struct RawTable {
     /// Attribute DynamoDB's TTL reads (epoch seconds).
     #[serde(default)]
     pub ttl_attribute: Option<Sp<String>>,
+    /// The table's stream and what its records carry: `KEYS_ONLY`, `NEW_IMAGE`, `OLD_IMAGE`
+    /// or `NEW_AND_OLD_IMAGES`; absent, the table has no stream.
+    #[serde(default)]
+    pub stream: Option<Sp<StreamView>>,
 }
 
 /// Billing mode of the table.

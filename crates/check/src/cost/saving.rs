@@ -67,6 +67,7 @@ fn workload(model: &Model, entity: &str, patterns: &[&Pattern]) -> Model {
             .cloned()
             .collect(),
         patterns: patterns.iter().map(|p| (*p).clone()).collect(),
+        consumers: Vec::new(),
         traffic: Traffic {
             entities: traffic
                 .entities

@@ -80,6 +80,9 @@ impl Validator {
         for (name, pattern) in &raw.patterns {
             self.pattern_text(name, pattern);
         }
+        for (name, consumer) in &raw.consumers {
+            self.consumer_text(name, consumer);
+        }
         if let Some(traffic) = &raw.traffic {
             for (name, e) in &traffic.value.entities {
                 self.visible("entity name", name, &e.span);
@@ -171,6 +174,25 @@ impl Validator {
         }
         if let Some(condition) = &p.condition {
             self.visible_spanned("condition", condition);
+        }
+    }
+
+    fn consumer_text(&mut self, name: &str, consumer: &Sp<raw::RawConsumer>) {
+        let c = &consumer.value;
+        self.visible("consumer name", name, &consumer.span);
+        for entity in &c.entities.value {
+            self.visible_spanned("entity name", entity);
+        }
+        for (attribute, values) in &c.filter {
+            self.visible("attribute name", attribute, &values.span);
+            for v in &values.value {
+                if let raw::RawFilterValue::String(text) = &v.value {
+                    self.visible("filter value", text, &v.span);
+                }
+            }
+        }
+        for pattern in &c.writes {
+            self.visible_spanned("pattern name", pattern);
         }
     }
 }

@@ -2,9 +2,10 @@
 //!
 //! The table and indexes are in `schema`, entities in `entity`, access patterns in `pattern`,
 //! what an update declares it changes in `sets`, traffic figures and numeric bounds in
-//! `traffic`; names and key text holding hidden characters are refused first, in `hidden`.
+//! `traffic`, stream consumers in `consumers`; names and key text holding hidden characters are refused first, in `hidden`.
 
 mod actions;
+mod consumers;
 mod entity;
 mod hidden;
 mod limits;
@@ -242,6 +243,7 @@ impl Validator {
             entities: Vec::new(),
             patterns: Vec::new(),
             traffic: Traffic::default(),
+            consumers: Vec::new(),
         };
         model.entities = raw
             .entities
@@ -259,6 +261,7 @@ impl Validator {
             .map(|(name, p)| self.pattern(name, p, &model, &raw.patterns))
             .collect();
         model.traffic = self.traffic(raw.traffic.as_ref(), &model);
+        model.consumers = self.consumers(&raw.consumers, &model);
         model
     }
 }

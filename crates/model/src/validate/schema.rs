@@ -159,6 +159,7 @@ impl Validator {
                 .as_ref()
                 .map_or(BillingMode::PayPerRequest, |b| b.value),
             ttl_attribute: t.ttl_attribute.as_ref().map(|a| a.value.clone()),
+            stream: t.stream.as_ref().map(|s| s.value),
             span: raw.span.clone(),
         }
     }

@@ -1,0 +1,341 @@
+//! Validating stream consumers (`[consumers.NAME]`): the table has a stream, the entities,
+//! events, filters and write patterns they name exist and fit, and Lambda's bounds hold.
+
+use std::ops::Range;
+
+use super::{Validator, renders_number};
+use crate::consumer::*;
+use crate::error::IssueKind;
+use crate::model::*;
+use crate::raw::{RawConsumer, RawFilterValue, Sp};
+
+/// What a filter value is, in words, for messages.
+fn value_kind(v: &RawFilterValue) -> &'static str {
+    match v {
+        RawFilterValue::Boolean(_) => "a boolean",
+        RawFilterValue::Integer(_) => "a whole number",
+        RawFilterValue::Float(_) => "a number",
+        RawFilterValue::String(_) => "a string",
+    }
+}
+
+/// The filter value as the record carries it for attribute `a`, or why it cannot be one.
+fn filter_value(a: &Attribute, v: &RawFilterValue) -> Result<FilterValue, String> {
+    let expected = match a.ty {
+        AttributeType::Boolean => "a boolean",
+        AttributeType::Integer => "a whole number",
+        _ if renders_number(a) => "a number",
+        AttributeType::List | AttributeType::Map | AttributeType::Set => {
+            return Err(format!(
+                "`{}` is a {}, and a filter matches only strings, numbers and booleans",
+                a.name,
+                a.ty.name()
+            ));
+        }
+        _ => "a string",
+    };
+    let wrong = || {
+        format!(
+            "`{}` is {}, and this value is {}, not {expected}",
+            a.name,
+            a.type_label(),
+            value_kind(v)
+        )
+    };
+    match (v, expected) {
+        (RawFilterValue::Boolean(b), "a boolean") => Ok(FilterValue::Bool(*b)),
+        (RawFilterValue::Integer(i), "a whole number" | "a number") => {
+            Ok(FilterValue::Number(i.to_string()))
+        }
+        (RawFilterValue::Float(f), "a number") if f.is_finite() => {
+            Ok(FilterValue::Number(f.to_string()))
+        }
+        (RawFilterValue::String(s), "a string") => {
+            if a.ty == AttributeType::Enum && !a.values.contains(s) {
+                return Err(format!(
+                    "\"{s}\" is not a value of enum `{}`: it is one of {}",
+                    a.name,
+                    a.values
+                        .iter()
+                        .map(|v| format!("\"{v}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            Ok(FilterValue::String(s.clone()))
+        }
+        _ => Err(wrong()),
+    }
+}
+
+impl Validator {
+    /// Every consumer, sorted by name.
+    pub(super) fn consumers(
+        &mut self,
+        raw: &std::collections::BTreeMap<String, Sp<RawConsumer>>,
+        model: &Model,
+    ) -> Vec<Consumer> {
+        raw.iter()
+            .map(|(name, c)| self.consumer(name, c, model))
+            .collect()
+    }
+
+    fn consumer(&mut self, name: &str, raw: &Sp<RawConsumer>, model: &Model) -> Consumer {
+        let c = &raw.value;
+        if !name.starts_with(|ch: char| ch.is_ascii_alphabetic())
+            || !name.chars().all(|ch| ch.is_ascii_alphanumeric())
+        {
+            self.err_help(
+                IssueKind::Invalid,
+                format!("consumer name `{name}` is not letters and digits starting with a letter"),
+                &raw.span,
+                "it names the consumer's function and its resources in templates and code: write it like `productSales`",
+            );
+        }
+        if model.table.stream.is_none() {
+            self.err_help(
+                IssueKind::Invalid,
+                format!("consumer `{name}` reads the table's stream, and the table declares no `stream`"),
+                &raw.span,
+                "add `stream = \"NEW_AND_OLD_IMAGES\"` (or `NEW_IMAGE`, `OLD_IMAGE`, `KEYS_ONLY`) under [table]",
+            );
+        }
+        let entities = self.consumer_entities(name, &c.entities, model);
+        let (events, event_spans) = self.consumer_events(name, c.events.as_ref());
+        let (filter, filter_spans) = self.consumer_filter(name, c, model);
+        let writes = self.consumer_writes(name, &c.writes, model);
+        Consumer {
+            name: name.to_string(),
+            description: c.description.clone(),
+            entities: entities.iter().map(|e| e.value.clone()).collect(),
+            events,
+            filter,
+            batch_size: self
+                .bounded(
+                    "`batch_size`",
+                    c.batch_size.as_ref(),
+                    1,
+                    i64::from(MAX_BATCH_SIZE),
+                    "Lambda takes 1 to 10000 records per batch from a DynamoDB stream",
+                )
+                .and_then(|n| u32::try_from(n).ok())
+                .unwrap_or(DEFAULT_BATCH_SIZE),
+            retries: self
+                .bounded(
+                    "`retries`",
+                    c.retries.as_ref(),
+                    -1,
+                    i64::from(MAX_RETRIES),
+                    "Lambda retries a batch 0 to 10000 times, or until its records expire with -1",
+                )
+                .and_then(|n| i32::try_from(n).ok())
+                .unwrap_or(DEFAULT_RETRIES),
+            bisect_on_error: c.bisect_on_error.unwrap_or(true),
+            on_failure: c.on_failure.as_ref().map(|f| f.value),
+            starting_position: c
+                .starting_position
+                .as_ref()
+                .map_or_else(StartingPosition::default, |s| s.value),
+            writes: writes.iter().map(|w| w.value.clone()).collect(),
+            span: raw.span.clone(),
+            spans: ConsumerSpans {
+                entities: entities.iter().map(|e| e.span.clone()).collect(),
+                events: event_spans,
+                filter: filter_spans,
+                writes: writes.iter().map(|w| w.span.clone()).collect(),
+            },
+        }
+    }
+
+    /// A stated number within `min..=max`; out of range is an error and `None`.
+    fn bounded(
+        &mut self,
+        what: &str,
+        value: Option<&Sp<i64>>,
+        min: i64,
+        max: i64,
+        help: &str,
+    ) -> Option<i64> {
+        let v = value?;
+        if (min..=max).contains(&v.value) {
+            return Some(v.value);
+        }
+        self.err_help(
+            IssueKind::Invalid,
+            format!("{what} is {}; it must be {min} to {max}", v.value),
+            &v.span,
+            help,
+        );
+        None
+    }
+
+    fn consumer_entities<'a>(
+        &mut self,
+        name: &str,
+        list: &'a Sp<Vec<Sp<String>>>,
+        model: &Model,
+    ) -> Vec<&'a Sp<String>> {
+        if list.value.is_empty() {
+            self.err_help(
+                IssueKind::Invalid,
+                format!("consumer `{name}` handles no entity: `entities` is empty"),
+                &list.span,
+                "list the entities whose changes it handles, e.g. `entities = [\"Order\"]`",
+            );
+        }
+        let mut out: Vec<&Sp<String>> = Vec::new();
+        for e in &list.value {
+            if out.iter().any(|o| o.value == e.value) {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!("entity `{}` is listed twice in consumer `{name}`", e.value),
+                    &e.span,
+                    "list each entity once",
+                );
+                continue;
+            }
+            if model.entity(&e.value).is_none() {
+                self.err_help(
+                    IssueKind::UnknownReference,
+                    format!(
+                        "entity `{}` of consumer `{name}` is not a declared entity",
+                        e.value
+                    ),
+                    &e.span,
+                    "declare it under [entities]",
+                );
+            }
+            out.push(e);
+        }
+        out
+    }
+
+    fn consumer_events(
+        &mut self,
+        name: &str,
+        events: Option<&Sp<Vec<Sp<StreamEvent>>>>,
+    ) -> (Vec<StreamEvent>, Vec<Range<usize>>) {
+        let Some(list) = events else {
+            return (StreamEvent::ALL.to_vec(), Vec::new());
+        };
+        if list.value.is_empty() {
+            self.err_help(
+                IssueKind::Invalid,
+                format!("consumer `{name}` handles no event: `events` is empty"),
+                &list.span,
+                "list some of INSERT, MODIFY and REMOVE, or leave `events` out for all three",
+            );
+        }
+        let mut out: Vec<&Sp<StreamEvent>> = Vec::new();
+        for e in &list.value {
+            if out.iter().any(|o| o.value == e.value) {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!(
+                        "event {} is listed twice in consumer `{name}`",
+                        e.value.as_str()
+                    ),
+                    &e.span,
+                    "list each event once",
+                );
+                continue;
+            }
+            out.push(e);
+        }
+        out.sort_by_key(|e| e.value);
+        (
+            out.iter().map(|e| e.value).collect(),
+            out.iter().map(|e| e.span.clone()).collect(),
+        )
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn consumer_filter(
+        &mut self,
+        name: &str,
+        c: &RawConsumer,
+        model: &Model,
+    ) -> (Vec<(String, Vec<FilterValue>)>, Vec<Range<usize>>) {
+        let mut filter = Vec::new();
+        let mut spans = Vec::new();
+        for (attribute, values) in &c.filter {
+            let declared: Vec<&Attribute> = c
+                .entities
+                .value
+                .iter()
+                .filter_map(|e| model.entity(&e.value)?.attribute(attribute))
+                .collect();
+            let Some(first) = declared.first() else {
+                self.err_help(
+                    IssueKind::UnknownReference,
+                    format!(
+                        "consumer `{name}` filters on `{attribute}`, which none of its entities has"
+                    ),
+                    &values.span,
+                    "filter on an attribute of one of the entities in `entities`",
+                );
+                continue;
+            };
+            if values.value.is_empty() {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!("the filter on `{attribute}` of consumer `{name}` allows no value"),
+                    &values.span,
+                    "list the values a record must hold, or leave the attribute out",
+                );
+            }
+            let mut parsed = Vec::new();
+            for v in &values.value {
+                // Each entity that has the attribute must be able to hold the value.
+                let mut result = Ok(FilterValue::Bool(false));
+                for a in &declared {
+                    result = filter_value(a, &v.value);
+                    if result.is_err() {
+                        break;
+                    }
+                }
+                match result {
+                    Ok(value) => parsed.push(value),
+                    Err(message) => self.err_help(
+                        IssueKind::Invalid,
+                        message,
+                        &v.span,
+                        format!("write a value `{}` can hold", first.name),
+                    ),
+                }
+            }
+            filter.push((attribute.clone(), parsed));
+            spans.push(values.span.clone());
+        }
+        (filter, spans)
+    }
+
+    fn consumer_writes<'a>(
+        &mut self,
+        name: &str,
+        writes: &'a [Sp<String>],
+        model: &Model,
+    ) -> Vec<&'a Sp<String>> {
+        for w in writes {
+            match model.pattern(&w.value) {
+                None => self.err_help(
+                    IssueKind::UnknownReference,
+                    format!("consumer `{name}` writes with `{}`, which is not a declared pattern", w.value),
+                    &w.span,
+                    "declare it under [patterns] with a write operation",
+                ),
+                Some(p) if p.is_read() => self.err_help(
+                    IssueKind::Invalid,
+                    format!(
+                        "consumer `{name}` writes with `{}`, a {:?}: a read pattern",
+                        w.value, p.operation
+                    ),
+                    &w.span,
+                    "`writes` lists write patterns (PutItem, UpdateItem, DeleteItem, TransactWrite, BatchWrite); leave reads out",
+                ),
+                Some(_) => {}
+            }
+        }
+        writes.iter().collect()
+    }
+}
