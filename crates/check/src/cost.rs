@@ -8,6 +8,7 @@
 
 mod call;
 mod compare;
+mod consumers;
 mod estimate;
 mod price;
 mod render;
@@ -290,13 +291,22 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
     for p in &model.patterns {
         let call = call_cost(model, p);
         // A read pattern's calls are its reads, a write pattern's its writes.
-        let rate = model.traffic.patterns.get(&p.name).and_then(|t| {
-            if p.is_read() {
-                t.reads_per_second
-            } else {
-                t.writes_per_second
-            }
-        });
+        let rate = model
+            .traffic
+            .patterns
+            .get(&p.name)
+            .and_then(|t| {
+                if p.is_read() {
+                    t.reads_per_second
+                } else {
+                    t.writes_per_second
+                }
+            })
+            .or_else(|| {
+                p.is_write()
+                    .then(|| consumers::pattern_rate(model, &p.name))
+                    .flatten()
+            });
         if let Some(rate) = rate.filter(|_| p.is_read()) {
             requests += rate;
             requests_per_entity += rate * num::to_f64(call.requests_table_per_entity);
@@ -325,7 +335,13 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
 
     let mut entity_writes = Vec::new();
     for entity in &model.entities {
-        let (rate, stated) = model.traffic.writes_per_second(&entity.name);
+        let (rate, stated) = match model.traffic.writes_per_second(&entity.name) {
+            (_, false) => match consumers::entity_rate(model, &entity.name) {
+                Some(rate) => (rate, true),
+                None => (0.0, false),
+            },
+            stated => stated,
+        };
         if !stated || !model.traffic.declared {
             continue;
         }

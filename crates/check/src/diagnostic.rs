@@ -42,11 +42,20 @@ pub enum Rule {
     StaleIndexKey,
     /// MT016: a synthetic index key that could be a native multi-attribute key.
     NativeKeyCandidate,
+
+    /// MT018: a stream consumer names an entity or an event that no write causes.
+    ImpossibleEvent,
+    /// MT019: a consumer's entity test or filter that its stream view does not carry.
+    UnseenByView,
+    /// MT020: a consumer writes an entity it consumes, with an event it handles.
+    RecursiveTrigger,
+    /// MT021: an aggregate a consumer writes takes more than one partition's write limit.
+    HotAggregate,
 }
 
 impl Rule {
     /// Every rule, in code order.
-    pub const ALL: [Rule; 17] = [
+    pub const ALL: [Rule; 21] = [
         Rule::Model,
         Rule::UnwrittenKey,
         Rule::UnreachableEntity,
@@ -64,9 +73,13 @@ impl Rule {
         Rule::Unpaginated,
         Rule::StaleIndexKey,
         Rule::NativeKeyCandidate,
+        Rule::ImpossibleEvent,
+        Rule::UnseenByView,
+        Rule::RecursiveTrigger,
+        Rule::HotAggregate,
     ];
 
-    /// The stable code, `MT000`..`MT016`.
+    /// The stable code, `MT000`..`MT021`.
     pub fn code(self) -> &'static str {
         match self {
             Rule::Model => INVALID_MODEL,
@@ -86,6 +99,11 @@ impl Rule {
             Rule::Unpaginated => "MT014",
             Rule::StaleIndexKey => "MT015",
             Rule::NativeKeyCandidate => "MT016",
+
+            Rule::ImpossibleEvent => "MT018",
+            Rule::UnseenByView => "MT019",
+            Rule::RecursiveTrigger => "MT020",
+            Rule::HotAggregate => "MT021",
         }
     }
 
@@ -109,6 +127,11 @@ impl Rule {
             Rule::Unpaginated => "unpaginated-query",
             Rule::StaleIndexKey => "stale-index-key",
             Rule::NativeKeyCandidate => "native-key-candidate",
+
+            Rule::ImpossibleEvent => "impossible-event",
+            Rule::UnseenByView => "unseen-by-view",
+            Rule::RecursiveTrigger => "recursive-trigger",
+            Rule::HotAggregate => "hot-aggregate",
         }
     }
 
@@ -144,6 +167,17 @@ impl Rule {
             Rule::NativeKeyCandidate => {
                 "a synthetic index key built only from the entity's attributes could be native"
             }
+
+            Rule::ImpossibleEvent => "a stream consumer names an entity or event no write causes",
+            Rule::UnseenByView => {
+                "a consumer's entity test or filter that the stream view does not carry"
+            }
+            Rule::RecursiveTrigger => {
+                "a consumer writes an entity it consumes: a recursive trigger"
+            }
+            Rule::HotAggregate => {
+                "an aggregate a consumer writes exceeds one partition's write limit"
+            }
         }
     }
 
@@ -169,7 +203,10 @@ mod tests {
     #[test]
     fn codes_are_unique_and_round_trip() {
         let mut codes: Vec<&str> = Rule::ALL.iter().map(|r| r.code()).collect();
-        for (i, rule) in Rule::ALL.iter().enumerate() {
+        // In code order, from MT000 up, with no code skipped but MT017 (another change's).
+        let expected = (0..=21).filter(|i| *i != 17 || Rule::ALL.len() == 22);
+        assert_eq!(expected.clone().count(), Rule::ALL.len());
+        for (rule, i) in Rule::ALL.iter().zip(expected) {
             assert_eq!(rule.code(), format!("MT{i:03}"));
             assert_eq!(Rule::from_code(rule.code()), Some(*rule));
             assert!(!rule.summary().is_empty() && !rule.name().is_empty());

@@ -1,7 +1,7 @@
 //! Write patterns costed from what they send, against hand-computed units: a conditional put, a
 //! replace, an update by its `sets`, a ConditionCheck as a transaction charges it, a
 //! TransactWrite of actions (counts, the dearest of a `one_of`), a BatchWrite per item, and a
-//! write pattern's own `writes_per_second`.
+//! write pattern's own `writes_per_second`, and a stream consumer's writes at its input's rate.
 
 use monotable_check::cost::{CallCost, PriceTable, call_cost, estimate};
 use monotable_model::Model;
@@ -15,6 +15,7 @@ fn model(extra: &str) -> Model {
 name = "Things"
 partition_key = {{ name = "PK" }}
 sort_key = {{ name = "SK" }}
+stream = "NEW_AND_OLD_IMAGES"
 
 [indexes.GSI1]
 partition_key = {{ name = "GSI1PK" }}
@@ -221,4 +222,31 @@ finish = { writes_per_second = 20 }
         (thing.costed_as.as_str(), thing.per_write.total),
         ("finish", 6.0)
     );
+}
+
+#[test]
+fn a_consumers_writes_are_priced_at_the_rate_of_what_it_reads() {
+    let m = model(
+        r#"
+[consumers.tagger]
+entities = ["Thing"]
+writes = ["addTag"]
+"#,
+    );
+    let report = estimate(&m, &PriceTable::default());
+    // `Thing` is written 10 times/s: the consumer runs `addTag` (1 unit) as often.
+    let add = report.patterns.iter().find(|p| p.name == "addTag").unwrap();
+    assert_eq!(add.requests_per_second, Some(10.0));
+    assert_eq!(add.wcu_per_second, Some(10.0));
+    let tag = report
+        .entity_writes
+        .iter()
+        .find(|w| w.entity == "Tag")
+        .expect("the consumer's writes of `Tag` are in the totals");
+    assert_eq!(tag.writes_per_second, 10.0);
+    // Without the consumer, `Tag` states no rate and is not in the totals.
+    let plain = estimate(&model(""), &PriceTable::default());
+    assert!(plain.entity_writes.iter().all(|w| w.entity != "Tag"));
+    let drop = plain.patterns.iter().find(|p| p.name == "addTag").unwrap();
+    assert_eq!(drop.requests_per_second, None);
 }

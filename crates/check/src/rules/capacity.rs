@@ -31,22 +31,25 @@ pub(crate) fn check(model: &Model, _lookup: &Lookup<'_>, out: &mut Vec<Diagnosti
 
 /// How a key template spreads a burst of traffic: over how many partitions, why that few, and
 /// the variables already declared as shards (`cardinality`).
-struct Spread {
-    partitions: u64,
+pub(super) struct Spread {
+    pub(super) partitions: u64,
     why: Vec<String>,
     shards: Vec<String>,
 }
 
 /// The partition key a rule speaks of: a template, or a native index's partition attributes.
 #[derive(Clone, Copy)]
-enum KeyForm<'a> {
+pub(super) enum KeyForm<'a> {
     Template(&'a KeyTemplate),
     Native(&'a Index),
 }
 
 /// How many partitions a burst of traffic to this template spreads over, when that is small:
 /// `None` means high cardinality (ids).
-fn spread<'a>(t: &'a KeyTemplate, attr: &dyn Fn(&str) -> Option<&'a Attribute>) -> Option<Spread> {
+pub(super) fn spread<'a>(
+    t: &'a KeyTemplate,
+    attr: &dyn Fn(&str) -> Option<&'a Attribute>,
+) -> Option<Spread> {
     spread_of(t.variables(), t.is_constant(), attr)
 }
 
@@ -131,7 +134,7 @@ fn partition_names(index: &Index) -> String {
 
 impl Spread {
     /// `why` as one clause, what one partition then takes, and `limit`.
-    fn note(&self, rate: f64, unit: &str, limit: &str) -> String {
+    pub(super) fn note(&self, rate: f64, unit: &str, limit: &str) -> String {
         let mut note = self.why.join("; ");
         if self.partitions > 1 {
             note.push_str(&format!(
@@ -143,7 +146,7 @@ impl Spread {
     }
 
     /// The fix: shard the key, or, when it is sharded already, shard it wider.
-    fn help(&self, form: KeyForm<'_>, per_partition: f64, limit: f64) -> String {
+    pub(super) fn help(&self, form: KeyForm<'_>, per_partition: f64, limit: f64) -> String {
         let total = per_partition * num::to_f64(self.partitions);
         let n = num::ceil_count(total * 2.0 / limit)
             .and_then(|n| n.max(4).checked_next_power_of_two())
@@ -175,7 +178,7 @@ impl Spread {
     }
 }
 
-fn wcu(model: &Model, entity: &str) -> f64 {
+pub(super) fn wcu(model: &Model, entity: &str) -> f64 {
     num::to_f64(model.traffic.item_size_bytes(entity).div_ceil(1024).max(1))
 }
 

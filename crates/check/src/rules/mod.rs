@@ -9,6 +9,7 @@ mod keys;
 mod lookup;
 mod money;
 mod native;
+mod streams;
 mod types;
 mod updates;
 
@@ -27,6 +28,7 @@ pub fn run_all(model: &Model) -> Vec<Diagnostic> {
     types::check(model, &lookup, &mut out);
     updates::check(model, &mut out);
     advice::check(model, &lookup, &mut out);
+    streams::check(model, &mut out);
     out
 }
 
