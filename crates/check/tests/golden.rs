@@ -47,7 +47,10 @@ fn example(name: &str) -> String {
 
 #[test]
 fn the_streams_example_has_no_problems() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/streams/sales.toml");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/streams/sales.toml"
+    );
     let source = std::fs::read_to_string(path).expect("streams example exists");
     let report = check_source("examples/streams/sales.toml", &source);
     let human = report.render(ReportFormat::Human);

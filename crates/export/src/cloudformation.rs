@@ -38,6 +38,12 @@ pub(crate) fn table_resource(definition: &TableDefinition) -> Json {
                 .with("Enabled", true),
         );
     }
+    if let Some(view) = definition.stream_view {
+        properties.insert(
+            "StreamSpecification",
+            Object::new().with("StreamViewType", view.as_str()),
+        );
+    }
     properties.insert(
         "PointInTimeRecoverySpecification",
         Object::new().with("PointInTimeRecoveryEnabled", true),
@@ -52,7 +58,7 @@ pub(crate) fn table_resource(definition: &TableDefinition) -> Json {
 }
 
 /// Adds the `TableName` and `TableArn` outputs.
-pub(crate) fn table_outputs(outputs: &mut Object) {
+pub(crate) fn table_outputs(outputs: &mut Object, definition: &TableDefinition) {
     outputs.insert(
         "TableName",
         Object::new()
@@ -65,6 +71,14 @@ pub(crate) fn table_outputs(outputs: &mut Object) {
             .with("Description", "ARN of the DynamoDB table.")
             .with("Value", get_att(TABLE_RESOURCE, "Arn")),
     );
+    if definition.stream_view.is_some() {
+        outputs.insert(
+            "TableStreamArn",
+            Object::new()
+                .with("Description", "ARN of the table's stream.")
+                .with("Value", get_att(TABLE_RESOURCE, "StreamArn")),
+        );
+    }
 }
 
 /// A template description of at most 1024 bytes (CloudFormation's limit).
@@ -81,12 +95,14 @@ pub(crate) fn description(text: String) -> String {
 
 /// The CloudFormation template (JSON, pretty-printed, trailing newline): a `TableName` parameter
 /// defaulting to the model's table name; the `AWS::DynamoDB::Table` (logical ID `Table`) with its
-/// key schema, indexes, billing mode, TTL, point-in-time recovery and SSE (KMS, AWS managed key),
-/// `DeletionPolicy`/`UpdateReplacePolicy` `Retain`; outputs `TableName` and `TableArn`.
+/// key schema, indexes, billing mode, TTL, the stream (`StreamSpecification`) when the model
+/// declares one, point-in-time recovery and SSE (KMS, AWS managed key),
+/// `DeletionPolicy`/`UpdateReplacePolicy` `Retain`; outputs `TableName` and `TableArn` (and
+/// `TableStreamArn` with a stream). The consumers' functions are in the SAM export.
 pub fn cloudformation(model: &Model) -> String {
     let definition = table_definition(model);
     let mut outputs = Object::new();
-    table_outputs(&mut outputs);
+    table_outputs(&mut outputs, &definition);
     let template = Object::new()
         .with("AWSTemplateFormatVersion", "2010-09-09")
         .with(

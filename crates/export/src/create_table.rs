@@ -72,7 +72,16 @@ pub(crate) fn index_json(index: &SecondaryIndex) -> Json {
 
 /// The CreateTable input of a table definition, as an ordered object.
 pub(crate) fn create_table_object(definition: &TableDefinition) -> Object {
-    table_properties(definition, definition.table_name.as_str().into())
+    let mut object = table_properties(definition, definition.table_name.as_str().into());
+    if let Some(view) = definition.stream_view {
+        object.insert(
+            "StreamSpecification",
+            Object::new()
+                .with("StreamEnabled", true)
+                .with("StreamViewType", view.as_str()),
+        );
+    }
+    object
 }
 
 /// The table's properties as CreateTable and CloudFormation share them, with `table_name` as the
@@ -115,7 +124,8 @@ pub(crate) fn table_properties(definition: &TableDefinition, table_name: Json) -
 /// The CreateTable input JSON (pretty-printed, trailing newline): TableName, AttributeDefinitions,
 /// KeySchema, BillingMode, ProvisionedThroughput (PROVISIONED only, see
 /// [`DEFAULT_PROVISIONED_UNITS`](crate::DEFAULT_PROVISIONED_UNITS)), and the secondary indexes
-/// with their projections. TTL is not part of CreateTable: see [`ttl_spec`].
+/// with their projections, and the `StreamSpecification` when the model declares a stream. TTL
+/// is not part of CreateTable: see [`ttl_spec`].
 pub fn create_table_json(model: &Model) -> String {
     pretty(&create_table_object(&table_definition(model)).into())
 }

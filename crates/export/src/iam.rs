@@ -3,8 +3,10 @@
 //! Each pattern maps to the DynamoDB IAM actions it needs ([`pattern_actions`]: its operation's,
 //! or for a transaction those of the write patterns it runs); the resource is the table, or
 //! `table/index/NAME` for a Query or Scan on an index. Only what the patterns use is granted.
+//! A stream consumer's role ([`consumer_statements`]) reads the table's stream, runs its write
+//! patterns, and sends failed batches to its destination.
 
-use monotable_model::{Model, Operation, Pattern};
+use monotable_model::{Consumer, FailureDestination, Model, Operation, Pattern};
 
 /// Where a statement applies.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -14,7 +16,22 @@ pub enum PolicyResource {
     Table,
     /// `<table ARN>/index/NAME`.
     Index(String),
+    /// The table's stream (its `StreamArn`).
+    Stream,
+    /// Every stream of the table, `<table ARN>/stream/*` (`ListStreams` names no one stream).
+    Streams,
+    /// A consumer's on-failure queue or topic.
+    FailureDestination(FailureDestination),
 }
+
+/// What an event source mapping reads a stream with, on the stream itself.
+pub const STREAM_READ_ACTIONS: [&str; 3] = [
+    "dynamodb:DescribeStream",
+    "dynamodb:GetRecords",
+    "dynamodb:GetShardIterator",
+];
+/// How it finds the stream, on the table's streams.
+pub const LIST_STREAMS_ACTION: &str = "dynamodb:ListStreams";
 
 /// One `Allow` statement: actions on one resource.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,5 +134,45 @@ pub fn policy_statements(model: &Model) -> Vec<PolicyStatement> {
         statement.actions.dedup();
     }
     statements.sort_by(|a, b| a.resource.cmp(&b.resource));
+    statements
+}
+
+/// The statements a consumer's role needs: read the table's stream ([`STREAM_READ_ACTIONS`],
+/// and [`LIST_STREAMS_ACTION`] on the table's streams), the actions of its write patterns on
+/// the table, and `sqs:SendMessage` or `sns:Publish` on its failure destination.
+pub fn consumer_statements(model: &Model, consumer: &Consumer) -> Vec<PolicyStatement> {
+    let mut statements = vec![
+        PolicyStatement {
+            resource: PolicyResource::Stream,
+            actions: STREAM_READ_ACTIONS.to_vec(),
+        },
+        PolicyStatement {
+            resource: PolicyResource::Streams,
+            actions: vec![LIST_STREAMS_ACTION],
+        },
+    ];
+    let mut writes: Vec<&'static str> = consumer
+        .writes
+        .iter()
+        .filter_map(|name| model.pattern(name))
+        .flat_map(|p| pattern_actions(model, p))
+        .collect();
+    writes.sort_unstable();
+    writes.dedup();
+    if !writes.is_empty() {
+        statements.push(PolicyStatement {
+            resource: PolicyResource::Table,
+            actions: writes,
+        });
+    }
+    if let Some(destination) = consumer.on_failure {
+        statements.push(PolicyStatement {
+            resource: PolicyResource::FailureDestination(destination),
+            actions: vec![match destination {
+                FailureDestination::Queue => "sqs:SendMessage",
+                FailureDestination::Topic => "sns:Publish",
+            }],
+        });
+    }
     statements
 }

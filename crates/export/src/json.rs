@@ -13,6 +13,8 @@ pub(crate) enum Json {
     Bool(bool),
     /// An integer.
     Int(u64),
+    /// A signed integer (`MaximumRetryAttempts` takes -1).
+    Signed(i64),
     /// A string.
     Str(String),
     /// An array.
@@ -66,6 +68,12 @@ impl From<u32> for Json {
     }
 }
 
+impl From<i64> for Json {
+    fn from(value: i64) -> Self {
+        Json::Signed(value)
+    }
+}
+
 impl From<&str> for Json {
     fn from(value: &str) -> Self {
         Json::Str(value.to_string())
@@ -95,6 +103,7 @@ impl Serialize for Json {
         match self {
             Json::Bool(b) => serializer.serialize_bool(*b),
             Json::Int(n) => serializer.serialize_u64(*n),
+            Json::Signed(n) => serializer.serialize_i64(*n),
             Json::Str(s) => serializer.serialize_str(s),
             Json::Arr(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;

@@ -13,6 +13,7 @@
 //! | `markdown` | [`markdown`] / [`markdown_with`] |
 
 mod cloudformation;
+mod consumers;
 mod create_table;
 mod iam;
 mod json;
@@ -27,8 +28,12 @@ use std::str::FromStr;
 use monotable_model::Model;
 
 pub use cloudformation::{TABLE_NAME_PARAMETER, TABLE_RESOURCE, cloudformation};
+pub use consumers::{CONSUMER_ENV, consumer_logical_id, filter_pattern};
 pub use create_table::{create_table_json, ttl_spec};
-pub use iam::{PolicyResource, PolicyStatement, actions, pattern_actions, policy_statements};
+pub use iam::{
+    LIST_STREAMS_ACTION, PolicyResource, PolicyStatement, STREAM_READ_ACTIONS, actions,
+    consumer_statements, pattern_actions, policy_statements,
+};
 pub use markdown::{
     Capacity, CapacityHook, MarkdownOptions, key_condition_text, markdown, markdown_with,
 };

@@ -442,6 +442,77 @@ fn pattern_section(model: &Model, options: &MarkdownOptions<'_>, out: &mut Strin
     out.push('\n');
 }
 
+/// `## Streams`: the table's stream view and one row per consumer; nothing without a stream.
+fn streams_section(model: &Model, out: &mut String) {
+    let Some(view) = model.table.stream else {
+        return;
+    };
+    out.push_str(
+        "## Streams
+
+",
+    );
+    out.push_str(&format!("Stream view: {}.\n\n", code(view.as_str())));
+    if model.consumers.is_empty() {
+        out.push_str("No consumers.\n\n");
+        return;
+    }
+    out.push_str(&header(&[
+        "Consumer",
+        "Entities",
+        "Events",
+        "Filter",
+        "Delivery",
+        "Writes",
+        "Description",
+    ]));
+    for c in &model.consumers {
+        let events: Vec<&str> = c.events.iter().map(|e| e.as_str()).collect();
+        let filter: Vec<String> = c
+            .filter
+            .iter()
+            .map(|(attribute, values)| {
+                let values: Vec<String> = values.iter().map(ToString::to_string).collect();
+                format!("{attribute} in [{}]", values.join(", "))
+            })
+            .collect();
+        let retries = match c.retries {
+            -1 => "retries until the record expires".to_string(),
+            n => format!("{n} retries"),
+        };
+        let mut delivery = format!(
+            "batch {}, {retries}{}, from {}",
+            c.batch_size,
+            if c.bisect_on_error {
+                ", bisect on error"
+            } else {
+                ""
+            },
+            c.starting_position.as_str()
+        );
+        delivery.push_str(match c.on_failure {
+            Some(monotable_model::FailureDestination::Queue) => "; failed batches to an SQS queue",
+            Some(monotable_model::FailureDestination::Topic) => "; failed batches to an SNS topic",
+            None => "; failed batches dropped",
+        });
+        let list = |names: &[String]| names.iter().map(|n| code(n)).collect::<Vec<_>>().join(", ");
+        out.push_str(&row(&[
+            code(&c.name),
+            list(&c.entities),
+            events.join(", "),
+            filter
+                .iter()
+                .map(|f| code(f))
+                .collect::<Vec<_>>()
+                .join(", "),
+            cell(&delivery),
+            list(&c.writes),
+            cell(c.description.as_deref().unwrap_or("")),
+        ]));
+    }
+    out.push('\n');
+}
+
 /// The design document with check results (or none); see [`markdown_with`].
 pub fn markdown(model: &Model, check_results: Option<&str>) -> String {
     markdown_with(
@@ -457,8 +528,8 @@ pub fn markdown(model: &Model, check_results: Option<&str>) -> String {
 /// entities, their relations and the indexes they write keys for, the table, the indexes, the
 /// entity chart (entity × key attribute → template), for native indexes which entities' items
 /// they hold (by the attributes the items have), the access-pattern table (pattern,
-/// operation, index, key condition, returns, notes, optional RCU/WCU, description) and, when
-/// given, the check results. Hidden characters of free text (descriptions) are escaped
+/// operation, index, key condition, returns, notes, optional RCU/WCU, description), the
+/// stream and its consumers when the table has one, and, when given, the check results. Hidden characters of free text (descriptions) are escaped
 /// ([`monotable_model::text::escape`]).
 pub fn markdown_with(model: &Model, options: &MarkdownOptions<'_>) -> String {
     let mut out = format!(
@@ -471,6 +542,7 @@ pub fn markdown_with(model: &Model, options: &MarkdownOptions<'_>) -> String {
     entity_section(model, &mut out);
     native_section(model, &mut out);
     pattern_section(model, options, &mut out);
+    streams_section(model, &mut out);
     if let Some(results) = options.check_results {
         out.push_str("## Checks\n\n");
         out.push_str(&fenced(results));

@@ -383,7 +383,8 @@ fn parameters(
 /// function (`AWS::Serverless::Function`, `provided.al2023`, the table name in an environment
 /// variable, the managed policy, one `HttpApi` event per route), the `HttpApi` with a JWT
 /// authorizer when a route needs one (parameters `JwtIssuer`, `JwtAudience`), the
-/// `CursorSecret` parameter, and outputs `ApiUrl` and `FunctionArn`.
+/// `CursorSecret` parameter, and outputs `ApiUrl` and `FunctionArn`. With a stream, each
+/// consumer's function, role and failure destination ([`crate::consumers`]).
 pub fn sam_with(model: &Model, options: &SamOptions) -> String {
     let definition = table_definition(model);
     let policy = policy_resource(model);
@@ -415,7 +416,8 @@ pub fn sam_with(model: &Model, options: &SamOptions) -> String {
                 .with("Value", get_att(&id, "Arn")),
         );
     }
-    table_outputs(&mut outputs);
+    crate::consumers::add(model, options, &mut resources, &mut outputs);
+    table_outputs(&mut outputs, &definition);
     if policy.is_some() {
         outputs.insert(
             "TableAccessPolicyArn",

@@ -1,6 +1,6 @@
 //! cfn-lint validates the CloudFormation and SAM exports of the shop, the shop on native
-//! multi-attribute index keys, the seed model and a provisioned model with local and INCLUDE
-//! indexes.
+//! multi-attribute index keys, the seed model, a provisioned model with local and INCLUDE
+//! indexes, and the streams example (its consumers' functions, roles and failure destinations).
 //!
 //! Needs `cfn-lint` (PyPI) on PATH, or its path in `CFN_LINT`; `scripts/test.sh` installs it from
 //! `requirements-dev.txt`. Without it this test fails rather than silently passing.
@@ -13,6 +13,8 @@ use monotable_export::{cloudformation, sam};
 const SHOP: &str = include_str!("../../../examples/shop/shop.toml");
 const SHOP_NATIVE: &str = include_str!("../../../examples/shop/shop-native.toml");
 const SEED: &str = include_str!("../../../examples/seed-original/model.toml");
+/// A stream with a consumer (an SQS failure queue) and, below, one with an SNS topic.
+const STREAMS: &str = include_str!("../../../examples/streams/sales.toml");
 /// Provisioned billing, a numeric sort key, a KEYS_ONLY global index and an INCLUDE local index.
 const PROVISIONED: &str = r#"
 version = 1
@@ -68,6 +70,13 @@ fn cloudformation_and_sam_pass_cfn_lint() {
         ("shop-native", SHOP_NATIVE),
         ("seed", SEED),
         ("provisioned", PROVISIONED),
+        ("streams", STREAMS),
+        (
+            "streams-topic",
+            &STREAMS
+                .replace("on_failure = \"queue\"", "on_failure = \"topic\"")
+                .replace("retries = 3", "retries = -1"),
+        ),
     ] {
         let model = match monotable_model::parse(source) {
             Ok(model) => model,

@@ -222,3 +222,94 @@ fn json_exports_parse_as_json() {
         assert!(value.is_object());
     }
 }
+
+const STREAMS: &str = include_str!("../../../examples/streams/sales.toml");
+
+fn streams() -> Model {
+    match monotable_model::parse(STREAMS) {
+        Ok(model) => model,
+        Err(e) => panic!("examples/streams/sales.toml does not parse: {e:?}"),
+    }
+}
+
+#[test]
+fn streams_exports() {
+    let model = streams();
+    insta::assert_snapshot!("streams_create_table", create_table_json(&model));
+    insta::assert_snapshot!("streams_cloudformation", cloudformation(&model));
+    insta::assert_snapshot!("streams_sam", sam(&model));
+    insta::assert_snapshot!("streams_markdown", markdown(&model, None));
+}
+
+#[test]
+fn a_consumers_event_filters_its_entities_and_events() {
+    let template: serde_json::Value =
+        serde_json::from_str(&sam(&streams())).expect("the template is JSON");
+    let resources = &template["Resources"];
+    assert_eq!(
+        resources["Table"]["Properties"]["StreamSpecification"]["StreamViewType"],
+        "NEW_AND_OLD_IMAGES"
+    );
+    let function = &resources["ProductSalesConsumer"]["Properties"];
+    let event = &function["Events"]["Stream"]["Properties"];
+    assert_eq!(
+        event["Stream"]["Fn::GetAtt"],
+        serde_json::json!(["Table", "StreamArn"])
+    );
+    assert_eq!(event["MaximumRetryAttempts"], 3);
+    assert_eq!(
+        event["FunctionResponseTypes"],
+        serde_json::json!(["ReportBatchItemFailures"])
+    );
+    let filters: Vec<serde_json::Value> = event["FilterCriteria"]["Filters"]
+        .as_array()
+        .expect("filters")
+        .iter()
+        .map(|f| serde_json::from_str(f["Pattern"].as_str().expect("a string")).expect("JSON"))
+        .collect();
+    // Lines on creation, with no status test (lines have none); orders only when cancelled.
+    assert_eq!(
+        filters,
+        [
+            serde_json::json!({"eventName": ["INSERT", "MODIFY"], "dynamodb": {"NewImage": {"entityType": {"S": ["OrderItem"]}}}}),
+            serde_json::json!({"eventName": ["INSERT", "MODIFY"], "dynamodb": {"NewImage": {"entityType": {"S": ["Order"]}, "status": {"S": ["CANCELLED"]}}}}),
+        ]
+    );
+    assert_eq!(
+        event["DestinationConfig"]["OnFailure"]["Destination"]["Fn::GetAtt"],
+        serde_json::json!(["ProductSalesConsumerFailures", "Arn"])
+    );
+    assert_eq!(
+        resources["ProductSalesConsumerFailures"]["Type"],
+        "AWS::SQS::Queue"
+    );
+    // Its role reads the stream, runs its two updates, and sends to its queue: nothing else.
+    let role = &resources["ProductSalesConsumerRole"]["Properties"];
+    let statements = role["Policies"][0]["PolicyDocument"]["Statement"]
+        .as_array()
+        .expect("statements");
+    let actions: Vec<&serde_json::Value> = statements.iter().map(|s| &s["Action"]).collect();
+    assert_eq!(
+        actions,
+        [
+            &serde_json::json!([
+                "dynamodb:DescribeStream",
+                "dynamodb:GetRecords",
+                "dynamodb:GetShardIterator"
+            ]),
+            &serde_json::json!(["dynamodb:ListStreams"]),
+            &serde_json::json!(["dynamodb:UpdateItem"]),
+            &serde_json::json!(["sqs:SendMessage"]),
+        ]
+    );
+    assert_eq!(
+        function["Role"]["Fn::GetAtt"],
+        serde_json::json!(["ProductSalesConsumerRole", "Arn"])
+    );
+}
+
+#[test]
+fn a_table_without_a_stream_exports_no_consumer() {
+    let text = sam(&shop());
+    assert!(!text.contains("StreamSpecification") && !text.contains("Consumer"));
+}

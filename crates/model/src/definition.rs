@@ -28,6 +28,8 @@ pub struct TableDefinition {
     pub local_secondary_indexes: Vec<SecondaryIndex>,
     /// TTL attribute: not part of CreateTable, applied with UpdateTimeToLive afterwards.
     pub ttl_attribute: Option<String>,
+    /// The stream's view (`StreamSpecification`); `None`: no stream.
+    pub stream_view: Option<crate::StreamView>,
 }
 
 /// A key attribute and its scalar type.
@@ -246,5 +248,6 @@ pub fn table_definition(model: &Model) -> TableDefinition {
         global_secondary_indexes,
         local_secondary_indexes,
         ttl_attribute: table.ttl_attribute.clone(),
+        stream_view: table.stream,
     }
 }

@@ -336,3 +336,73 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn lambda_filters_group_entities_by_image_and_attributes() {
+    use monotable_model::{LambdaFilter, StreamImage};
+    let model = parse(&consumer(
+        "entities = [\"OrderItem\", \"Order\"]\nfilter = { total = [5] }\n",
+    ))
+    .unwrap();
+    let c = model.consumer("c").unwrap();
+    let five = vec![("total".to_string(), vec![FilterValue::Number("5".into())])];
+    let filters = c.lambda_filters(&model, StreamView::NewAndOldImages);
+    assert_eq!(
+        filters,
+        [
+            LambdaFilter {
+                events: vec![StreamEvent::Insert, StreamEvent::Modify],
+                image: Some(StreamImage::New),
+                entities: vec!["OrderItem".into()],
+                attributes: vec![],
+            },
+            LambdaFilter {
+                events: vec![StreamEvent::Insert, StreamEvent::Modify],
+                image: Some(StreamImage::New),
+                entities: vec!["Order".into()],
+                attributes: five.clone(),
+            },
+            LambdaFilter {
+                events: vec![StreamEvent::Remove],
+                image: Some(StreamImage::Old),
+                entities: vec!["OrderItem".into()],
+                attributes: vec![],
+            },
+            LambdaFilter {
+                events: vec![StreamEvent::Remove],
+                image: Some(StreamImage::Old),
+                entities: vec!["Order".into()],
+                attributes: five,
+            },
+        ]
+    );
+    // Without a filter the entities share one filter per image; KEYS_ONLY matches events only.
+    let plain = parse(&consumer("entities = [\"OrderItem\", \"Order\"]\n")).unwrap();
+    let c = plain.consumer("c").unwrap();
+    let filters = c.lambda_filters(&plain, StreamView::NewAndOldImages);
+    assert_eq!(filters.len(), 2);
+    assert_eq!(filters[0].entities, ["OrderItem", "Order"]);
+    let keys = c.lambda_filters(&plain, StreamView::KeysOnly);
+    assert_eq!(keys.len(), 1);
+    assert_eq!((keys[0].image, keys[0].events.len()), (None, 3));
+    // MODIFY matches the old image when the view carries no new one.
+    let old = c.lambda_filters(&plain, StreamView::OldImage);
+    assert_eq!(old.len(), 1);
+    assert_eq!(old[0].image, Some(StreamImage::Old));
+}
+
+#[test]
+fn more_filters_than_lambda_takes_is_refused_on_the_consumer() {
+    // Three entities, each with a different subset of the filter attributes, on both images:
+    // six filters.
+    let source = format!(
+        "{}\n[entities.Refund]\nattributes.orderId = {{ type = \"string\", required = true }}\nattributes.lines = {{ type = \"integer\" }}\nkeys.PK = \"ORDER#{{orderId}}\"\nkeys.SK = \"REFUND\"\n\n[consumers.c]\nentities = [\"Order\", \"OrderItem\", \"Refund\"]\nfilter = {{ total = [1], lines = [2] }}\n",
+        MODEL
+    );
+    one_issue(
+        &source,
+        IssueKind::Invalid,
+        "consumer `c` needs 6 Lambda filters, and an event source mapping takes 5",
+        "[consumers.c]",
+    );
+}

@@ -77,7 +77,9 @@ impl StreamEvent {
 }
 
 /// Where a batch goes once its retries are spent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum FailureDestination {
     /// An SQS queue the template declares.

@@ -76,8 +76,32 @@ impl Validator {
         model: &Model,
     ) -> Vec<Consumer> {
         raw.iter()
-            .map(|(name, c)| self.consumer(name, c, model))
+            .map(|(name, c)| {
+                let consumer = self.consumer(name, c, model);
+                self.filter_count(&consumer, model);
+                consumer
+            })
             .collect()
+    }
+
+    /// More Lambda filters than an event source mapping takes is an error on the consumer.
+    fn filter_count(&mut self, c: &Consumer, model: &Model) {
+        let Some(view) = model.table.stream else {
+            return;
+        };
+        let filters = c.lambda_filters(model, view);
+        if filters.len() > MAX_LAMBDA_FILTERS {
+            self.err_help(
+                IssueKind::Invalid,
+                format!(
+                    "consumer `{}` needs {} Lambda filters, and an event source mapping takes {MAX_LAMBDA_FILTERS}",
+                    c.name,
+                    filters.len()
+                ),
+                &c.span,
+                "each set of filter attributes its entities have, per image (new for INSERT and MODIFY, old for REMOVE), is one filter: split it into consumers of fewer entities or events, or filter on fewer attributes",
+            );
+        }
     }
 
     fn consumer(&mut self, name: &str, raw: &Sp<RawConsumer>, model: &Model) -> Consumer {
