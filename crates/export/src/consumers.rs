@@ -11,7 +11,7 @@ use monotable_model::{
 use crate::cloudformation::TABLE_RESOURCE;
 use crate::iam::{PolicyResource, consumer_statements};
 use crate::json::{Json, Object, get_att, reference, sub};
-use crate::sam::{FunctionOptions, SamOptions};
+use crate::sam_options::{FunctionOptions, SamOptions};
 
 /// The stem of a consumer's resources: `productSales` gives `ProductSales`.
 fn stem(consumer: &Consumer) -> String {

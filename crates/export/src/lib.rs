@@ -20,6 +20,7 @@ mod json;
 mod markdown;
 mod mermaid;
 mod sam;
+mod sam_options;
 pub mod workbench;
 
 use std::fmt;

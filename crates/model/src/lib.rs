@@ -32,6 +32,7 @@ mod consumer;
 pub mod definition;
 pub mod diagnostic;
 mod error;
+mod lambda_filter;
 pub mod limits;
 mod model;
 pub mod raw;
@@ -45,6 +46,7 @@ pub use definition::{TableDefinition, table_definition};
 pub use error::{
     IssueKind, ModelError, ModelIssue, RenderError, TemplateError, line_col, line_text,
 };
+pub use lambda_filter::{ENTITY_TYPE_ATTRIBUTE, LambdaFilter, MAX_LAMBDA_FILTERS, StreamImage};
 pub use model::*;
 pub use template::{KeyTemplate, MAX_PAD, Segment};
 pub use validate::{parse, parse_condition, validate};

@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::consumer::{Consumer, StreamView};
+use crate::consumer::Consumer;
 use crate::error::RenderError;
 pub use crate::raw::{
     AttributeType, BillingMode, IndexKind, KeyAttributeType, Operation, ProjectionType,
-    RelationKind, TimestampFormat,
+    RelationKind, StreamView, TimestampFormat,
 };
 use crate::template::KeyTemplate;
 

@@ -6,6 +6,7 @@ use std::ops::Range;
 use super::{Validator, renders_number};
 use crate::consumer::*;
 use crate::error::IssueKind;
+use crate::lambda_filter::MAX_LAMBDA_FILTERS;
 use crate::model::*;
 use crate::raw::{RawConsumer, RawFilterValue, Sp};
 
