@@ -227,6 +227,12 @@ fn each_mistake_is_one_issue_on_its_value() {
             "\"getOrder\"",
         ),
         (
+            "entities = [\"Order\"]\nwrites = [\"putOrder\", \"putOrder\"]\n",
+            Invalid,
+            "pattern `putOrder` is listed twice in the `writes`",
+            "\"putOrder\"",
+        ),
+        (
             "entities = [\"Order\"]\nfilter = { colour = [\"red\"] }\n",
             UnknownReference,
             "filters on `colour`, which none of its entities has",

@@ -10,6 +10,9 @@ use crate::lambda_filter::MAX_LAMBDA_FILTERS;
 use crate::model::*;
 use crate::raw::{RawConsumer, RawFilterValue, Sp};
 
+/// A consumer's filter, attribute to values, and the span of each attribute's values.
+type Filters = (Vec<(String, Vec<FilterValue>)>, Vec<Range<usize>>);
+
 /// What a filter value is, in words, for messages.
 fn value_kind(v: &RawFilterValue) -> &'static str {
     match v {
@@ -274,13 +277,7 @@ impl Validator {
         )
     }
 
-    #[allow(clippy::type_complexity)]
-    fn consumer_filter(
-        &mut self,
-        name: &str,
-        c: &RawConsumer,
-        model: &Model,
-    ) -> (Vec<(String, Vec<FilterValue>)>, Vec<Range<usize>>) {
+    fn consumer_filter(&mut self, name: &str, c: &RawConsumer, model: &Model) -> Filters {
         let mut filter = Vec::new();
         let mut spans = Vec::new();
         for (attribute, values) in &c.filter {
@@ -341,7 +338,21 @@ impl Validator {
         writes: &'a [Sp<String>],
         model: &Model,
     ) -> Vec<&'a Sp<String>> {
+        let mut out: Vec<&Sp<String>> = Vec::new();
         for w in writes {
+            if out.iter().any(|o| o.value == w.value) {
+                self.err_help(
+                    IssueKind::Invalid,
+                    format!(
+                        "pattern `{}` is listed twice in the `writes` of consumer `{name}`",
+                        w.value
+                    ),
+                    &w.span,
+                    "list each write pattern once",
+                );
+                continue;
+            }
+            out.push(w);
             match model.pattern(&w.value) {
                 None => self.err_help(
                     IssueKind::UnknownReference,
@@ -361,6 +372,6 @@ impl Validator {
                 Some(_) => {}
             }
         }
-        writes.iter().collect()
+        out
     }
 }
