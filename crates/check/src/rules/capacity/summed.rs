@@ -117,14 +117,14 @@ fn writers(model: &Model) -> Vec<Writer<'_>> {
     out
 }
 
-/// Groups of writers that can all write one partition: from each writer, every later-listed
-/// one that shares a partition with all taken so far. Each set once.
-fn groups(writers: &[Writer<'_>]) -> Vec<Vec<usize>> {
+/// Groups of `items` that can all meet in one partition: from each, every other one that
+/// `shares` a partition with all taken so far. Each set once, members in listed order.
+pub(super) fn groups<T>(items: &[T], shares: impl Fn(&T, &T) -> bool) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
-    for start in 0..writers.len() {
+    for start in 0..items.len() {
         let mut group = vec![start];
-        for (j, w) in writers.iter().enumerate() {
-            if j != start && group.iter().all(|&g| writers[g].shares(w)) {
+        for (j, w) in items.iter().enumerate() {
+            if j != start && group.iter().all(|&g| shares(&items[g], w)) {
                 group.push(j);
             }
         }
@@ -139,7 +139,7 @@ fn groups(writers: &[Writer<'_>]) -> Vec<Vec<usize>> {
 /// MT006 for writers that are each under one partition's limit and together over it.
 pub(super) fn summed_writes(model: &Model, out: &mut Vec<Diagnostic>) {
     let writers = writers(model);
-    for group in groups(&writers) {
+    for group in groups(&writers, |a, b| a.shares(b)) {
         let members: Vec<&Writer<'_>> = group.iter().map(|&i| &writers[i]).collect();
         let total: f64 = members.iter().map(|w| w.rate).sum();
         if total <= PARTITION_WCU || members.iter().any(|w| w.rate > PARTITION_WCU) {
