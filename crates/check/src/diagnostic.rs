@@ -42,11 +42,13 @@ pub enum Rule {
     StaleIndexKey,
     /// MT016: a synthetic index key that could be a native multi-attribute key.
     NativeKeyCandidate,
+    /// MT017: a sharded key spread over more shards than its declared traffic needs.
+    OversizedShards,
 }
 
 impl Rule {
     /// Every rule, in code order.
-    pub const ALL: [Rule; 17] = [
+    pub const ALL: [Rule; 18] = [
         Rule::Model,
         Rule::UnwrittenKey,
         Rule::UnreachableEntity,
@@ -64,9 +66,10 @@ impl Rule {
         Rule::Unpaginated,
         Rule::StaleIndexKey,
         Rule::NativeKeyCandidate,
+        Rule::OversizedShards,
     ];
 
-    /// The stable code, `MT000`..`MT016`.
+    /// The stable code, `MT000`..`MT017`.
     pub fn code(self) -> &'static str {
         match self {
             Rule::Model => INVALID_MODEL,
@@ -86,6 +89,7 @@ impl Rule {
             Rule::Unpaginated => "MT014",
             Rule::StaleIndexKey => "MT015",
             Rule::NativeKeyCandidate => "MT016",
+            Rule::OversizedShards => "MT017",
         }
     }
 
@@ -109,6 +113,7 @@ impl Rule {
             Rule::Unpaginated => "unpaginated-query",
             Rule::StaleIndexKey => "stale-index-key",
             Rule::NativeKeyCandidate => "native-key-candidate",
+            Rule::OversizedShards => "oversized-shards",
         }
     }
 
@@ -143,6 +148,9 @@ impl Rule {
             }
             Rule::NativeKeyCandidate => {
                 "a synthetic index key built only from the entity's attributes could be native"
+            }
+            Rule::OversizedShards => {
+                "a sharded key spread over more shards than its declared traffic needs"
             }
         }
     }

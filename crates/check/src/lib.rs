@@ -2,7 +2,7 @@
 //! or as JSON with the model's renderer ([`monotable_model::diagnostic`]).
 //!
 //! [`check_source`] parses, validates and lints a model; [`check_model`] lints an
-//! already validated one. Rules have stable codes `MT001`..`MT016` (`MT000` is a
+//! already validated one. Rules have stable codes `MT001`..`MT017` (`MT000` is a
 //! model that does not parse or validate); see `docs/checks.md`. No I/O.
 
 pub mod cost;

@@ -1,4 +1,5 @@
-//! Capacity rules: MT006 hot partitions (writers summed in `summed.rs`, readers in `reads.rs`), MT011 transaction, item and item-collection size limits.
+//! Capacity rules: MT006 hot partitions (writers summed in `summed.rs`, readers in `reads.rs`),
+//! MT017 shards sized to the traffic (`shards.rs`), MT011 transaction, item and item-collection size limits.
 
 use monotable_model::{
     Attribute, AttributeType, EntityDecl, Index, IndexKind, KeyClause, KeyTemplate, KeyTest,
@@ -12,6 +13,7 @@ use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
 
 mod reads;
+mod shards;
 mod summed;
 
 /// Per-partition write limit (WCU/s).
@@ -25,6 +27,7 @@ pub(crate) fn check(model: &Model, _lookup: &Lookup<'_>, out: &mut Vec<Diagnosti
     hot_writes(model, out);
     summed::summed_writes(model, out);
     reads::summed_reads(model, out);
+    shards::oversized_shards(model, out);
     hot_patterns(model, out);
     transactions(model, out);
     unbounded_collections(model, out);
