@@ -334,7 +334,84 @@ fn help(shards: &[&str], needed: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{percent, plural, whole};
+    use super::{oversized_shards, percent, plural, whole};
+
+    /// MT017's messages on orders by status sharded `shards` ways, with the traffic sections
+    /// `writes` and `traffic`; `pay` moves an order from one status to another.
+    fn messages(shards: u32, writes: &str, traffic: &str) -> Vec<String> {
+        let text = format!(
+            r#"
+[table]
+name = "Shards"
+partition_key = {{ name = "PK", type = "S" }}
+sort_key = {{ name = "SK", type = "S" }}
+
+[indexes.GSI1]
+partition_key = {{ name = "GSI1PK" }}
+sort_key = {{ name = "GSI1SK" }}
+
+[entities.Order]
+attributes.orderId = {{ type = "string", required = true }}
+attributes.status = {{ type = "enum", values = ["NEW", "PAID"], required = true }}
+attributes.shard = {{ type = "integer", required = true, cardinality = {shards} }}
+keys.PK = "ORDER#{{orderId}}"
+keys.SK = "ORDER"
+keys.GSI1PK = "STATUS#{{status}}#{{shard}}"
+keys.GSI1SK = "{{orderId}}"
+
+[patterns.pay]
+operation = "UpdateItem"
+key = {{ PK = "ORDER#{{orderId}}", SK = "ORDER" }}
+returns = ["Order"]
+sets = ["status"]
+
+{writes}
+{traffic}
+"#
+        );
+        let model = monotable_model::parse(&text).expect("model");
+        let mut out = Vec::new();
+        oversized_shards(&model, &mut out);
+        out.into_iter().map(|d| d.message).collect()
+    }
+
+    const ORDERS_400: &str =
+        "[traffic.entities.Order]\nwrites_per_second = 400\nitem_size_bytes = 1000";
+
+    #[test]
+    fn shards_are_sized_to_the_stated_writes_with_the_headroom() {
+        // 400 WCU/s, 800 with 2× headroom: one partition.
+        assert_eq!(
+            messages(4, ORDERS_400, ""),
+            [
+                "`shard` spreads `STATUS#{status}#{shard}` of index `GSI1` over 4 shards; the declared traffic needs 1"
+            ]
+        );
+        // With 3× headroom, 1,200 WCU/s: two.
+        let three = "[traffic]\nshard_headroom = 3\n";
+        let msgs = messages(4, ORDERS_400, three);
+        assert!(msgs[0].ends_with("needs 2"), "{msgs:?}");
+        // Justified, or not sharded at all: silent.
+        assert!(messages(2, ORDERS_400, three).is_empty());
+        assert!(messages(1, ORDERS_400, "").is_empty());
+    }
+
+    #[test]
+    fn a_move_between_values_writes_both() {
+        // 200 updates/s move an order from `NEW` to `PAID`: 600 WCU/s, 1,200 with headroom.
+        let moves = "[traffic.patterns.pay]\nwrites_per_second = 200";
+        let msgs = messages(4, ORDERS_400, moves);
+        assert!(msgs[0].ends_with("needs 2"), "{msgs:?}");
+    }
+
+    #[test]
+    fn a_guessed_rate_gives_no_advice() {
+        assert!(messages(8, "", "").is_empty());
+        assert!(messages(8, "[traffic]\ndefault_item_size_bytes = 500", "").is_empty());
+        // A stated default is stated.
+        let stated = "[traffic]\ndefault_writes_per_second = 10";
+        assert_eq!(messages(8, stated, "").len(), 1);
+    }
 
     #[test]
     fn figures_read_well() {
