@@ -352,15 +352,14 @@ impl ReadLoad {
 }
 
 /// The partition a read pattern reads: what to call it, where, and its key.
-struct ReadKey<'a> {
+struct ReadKey {
     name: String,
     span: std::ops::Range<usize>,
-    form: KeyForm<'a>,
 }
 
 /// Reads: each request reads one partition of each shard; `reads_per_second` is taken by
 /// every partition the key spreads over, each with its share of the items.
-fn hot_reads(model: &Model, p: &Pattern, key: &ReadKey<'_>, spread: &Spread) -> Option<Diagnostic> {
+fn hot_reads(model: &Model, p: &Pattern, key: &ReadKey, spread: &Spread) -> Option<Diagnostic> {
     let load = partition_reads(model, p, spread.partitions)?;
     let rate = load.rate;
     (rate > PARTITION_RCU).then(|| {
@@ -377,7 +376,7 @@ fn hot_reads(model: &Model, p: &Pattern, key: &ReadKey<'_>, spread: &Spread) -> 
         .help(if spread.shards.is_empty() {
             "cache the result, or shard the key and spread reads over the shards".to_string()
         } else {
-            spread.help(key.form, rate, PARTITION_RCU)
+            reads::wider_for_reads(model, &[p], spread)
         })
     })
 }
@@ -401,7 +400,6 @@ fn native_reads(model: &Model, p: &Pattern, index: &Index, out: &mut Vec<Diagnos
     let key = ReadKey {
         name: partition_names(index),
         span: p.key_span(),
-        form: KeyForm::Native(index),
     };
     out.extend(hot_reads(model, p, &key, &spread));
 }
@@ -430,7 +428,6 @@ fn hot_patterns(model: &Model, out: &mut Vec<Diagnostic>) {
         let key = ReadKey {
             name: format!("`{}`", pk.attribute),
             span: pk.span.clone(),
-            form: KeyForm::Template(t),
         };
         out.extend(hot_reads(model, p, &key, &spread));
         implied_writes(model, p, pk, t, &spread, out);

@@ -6,7 +6,7 @@ use std::ops::Range;
 use monotable_model::{Index, KeyTemplate, KeyTest, Model, Pattern};
 
 use super::summed::groups;
-use super::{KeyForm, PARTITION_RCU, ReadLoad, Spread, partition_names, partition_reads, spread};
+use super::{PARTITION_RCU, ReadLoad, Spread, partition_names, partition_reads, spread};
 use super::{spread_of, where_};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::rules::{listing, native::native_index, pattern_attr, pattern_shape};
@@ -57,13 +57,6 @@ impl Reader<'_> {
                 let values: Vec<String> = values.iter().map(|(t, _)| format!("`{t}`")).collect();
                 values.join(", ")
             }
-        }
-    }
-
-    fn form(&self) -> KeyForm<'_> {
-        match &self.place {
-            ReadPlace::Template(t, _) => KeyForm::Template(t),
-            ReadPlace::Native(index, _) => KeyForm::Native(index),
         }
     }
 }
@@ -125,6 +118,45 @@ fn native_reader<'m>(model: &'m Model, p: &'m Pattern, index: &'m Index) -> Opti
     })
 }
 
+/// The fix for the reads of `patterns` over one partition of a sharded key: as many shards
+/// as take them with room to spare, or, when each Query's least charge alone is too much,
+/// that no shard count does.
+pub(super) fn wider_for_reads(model: &Model, patterns: &[&Pattern], spread: &Spread) -> String {
+    let at = |k: u64| -> f64 {
+        patterns
+            .iter()
+            .filter_map(|p| partition_reads(model, p, k))
+            .map(|l| l.rate)
+            .sum()
+    };
+    let wider = |room: f64| {
+        (1..=20)
+            .map(|i| spread.partitions.saturating_mul(1 << i))
+            .find(|&k| at(k) * room <= PARTITION_RCU)
+    };
+    let least = at(u64::MAX);
+    let floor = format!(
+        "every read queries every shard and each Query is charged at least one read unit (half of one when eventually consistent), so each shard takes ~{least:.0} RCU/s however many there are"
+    );
+    let widen = |k: u64, how: &str| {
+        format!(
+            "shard it wider: spread it over {k} partitions instead of {} (raise the `cardinality` of `{}` to match), which takes it {how}",
+            spread.partitions,
+            spread.shards.join("`, `")
+        )
+    };
+    match (wider(2.0), wider(1.0)) {
+        (Some(k), _) => widen(k, "with room to spare"),
+        (None, Some(k)) => format!(
+            "{}; or cache the result: {floor}",
+            widen(k, "with little room")
+        ),
+        (None, None) => {
+            format!("more shards cannot take it: {floor}; cache the result, or read it less often")
+        }
+    }
+}
+
 /// MT006 for read patterns that are each under one partition's limit and together over it.
 pub(super) fn summed_reads(model: &Model, out: &mut Vec<Diagnostic>) {
     // Only patterns with a stated `reads_per_second` have reads to add up.
@@ -142,11 +174,11 @@ pub(super) fn summed_reads(model: &Model, out: &mut Vec<Diagnostic>) {
             // Under the limit, or a pattern over it alone, which is reported on its own.
             continue;
         }
-        out.push(finding(&members, total));
+        out.push(finding(model, &members, total));
     }
 }
 
-fn finding(members: &[(&Reader<'_>, f64)], total: f64) -> Diagnostic {
+fn finding(model: &Model, members: &[(&Reader<'_>, f64)], total: f64) -> Diagnostic {
     let first = members[0].0;
     let names: Vec<&str> = members
         .iter()
@@ -172,7 +204,8 @@ fn finding(members: &[(&Reader<'_>, f64)], total: f64) -> Diagnostic {
     let help = if first.spread.shards.is_empty() {
         "cache what is read most, read eventually consistent where a strong read is not needed (half the units), or shard the key so each Query reads fewer items".to_string()
     } else {
-        first.spread.help(first.form(), total, PARTITION_RCU)
+        let patterns: Vec<&Pattern> = members.iter().map(|(r, _)| r.pattern).collect();
+        wider_for_reads(model, &patterns, &first.spread)
     };
     // Every pattern's rate is stated, so this is an error, as for one pattern.
     Diagnostic::error(Rule::HotPartition, msg, first.span.clone())
@@ -192,7 +225,7 @@ fn finding(members: &[(&Reader<'_>, f64)], total: f64) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
-    use super::{readers, summed_reads};
+    use super::{readers, summed_reads, wider_for_reads};
 
     /// A feed sharded `shards` ways, read at `a` and `b` pages/s of 20 posts of 1 KB.
     fn model(shards: u32, a: u32, b: u32) -> monotable_model::Model {
@@ -276,5 +309,34 @@ reads_per_second = {b}
             "3,000 together is within the limit"
         );
         assert!(summed(1300, 100).is_empty(), "over alone is reported alone");
+    }
+
+    #[test]
+    fn more_shards_help_reads_only_down_to_half_a_unit_a_query() {
+        let help = |shards, a| {
+            let m = model(shards, a, 0);
+            let r = &readers(&m)[0];
+            wider_for_reads(&m, &[r.pattern], &r.spread)
+        };
+        // 1,000 reads/s: over 4 shards each Query is 5 posts, 1 RCU: 1,000 RCU/s a shard.
+        assert!(
+            help(2, 1000).contains("over 4 partitions instead of 2"),
+            "{}",
+            help(2, 1000)
+        );
+        assert!(help(2, 1000).ends_with("with room to spare"));
+        // 5,000 reads/s: at least 2,500 RCU/s a shard, however many.
+        assert!(
+            help(2, 5000).contains("with little room"),
+            "{}",
+            help(2, 5000)
+        );
+        // 7,000 reads/s: at least 3,500 RCU/s a shard; no count takes it.
+        let none = help(2, 7000);
+        assert!(none.starts_with("more shards cannot take it"), "{none}");
+        assert!(
+            none.contains("~3500 RCU/s however many there are"),
+            "{none}"
+        );
     }
 }
