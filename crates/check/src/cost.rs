@@ -215,6 +215,20 @@ fn on_demand_month(rcu: f64, wcu: f64, prices: &PriceTable) -> Option<Decimal> {
     reads.checked_add(writes)?.checked_mul(seconds).map(cents)
 }
 
+/// On demand, `rcu_per_second` read units sustained for a month: the units and their price
+/// (rounded to cents); `None` for a rate that is no number or too large to price.
+pub(crate) fn reads_per_month(
+    rcu_per_second: f64,
+    prices: &PriceTable,
+) -> Option<(Decimal, Decimal)> {
+    let seconds = prices
+        .hours_per_month
+        .checked_mul(Decimal::from(SECONDS_PER_HOUR))?;
+    let rate = Decimal::from_f64_retain(rcu_per_second)?.round_dp(6);
+    let units = rate.checked_mul(seconds)?;
+    Some((units, on_demand_month(rcu_per_second, 0.0, prices)?))
+}
+
 /// The provisioned month for `rcu` and `wcu` provisioned units.
 fn provisioned_month(rcu: u64, wcu: u64, prices: &PriceTable) -> Option<Decimal> {
     let reads = Decimal::from(rcu).checked_mul(prices.provisioned_rcu_per_hour)?;

@@ -74,7 +74,7 @@ enum Command {
     Tables(tables::TablesArgs),
     /// Lint a single-table design: key collisions, GSI conflicts, hot partitions, scans, limits.
     ///
-    /// Prints rustc-style diagnostics with stable codes (MT001..MT015, see docs/checks.md).
+    /// Prints rustc-style diagnostics with stable codes (MT001..MT017, see docs/checks.md).
     /// Exits 1 when there are errors (or warnings, with --deny-warnings), 0 otherwise.
     Check(check::CheckArgs),
     /// Run every access pattern of a model on generated sample data in an in-memory table and

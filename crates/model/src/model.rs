@@ -661,6 +661,8 @@ pub struct Traffic {
     pub default_writes_stated: bool,
     /// Default item size.
     pub default_item_size_bytes: u64,
+    /// The headroom a sharded key is sized with: `shard_headroom`, or [`DEFAULT_SHARD_HEADROOM`].
+    pub shard_headroom: f64,
     /// Per-entity figures.
     pub entities: BTreeMap<String, EntityTraffic>,
     /// Per-pattern figures.
@@ -671,6 +673,11 @@ pub struct Traffic {
 pub const DEFAULT_WRITES_PER_SECOND: f64 = 2000.0;
 /// The largest rate a model may state, per second: more than any one table serves.
 pub const MAX_RATE_PER_SECOND: f64 = 1e9;
+/// Headroom a sharded key's shard count is sized with when `shard_headroom` is not stated:
+/// room for twice the declared peak.
+pub const DEFAULT_SHARD_HEADROOM: f64 = 2.0;
+/// The largest `shard_headroom`: a hundred times the declared peak.
+pub const MAX_SHARD_HEADROOM: f64 = 100.0;
 /// Built-in item size when the model states none.
 pub const DEFAULT_ITEM_SIZE_BYTES: u64 = 1024;
 /// DynamoDB's largest item, 400 KB: the most an item size, a string's `max_length` or a

@@ -734,6 +734,11 @@ pub struct RawTraffic {
     #[serde(default)]
     #[schemars(range(min = 1, max = 409_600))]
     pub default_item_size_bytes: Option<u64>,
+    /// Headroom a sharded key's shard count is sized with (MT017): the shards the declared
+    /// traffic needs are its peak × this over one partition's limit; 1 to 100, default 2.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
+    pub shard_headroom: Option<f64>,
     /// Per-entity figures.
     #[serde(default)]
     pub entities: BTreeMap<String, Sp<RawEntityTraffic>>,

@@ -144,6 +144,36 @@ fn rates_that_are_not_rates() {
 }
 
 #[test]
+fn a_shard_headroom_is_a_number_from_1_to_100() {
+    for (value, needle) in [
+        ("nan", "`shard_headroom = nan` is not a number"),
+        ("inf", "`shard_headroom = inf` is not a number"),
+        ("0.5", "`shard_headroom = 0.5` is below 1"),
+        ("-2", "`shard_headroom = -2` is below 1"),
+        (
+            "101",
+            "`shard_headroom = 101` is more than 100 times the declared peak",
+        ),
+    ] {
+        one_issue(
+            TABLE,
+            &format!("[traffic]\nshard_headroom = {value}\n"),
+            needle,
+        );
+    }
+    for ok in ["1", "1.5", "100"] {
+        let extra = format!("[traffic]\nshard_headroom = {ok}\n");
+        assert_eq!(messages(TABLE, &extra), Vec::<String>::new(), "{ok}");
+        let model = parse(&format!("{TABLE}{THING}{extra}")).expect("valid");
+        assert_eq!(model.traffic.shard_headroom, ok.parse::<f64>().unwrap());
+    }
+    let model = parse(&format!("{TABLE}{THING}")).expect("valid");
+    assert_eq!(model.traffic.shard_headroom, 2.0);
+    let model = parse(&format!("{TABLE}{THING}[traffic]\n")).expect("valid");
+    assert_eq!(model.traffic.shard_headroom, 2.0);
+}
+
+#[test]
 fn a_too_wide_padding_spec_says_so() {
     let wide = THING.replace(
         "keys.SK = \"THING\"",

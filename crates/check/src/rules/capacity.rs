@@ -1,9 +1,10 @@
-//! Capacity rules: MT006 hot partitions (writers summed in `summed.rs`), MT011 transaction, item and item-collection size limits.
+//! Capacity rules: MT006 hot partitions (writers summed in `summed.rs`, readers in `reads.rs`),
+//! MT017 shards sized to the traffic (`shards.rs`), MT011 transaction, item and item-collection size limits.
 
 use monotable_model::{
     Attribute, AttributeType, EntityDecl, Index, IndexKind, KeyClause, KeyTemplate, KeyTest,
-    MAX_TRANSACTION_ACTIONS, Model, Operation, Pattern, Relation, RelationKind, TimestampFormat,
-    Write,
+    MAX_TRANSACTION_ACTIONS, Model, Operation, Pattern, PatternTraffic, Relation, RelationKind,
+    TimestampFormat, Write,
 };
 
 use super::lookup::Lookup;
@@ -11,6 +12,8 @@ use super::{entity_attr, keys::key_match, listing, native::native_index, pattern
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
 
+mod reads;
+mod shards;
 mod summed;
 
 /// Per-partition write limit (WCU/s).
@@ -23,6 +26,8 @@ const MAX_COLLECTION_BYTES: u64 = 10 * 1024 * 1024 * 1024;
 pub(crate) fn check(model: &Model, _lookup: &Lookup<'_>, out: &mut Vec<Diagnostic>) {
     hot_writes(model, out);
     summed::summed_writes(model, out);
+    reads::summed_reads(model, out);
+    shards::oversized_shards(model, out);
     hot_patterns(model, out);
     transactions(model, out);
     unbounded_collections(model, out);
@@ -143,6 +148,19 @@ impl Spread {
             ));
         }
         format!("{note}; {limit}")
+    }
+
+    /// `why` as one clause and what one partition takes of reads: every read queries every
+    /// shard.
+    fn read_note(&self, rate: f64) -> String {
+        let mut note = self.why.join("; ");
+        if self.partitions > 1 {
+            note.push_str(&format!(
+                ": each read queries all {} partitions, ~{rate:.0} RCU/s each",
+                self.partitions
+            ));
+        }
+        format!("{note}; one partition serves at most 3,000 RCU/s")
     }
 
     /// The fix: shard the key, or, when it is sharded already, shard it wider.
@@ -272,34 +290,81 @@ fn rate_source(model: &Model, entity: &str, writes: f64, stated: bool) -> String
     }
 }
 
-/// Read units of one request of `p`: its items (stated, or its limit, or 1) of the largest
-/// returned item size, at most one 1 MB page, halved when eventually consistent.
-fn read_units_per_request(model: &Model, p: &Pattern, items_per_read: Option<u64>) -> f64 {
+/// Read units of one Query of `p` returning `items` items of the largest returned item size:
+/// at most one 1 MB page, at least one 4 KB unit, halved when eventually consistent.
+fn query_units(model: &Model, p: &Pattern, items: u64) -> f64 {
     let size: u64 = p
         .returns
         .iter()
         .map(|r| model.traffic.item_size_bytes(&r.name))
         .max()
         .unwrap_or(model.traffic.default_item_size_bytes);
-    let items = items_per_read.or(p.limit).unwrap_or(1).max(1);
-    let bytes = items.saturating_mul(size).min(1024 * 1024);
+    let bytes = items.max(1).saturating_mul(size).min(1024 * 1024);
     num::to_f64(bytes.div_ceil(4096).max(1)) * if p.consistent_read { 1.0 } else { 0.5 }
 }
 
-/// The partition a read pattern reads: what to call it, where, and its key.
-struct ReadKey<'a> {
-    name: String,
-    span: std::ops::Range<usize>,
-    form: KeyForm<'a>,
+/// The items one read of `p` returns: `items_per_read`, or its `limit`, or 1.
+fn items_per_read(p: &Pattern, traffic: &PatternTraffic) -> u64 {
+    traffic.items_per_read.or(p.limit).unwrap_or(1).max(1)
 }
 
-/// Reads: each request goes to one partition; `reads_per_second` spread over the key's live
-/// values like writes are.
-fn hot_reads(model: &Model, p: &Pattern, key: &ReadKey<'_>, spread: &Spread) -> Option<Diagnostic> {
+/// A pattern's stated reads as one partition of its key takes them.
+#[derive(Clone, Copy)]
+struct ReadLoad {
+    /// Reads per second (`reads_per_second`).
+    rps: f64,
+    /// Queries per read: one per partition the key is sharded over.
+    queries: u64,
+    /// Read units of each of those Queries.
+    per_query: f64,
+    /// RCU/s one partition takes: `rps × per_query`.
+    rate: f64,
+}
+
+/// The reads one partition of `p`'s key takes when the key spreads over `partitions`: a read
+/// of a sharded key queries every shard, each Query with its share of the items, so each
+/// shard's partition takes the whole read rate. `None` without a stated `reads_per_second`.
+fn partition_reads(model: &Model, p: &Pattern, partitions: u64) -> Option<ReadLoad> {
     let traffic = model.traffic.patterns.get(&p.name)?;
     let rps = traffic.reads_per_second?;
-    let per = read_units_per_request(model, p, traffic.items_per_read);
-    let rate = rps * per / num::to_f64(spread.partitions);
+    let queries = partitions.max(1);
+    let per_query = query_units(model, p, items_per_read(p, traffic).div_ceil(queries));
+    Some(ReadLoad {
+        rps,
+        queries,
+        per_query,
+        rate: rps * per_query,
+    })
+}
+
+impl ReadLoad {
+    /// Where the figure comes from, for a note.
+    fn source(&self) -> String {
+        if self.queries > 1 {
+            format!(
+                "from the traffic section: {} reads/s, each {} Queries (one per shard) of ~{} RCU",
+                self.rps, self.queries, self.per_query
+            )
+        } else {
+            format!(
+                "from the traffic section: {} requests/s of ~{} RCU each",
+                self.rps, self.per_query
+            )
+        }
+    }
+}
+
+/// The partition a read pattern reads: what to call it, where, and its key.
+struct ReadKey {
+    name: String,
+    span: std::ops::Range<usize>,
+}
+
+/// Reads: each request reads one partition of each shard; `reads_per_second` is taken by
+/// every partition the key spreads over, each with its share of the items.
+fn hot_reads(model: &Model, p: &Pattern, key: &ReadKey, spread: &Spread) -> Option<Diagnostic> {
+    let load = partition_reads(model, p, spread.partitions)?;
+    let rate = load.rate;
     (rate > PARTITION_RCU).then(|| {
         Diagnostic::error(
             Rule::HotPartition,
@@ -309,14 +374,12 @@ fn hot_reads(model: &Model, p: &Pattern, key: &ReadKey<'_>, spread: &Spread) -> 
             ),
             key.span.clone(),
         )
-        .note(spread.note(rate, "RCU/s", "one partition serves at most 3,000 RCU/s"))
-        .note(format!(
-            "from the traffic section: {rps} requests/s of ~{per} RCU each"
-        ))
+        .note(spread.read_note(rate))
+        .note(load.source())
         .help(if spread.shards.is_empty() {
             "cache the result, or shard the key and spread reads over the shards".to_string()
         } else {
-            spread.help(key.form, rate, PARTITION_RCU)
+            reads::wider_for_reads(model, &[p], spread)
         })
     })
 }
@@ -340,7 +403,6 @@ fn native_reads(model: &Model, p: &Pattern, index: &Index, out: &mut Vec<Diagnos
     let key = ReadKey {
         name: partition_names(index),
         span: p.key_span(),
-        form: KeyForm::Native(index),
     };
     out.extend(hot_reads(model, p, &key, &spread));
 }
@@ -369,7 +431,6 @@ fn hot_patterns(model: &Model, out: &mut Vec<Diagnostic>) {
         let key = ReadKey {
             name: format!("`{}`", pk.attribute),
             span: pk.span.clone(),
-            form: KeyForm::Template(t),
         };
         out.extend(hot_reads(model, p, &key, &spread));
         implied_writes(model, p, pk, t, &spread, out);

@@ -65,6 +65,28 @@ impl Validator {
         );
     }
 
+    /// `shard_headroom` must be a finite number from 1 to [`MAX_SHARD_HEADROOM`].
+    fn headroom(&mut self, value: Option<f64>, span: &Range<usize>) {
+        let Some(x) = value else { return };
+        let problem = if !x.is_finite() {
+            "is not a number"
+        } else if x < 1.0 {
+            "is below 1: a shard count sized with it would not carry the declared peak"
+        } else if x > MAX_SHARD_HEADROOM {
+            "is more than 100 times the declared peak"
+        } else {
+            return;
+        };
+        self.err_help(
+            IssueKind::Invalid,
+            format!("`shard_headroom = {}` {problem}", toml_float(x)),
+            span,
+            format!(
+                "state how many times the declared peak the shards must carry, from 1 to {MAX_SHARD_HEADROOM:.0} (default {DEFAULT_SHARD_HEADROOM:.0})"
+            ),
+        );
+    }
+
     /// A size or item count must be at least 1.
     fn positive(&mut self, field: &str, owner: &str, value: Option<u64>, span: &Range<usize>) {
         if value != Some(0) {
@@ -125,6 +147,7 @@ impl Validator {
                 declared: false,
                 default_writes_per_second: DEFAULT_WRITES_PER_SECOND,
                 default_item_size_bytes: DEFAULT_ITEM_SIZE_BYTES,
+                shard_headroom: DEFAULT_SHARD_HEADROOM,
                 ..Traffic::default()
             };
         };
@@ -141,8 +164,10 @@ impl Validator {
             t.default_item_size_bytes,
             &raw.span,
         );
+        self.headroom(t.shard_headroom, &raw.span);
         Traffic {
             declared: true,
+            shard_headroom: t.shard_headroom.unwrap_or(DEFAULT_SHARD_HEADROOM),
             default_writes_per_second: t
                 .default_writes_per_second
                 .unwrap_or(DEFAULT_WRITES_PER_SECOND),

@@ -12,21 +12,25 @@ use crate::rules::{entity_attr, entity_shape, listing, where_};
 use crate::shape::Shape;
 
 /// One entity's writes into one partition of a low-cardinality key.
-struct Writer<'m> {
-    entity: &'m EntityDecl,
+pub(super) struct Writer<'m> {
+    pub(super) entity: &'m EntityDecl,
     /// The index written, `None` for the table.
-    index: Option<&'m str>,
+    pub(super) index: Option<&'m str>,
     /// The key as messages name it: `` `GSI1PK` `` or `` (`status`, `shard`) ``.
-    key: String,
-    place: Place<'m>,
-    spread: Spread,
+    pub(super) key: String,
+    pub(super) place: Place<'m>,
+    pub(super) spread: Spread,
+    /// WCU/s of all its writes: `writes_per_second` × WCU per item.
+    pub(super) all: f64,
     /// WCU/s into one of its partitions.
-    rate: f64,
-    span: Range<usize>,
+    pub(super) rate: f64,
+    /// Its `writes_per_second` is stated (for it, or as the default).
+    pub(super) stated: bool,
+    pub(super) span: Range<usize>,
 }
 
 /// What the writer writes the partition key as.
-enum Place<'m> {
+pub(super) enum Place<'m> {
     /// A template and the strings it renders.
     Template(&'m KeyTemplate, Shape),
     /// A native index's partition attributes, as the entity declares them.
@@ -36,7 +40,7 @@ enum Place<'m> {
 impl Writer<'_> {
     /// Whether the two can write the same partition: the same key, with renders or values in
     /// common.
-    fn shares(&self, other: &Writer<'_>) -> bool {
+    pub(super) fn shares(&self, other: &Writer<'_>) -> bool {
         if self.index != other.index || self.key != other.key {
             return false;
         }
@@ -50,7 +54,7 @@ impl Writer<'_> {
     }
 
     /// How the writer writes the key, for the note: `` `ORDERS` `` or its attributes.
-    fn written_as(&self) -> String {
+    pub(super) fn written_as(&self) -> String {
         match &self.place {
             Place::Template(t, _) => format!("`{t}`"),
             Place::Native(index, _) => partition_names(index),
@@ -68,15 +72,10 @@ fn values_meet(a: &Attribute, b: &Attribute) -> bool {
 
 /// Every entity's writes into a low-cardinality partition key: each key template it writes,
 /// and each native index it is in.
-fn writers(model: &Model) -> Vec<Writer<'_>> {
+pub(super) fn writers(model: &Model) -> Vec<Writer<'_>> {
     let mut out = Vec::new();
     for e in &model.entities {
         let (writes, stated) = model.traffic.writes_per_second(&e.name);
-        if !stated {
-            // The default figure is a guess per entity; summed over many it would only add
-            // guesses. An entity with no figure is judged alone.
-            continue;
-        }
         let per_item = writes * wcu(model, &e.name);
         let attr = |v: &str| entity_attr(e, v);
         for keys in &e.index_keys {
@@ -88,7 +87,9 @@ fn writers(model: &Model) -> Vec<Writer<'_>> {
                 index: keys.index.as_deref(),
                 key: format!("`{}`", keys.pk.attribute),
                 place: Place::Template(&keys.pk.template, entity_shape(e, &keys.pk.template)),
+                all: per_item,
                 rate: per_item / num::to_f64(spread.partitions),
+                stated,
                 spread,
                 span: keys.pk.span.clone(),
             });
@@ -108,7 +109,9 @@ fn writers(model: &Model) -> Vec<Writer<'_>> {
                 index: Some(index.name.as_str()),
                 key: partition_names(index),
                 place: Place::Native(index, attrs),
+                all: per_item,
                 rate: per_item / num::to_f64(spread.partitions),
+                stated,
                 spread,
                 span: index.span.clone(),
             });
@@ -117,14 +120,14 @@ fn writers(model: &Model) -> Vec<Writer<'_>> {
     out
 }
 
-/// Groups of writers that can all write one partition: from each writer, every later-listed
-/// one that shares a partition with all taken so far. Each set once.
-fn groups(writers: &[Writer<'_>]) -> Vec<Vec<usize>> {
+/// Groups of `items` that can all meet in one partition: from each, every other one that
+/// `shares` a partition with all taken so far. Each set once, members in listed order.
+pub(super) fn groups<T>(items: &[T], shares: impl Fn(&T, &T) -> bool) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
-    for start in 0..writers.len() {
+    for start in 0..items.len() {
         let mut group = vec![start];
-        for (j, w) in writers.iter().enumerate() {
-            if j != start && group.iter().all(|&g| writers[g].shares(w)) {
+        for (j, w) in items.iter().enumerate() {
+            if j != start && group.iter().all(|&g| shares(&items[g], w)) {
                 group.push(j);
             }
         }
@@ -138,8 +141,10 @@ fn groups(writers: &[Writer<'_>]) -> Vec<Vec<usize>> {
 
 /// MT006 for writers that are each under one partition's limit and together over it.
 pub(super) fn summed_writes(model: &Model, out: &mut Vec<Diagnostic>) {
-    let writers = writers(model);
-    for group in groups(&writers) {
+    // The default figure is a guess per entity; summed over many it would only add guesses.
+    // An entity with no figure is judged alone.
+    let writers: Vec<Writer<'_>> = writers(model).into_iter().filter(|w| w.stated).collect();
+    for group in groups(&writers, |a, b| a.shares(b)) {
         let members: Vec<&Writer<'_>> = group.iter().map(|&i| &writers[i]).collect();
         let total: f64 = members.iter().map(|w| w.rate).sum();
         if total <= PARTITION_WCU || members.iter().any(|w| w.rate > PARTITION_WCU) {
