@@ -50,8 +50,8 @@ fn range(
 }
 
 /// Orders in `status`, newest first, optionally within `from..=to`. Each status is written to
-/// [`day_shards`] partitions (no status is a hot partition); a page queries every shard and
-/// merges them.
+/// [`day_shards`] partitions (as many as the model's traffic needs, so no status is a hot
+/// partition); a page queries every shard and merges them.
 pub async fn by_status(
     shop: &Shop,
     status: Status,
@@ -133,9 +133,9 @@ fn finish(
 }
 
 /// Orders created within `from..=to` across all statuses, newest first. Each day is written to
-/// [`day_shards`] partitions so no day is a hot partition; a page queries the shards of each day,
-/// newest day first, and merges them. At most [`crate::ShopOptions::max_range_days`] days
-/// ([`super::MAX_RANGE_DAYS`] by default).
+/// [`day_shards`] partitions (as many as the model's traffic needs); a page queries the shards
+/// of each day, newest day first, and merges them. At most
+/// [`crate::ShopOptions::max_range_days`] days ([`super::MAX_RANGE_DAYS`] by default).
 pub async fn by_date(
     shop: &Shop,
     from: &str,
