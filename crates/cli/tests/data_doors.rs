@@ -254,7 +254,7 @@ fn ui_api_errors_are_json_and_parameters_keep_the_models_bounds() {
             "repeated_parameter",
         ),
         (
-            "/api/live/patterns/listOrdersByStatus?status=PENDING&shard=8",
+            "/api/live/patterns/listOrdersByStatus?status=PENDING&shard=1",
             400,
             "invalid_parameter",
         ),
@@ -274,16 +274,16 @@ fn ui_api_errors_are_json_and_parameters_keep_the_models_bounds() {
         assert_eq!(body["error"], code, "{path}: {body}");
         if code == "invalid_parameter" {
             let message = body["message"].as_str().unwrap();
-            assert!(message.contains("cardinality 8"), "{message}");
+            assert!(message.contains("cardinality 1"), "{message}");
         }
     }
     let last = http(
         &ui.url,
         "GET",
-        "/api/live/patterns/listOrdersByStatus?status=PENDING&shard=7",
+        "/api/live/patterns/listOrdersByStatus?status=PENDING&shard=0",
         &[],
         None,
     )
     .unwrap();
-    assert!(reached_the_table(last), "the last shard is in range");
+    assert!(reached_the_table(last), "the one shard is in range");
 }

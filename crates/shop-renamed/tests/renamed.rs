@@ -25,7 +25,7 @@ const RENAMES: &[(&str, &str)] = &[
     ("keys.SK", "keys.sort"),
     ("{ PK =", "{ id ="),
     (", SK =", ", sort ="),
-    ("cardinality = 8", "cardinality = 5"),
+    ("cardinality = 1", "cardinality = 5"),
     ("ORDERDAY#", "DAY#"),
     ("ORDER#", "O#"),
     ("ITEM#", "LINE#"),
@@ -105,5 +105,10 @@ async fn the_shop_writes_only_the_renamed_keys() {
         }
     }
     assert!(shards.iter().all(|s| *s < 5), "{shards:?}");
+    // Twelve orders over five shards land in one shard about once in 50 million runs.
+    assert!(
+        shards.len() > 1,
+        "the orders spread over the shards: {shards:?}"
+    );
     assert!(t.shop.table().starts_with("ShopRenamed") || t.is_external());
 }

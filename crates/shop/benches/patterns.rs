@@ -20,6 +20,7 @@ use monotable_connect::direct::Decoded;
 use monotable_model::{KeyTest, Model, Operation};
 use monotable_shop::Shop;
 use monotable_shop::auth::Auth;
+use monotable_shop::orders;
 use monotable_shop::sample::{self, SampleConfig};
 use serde_json::{Value, json};
 
@@ -223,7 +224,6 @@ struct Pools {
 }
 
 const STATUSES: [&str; 5] = ["PENDING", "PAID", "SHIPPED", "DELIVERED", "CANCELLED"];
-const SHARDS: u32 = 8;
 
 impl Pools {
     async fn gather(client: &aws_sdk_dynamodb::Client, model: &Model, users: usize) -> Pools {
@@ -290,7 +290,7 @@ impl Pools {
             )],
             "listOrdersByStatus" => vec![
                 ("status", STATUSES[rng.usize(..STATUSES.len())].to_string()),
-                ("shard", rng.u32(..SHARDS).to_string()),
+                ("shard", rng.u32(..orders::day_shards()).to_string()),
             ],
             "listProductsByCategory" => vec![(
                 "category",
@@ -302,7 +302,7 @@ impl Pools {
                     ("from", format!("{day}T00:00:00.000Z")),
                     ("to", format!("{day}T23:59:59.999Z#~")),
                     ("day", day),
-                    ("shard", rng.u32(..SHARDS).to_string()),
+                    ("shard", rng.u32(..orders::day_shards()).to_string()),
                 ]
             }
             other => panic!("no parameters for {other}"),

@@ -111,14 +111,21 @@ pub fn day_shards() -> u32 {
         .unwrap_or(1)
 }
 
-/// Shard of an order in the per-day listing: FNV-1a of its id, modulo [`day_shards`].
+/// Shard of an order in the per-day and per-status listings: FNV-1a of its id, modulo
+/// [`day_shards`].
 pub fn day_shard(order_id: &str) -> u32 {
+    shard_of(order_id, day_shards())
+}
+
+/// FNV-1a (32 bits) of `order_id`, modulo `shards` (taken as 1 when 0). The hash is part of the
+/// stored data: changing it would move orders to other shards' keys.
+fn shard_of(order_id: &str, shards: u32) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
     for b in order_id.bytes() {
         hash ^= u32::from(b);
         hash = hash.wrapping_mul(0x0100_0193);
     }
-    hash % day_shards()
+    hash % shards.max(1)
 }
 
 /// The order `order_id` with its lines in line order (one Query of its item collection).
@@ -433,19 +440,49 @@ mod tests {
     }
 
     #[test]
-    fn shards_spread_and_stay_in_range() {
-        let shards = day_shards() as usize;
-        assert!(shards > 1, "the model spreads each day over shards");
-        let per = 8000 / shards as u32;
-        let mut counts = vec![0u32; shards];
-        for _ in 0..8000 {
-            counts[day_shard(&ulid::Ulid::new().to_string()) as usize] += 1;
+    fn the_shard_count_is_the_models() {
+        let model = crate::model().expect("model");
+        let declared = model
+            .entity("Order")
+            .and_then(|o| o.attribute("shard"))
+            .and_then(|a| a.cardinality)
+            .expect("`shard` declares its cardinality");
+        assert_eq!(u64::from(day_shards()), declared);
+        let id = ulid::Ulid::new().to_string();
+        assert_eq!(day_shard(&id), shard_of(&id, day_shards()));
+    }
+
+    #[test]
+    fn the_hash_is_fnv1a() {
+        // The published 32-bit FNV-1a vectors: orders already written keep these shards.
+        for (id, hash) in [
+            ("", 0x811c_9dc5_u32),
+            ("a", 0xe40c_292c),
+            ("foobar", 0xbf9c_f968),
+        ] {
+            for shards in [1, 3, 8, 1000] {
+                assert_eq!(shard_of(id, shards), hash % shards, "{id:?} over {shards}");
+            }
         }
-        assert!(
-            counts
-                .iter()
-                .all(|c| (per * 7 / 10..per * 13 / 10).contains(c)),
-            "{counts:?}"
-        );
+        assert_eq!(shard_of("a", 0), 0, "no shard count is one shard");
+    }
+
+    #[test]
+    fn shards_spread_and_stay_in_range() {
+        for shards in [1_u32, 3, 8] {
+            let n = 8000_u32;
+            let per = n / shards;
+            let mut counts = vec![0u32; usize::try_from(shards).unwrap()];
+            for _ in 0..n {
+                let shard = shard_of(&ulid::Ulid::new().to_string(), shards);
+                counts[usize::try_from(shard).unwrap()] += 1;
+            }
+            assert!(
+                counts
+                    .iter()
+                    .all(|c| (per * 7 / 10..=per * 13 / 10).contains(c)),
+                "{shards} shards: {counts:?}"
+            );
+        }
     }
 }

@@ -131,7 +131,7 @@ async fn bad_requests_get_clear_messages() {
             "`color`",
         ),
         (
-            "/api/live/patterns/listOrdersByStatus?status=LOST&shard=1",
+            "/api/live/patterns/listOrdersByStatus?status=LOST&shard=0",
             400,
             "invalid_parameter",
             "`LOST` is not one of",
@@ -143,7 +143,7 @@ async fn bad_requests_get_clear_messages() {
             "not a valid integer",
         ),
         (
-            "/api/live/patterns/listOrdersByStatusInRange?status=PAID&shard=1&from=yesterday&to=2024-01-01T00:00:00.000Z",
+            "/api/live/patterns/listOrdersByStatusInRange?status=PAID&shard=0&from=yesterday&to=2024-01-01T00:00:00.000Z",
             400,
             "invalid_parameter",
             "timestamp",

@@ -298,3 +298,56 @@ async fn the_json_report_lists_each_write_check() {
     );
     assert_eq!(json["summary"]["skipped"], 0);
 }
+
+/// An update listing attributes that hold one live value (a shard of `cardinality = 1`, an enum
+/// of one value) sends them again as they are, so the index key they feed is rendered again: the
+/// write passes, none skipped.
+#[tokio::test]
+async fn an_update_sets_again_what_holds_one_value() {
+    let model = r#"
+version = 1
+
+[table]
+name = "Orders"
+partition_key = { name = "PK", type = "S" }
+sort_key = { name = "SK", type = "S" }
+
+[indexes.GSI1]
+partition_key = { name = "GSI1PK", type = "S" }
+sort_key = { name = "GSI1SK", type = "S" }
+
+[entities.Order]
+attributes.orderId = { type = "string", required = true }
+attributes.status = { type = "enum", values = ["OPEN", "PAID"], required = true }
+attributes.shard = { type = "integer", required = true, cardinality = 1 }
+attributes.region = { type = "enum", values = ["EU"], required = true }
+keys.PK = "ORDER#{orderId}"
+keys.SK = "ORDER"
+keys.GSI1PK = "STATUS#{status}#{region}#{shard}"
+keys.GSI1SK = "ORDER#{orderId}"
+
+[patterns.getOrder]
+operation = "GetItem"
+key = { PK = "ORDER#{orderId}", SK = "ORDER" }
+returns = ["Order"]
+
+[patterns.byStatus]
+operation = "Query"
+index = "GSI1"
+key = { GSI1PK = "STATUS#{status}#{region}#{shard}" }
+returns = ["Order"]
+
+[patterns.setStatus]
+operation = "UpdateItem"
+key = { PK = "ORDER#{orderId}", SK = "ORDER" }
+returns = ["Order"]
+sets = ["status", "region", "shard"]
+"#;
+    let report = verify_text("one-value.toml", model).await;
+    all_writes_pass(&report);
+    assert!(
+        !pattern(&report, "setStatus").checks.is_empty(),
+        "{}",
+        report.render_human()
+    );
+}

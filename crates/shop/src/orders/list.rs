@@ -2,6 +2,7 @@
 //! status shards, and orders by date range across statuses, merged from the day shards.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 
 use monotable::QueryRequest;
 use time::OffsetDateTime;
@@ -49,8 +50,8 @@ fn range(
 }
 
 /// Orders in `status`, newest first, optionally within `from..=to`. Each status is written to
-/// [`day_shards`] partitions (no status is a hot partition); a page queries every shard and
-/// merges them.
+/// [`day_shards`] partitions (as many as the model's traffic needs, so no status is a hot
+/// partition); a page queries every shard and merges them.
 pub async fn by_status(
     shop: &Shop,
     status: Status,
@@ -132,9 +133,9 @@ fn finish(
 }
 
 /// Orders created within `from..=to` across all statuses, newest first. Each day is written to
-/// [`day_shards`] partitions so no day is a hot partition; a page queries the shards of each day,
-/// newest day first, and merges them. At most [`crate::ShopOptions::max_range_days`] days
-/// ([`super::MAX_RANGE_DAYS`] by default).
+/// [`day_shards`] partitions (as many as the model's traffic needs); a page queries the shards
+/// of each day, newest day first, and merges them. At most
+/// [`crate::ShopOptions::max_range_days`] days ([`super::MAX_RANGE_DAYS`] by default).
 pub async fn by_date(
     shop: &Shop,
     from: &str,
@@ -189,54 +190,83 @@ pub async fn by_date(
 /// A listing's position: `(createdAt, orderId)` of the last order of the previous page.
 type After = (OffsetDateTime, String);
 
-/// The newest `want` orders across the write shards that come after `after` (fewer when the
-/// shards hold fewer), newest first; `request(shard)` is one shard's query. Each shard is read
-/// a little at a time, about its share of the page, and read further only while the oldest of
-/// its orders read so far could still be in the page: a page of 20 over 8 shards reads a few
-/// dozen orders, not 8 × 21. The shards are read concurrently.
+/// The newest `want` orders across the model's [`day_shards`] write shards that come after
+/// `after`, newest first; `request(shard)` is one shard's query. See [`merge_shards`].
 async fn read_shards(
     shop: &Shop,
     want: usize,
     after: Option<&After>,
     request: impl Fn(u32) -> QueryRequest<Order>,
 ) -> Result<Vec<Order>, ShopError> {
-    let shards = day_shards();
+    let table = shop.db().clone();
+    merge_shards(day_shards(), want, after, |shard, take, cursor| {
+        let table = table.clone();
+        let request = request(shard).limit(take);
+        async move {
+            let page = request.cursor(cursor.as_deref()).send(&table).await?;
+            Ok((page.items, page.next_cursor))
+        }
+    })
+    .await
+}
+
+/// One read of one shard: its next orders, newest first, and the cursor of the rest.
+type ShardPage = (Vec<Order>, Option<String>);
+
+/// The newest `want` orders across `shards` write shards that come after `after` (fewer when the
+/// shards hold fewer), newest first; `read(shard, take, cursor)` reads up to `take` more orders
+/// of one shard from `cursor`. Each shard is read a little at a time, about its share of the
+/// page, and read further only while the oldest of its orders read so far could still be in the
+/// page: a page of 20 over 8 shards reads a few dozen orders, not 8 × 21. The shards are read
+/// concurrently.
+async fn merge_shards<R, F>(
+    shards: u32,
+    want: usize,
+    after: Option<&After>,
+    read: R,
+) -> Result<Vec<Order>, ShopError>
+where
+    R: Fn(u32, usize, Option<String>) -> F,
+    F: Future<Output = Result<ShardPage, ShopError>> + Send + 'static,
+{
+    let shards = shards.max(1);
     let share = want.div_ceil(usize::try_from(shards).unwrap_or(1)) + 1;
-    let mut read: Vec<Vec<Order>> = (0..shards).map(|_| Vec::new()).collect();
+    let mut got: Vec<Vec<Order>> = (0..shards).map(|_| Vec::new()).collect();
     let mut pending: Vec<(u32, Option<String>)> = (0..shards).map(|s| (s, None)).collect();
     let mut round = 0;
     while !pending.is_empty() {
         let take = share << round.min(6);
         let mut reads = tokio::task::JoinSet::new();
         for (shard, cursor) in pending.drain(..) {
-            let table = shop.db().clone();
-            let request = request(shard).limit(take);
-            reads.spawn(async move {
-                let page = request.cursor(cursor.as_deref()).send(&table).await;
-                (shard, page)
-            });
+            let page = read(shard, take, cursor);
+            reads.spawn(async move { (shard, page.await) });
         }
         let mut more = Vec::new();
         while let Some(joined) = reads.join_next().await {
             let (shard, page) = joined.map_err(ShopError::internal)?;
-            let page = page?;
-            let kept = page.items.into_iter().filter(|o| is_after(o, after));
-            read[shard as usize].extend(kept);
-            more.extend(page.next_cursor.map(|c| (shard, c)));
+            let (items, next) = page?;
+            let kept = items.into_iter().filter(|o| is_after(o, after));
+            got[slot(shard)].extend(kept);
+            more.extend(next.map(|c| (shard, c)));
         }
-        let cutoff = cutoff(&read, want);
+        let cutoff = cutoff(&got, want);
         for (shard, cursor) in more {
-            let oldest = read[shard as usize].last().map(position);
+            let oldest = got[slot(shard)].last().map(position);
             if cutoff.is_none() || oldest.is_none() || oldest > cutoff {
                 pending.push((shard, Some(cursor)));
             }
         }
         round += 1;
     }
-    let mut orders: Vec<Order> = read.into_iter().flatten().collect();
+    let mut orders: Vec<Order> = got.into_iter().flatten().collect();
     orders.sort_by(|a, b| position(b).cmp(&position(a)));
     orders.truncate(want);
     Ok(orders)
+}
+
+/// The index of `shard` among the shards read (a `u32` always fits a `usize` here).
+fn slot(shard: u32) -> usize {
+    usize::try_from(shard).unwrap_or(usize::MAX)
 }
 
 /// Whether `o` comes after the listing's position (newer orders come first).
@@ -279,4 +309,136 @@ fn open_cursor(
         time_util::parse_bound("cursor", &created, Bound::Start).map_err(|_| invalid_cursor())?;
     let order_id = at.remove("orderId").ok_or_else(invalid_cursor)?;
     Ok((created, order_id))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use proptest::prelude::*;
+    use rust_decimal::Decimal;
+
+    use super::*;
+    use crate::orders::shard_of;
+
+    /// An order created `second` seconds into a fixed day.
+    fn order(id: String, second: i64) -> Order {
+        let created = OffsetDateTime::from_unix_timestamp(1_780_000_000 + second).unwrap();
+        Order {
+            order_id: id,
+            user_id: "u".to_string(),
+            status: Status::Pending,
+            total: Decimal::ONE,
+            currency: "EUR".to_string(),
+            item_count: 1,
+            created_at: created,
+            day: created.date(),
+            shard: 0,
+            updated_at: created,
+            version: 1,
+            items: None,
+        }
+    }
+
+    /// `orders` written to `shards` shards by their ids' hash, each shard newest first, as its
+    /// index returns them.
+    fn spread(orders: &[Order], shards: u32) -> Vec<Vec<Order>> {
+        let mut by_shard: Vec<Vec<Order>> = (0..shards).map(|_| Vec::new()).collect();
+        for o in orders {
+            let mut o = o.clone();
+            o.shard = shard_of(&o.order_id, shards);
+            by_shard[slot(o.shard)].push(o);
+        }
+        for s in &mut by_shard {
+            s.sort_by(|a, b| position(b).cmp(&position(a)));
+        }
+        by_shard
+    }
+
+    /// Merge `shards` through pages of the requested size (the cursor is an offset); returns the
+    /// merged orders and how many orders were read.
+    fn merged(stored: Vec<Vec<Order>>, want: usize, after: Option<&After>) -> (Vec<Order>, usize) {
+        let shards = u32::try_from(stored.len()).unwrap();
+        let stored = Arc::new(stored);
+        let read = Arc::new(AtomicUsize::new(0));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let orders = runtime
+            .block_on(merge_shards(shards, want, after, |shard, take, cursor| {
+                let (stored, read) = (stored.clone(), read.clone());
+                async move {
+                    let all = &stored[slot(shard)];
+                    let start: usize = cursor.map_or(0, |c| c.parse().unwrap());
+                    let end = (start + take).min(all.len());
+                    read.fetch_add(end - start, Ordering::Relaxed);
+                    let next = (end < all.len()).then(|| end.to_string());
+                    Ok((all[start..end].to_vec(), next))
+                }
+            }))
+            .unwrap();
+        (orders, read.load(Ordering::Relaxed))
+    }
+
+    fn ids(orders: &[Order]) -> Vec<&str> {
+        orders.iter().map(|o| o.order_id.as_str()).collect()
+    }
+
+    #[test]
+    fn a_page_over_eight_shards_reads_a_few_dozen_orders() {
+        let orders: Vec<Order> = (0..800).map(|i| order(format!("o{i:04}"), i)).collect();
+        let stored = spread(&orders, 8);
+        assert!(
+            stored.iter().all(|s| s.len() > 50),
+            "every shard holds orders"
+        );
+        let (page, read) = merged(stored, 21, None);
+        let newest: Vec<String> = (779..800).rev().map(|i| format!("o{i:04}")).collect();
+        assert_eq!(ids(&page), newest);
+        assert!((21..8 * 21).contains(&read), "read {read} orders");
+    }
+
+    #[test]
+    fn one_shard_is_read_as_it_is() {
+        let orders: Vec<Order> = (0..30).map(|i| order(format!("o{i:02}"), i / 3)).collect();
+        let (page, read) = merged(spread(&orders, 1), 10, None);
+        let mut expected = orders.clone();
+        expected.sort_by(|a, b| position(b).cmp(&position(a)));
+        assert_eq!(ids(&page), ids(&expected[..10]));
+        assert!(read <= 30, "read {read}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever the shard count, the merge gives the page a sort of every order would:
+        /// newest first, ties in time by id, after the position, `want` of them.
+        #[test]
+        fn the_merge_is_the_sorted_page(
+            shards in 1_u32..=8,
+            seconds in proptest::collection::vec(0_i64..20, 0..80),
+            want in 1_usize..30,
+            after_at in proptest::option::of(0_usize..80),
+        ) {
+            let orders: Vec<Order> = seconds
+                .iter()
+                .enumerate()
+                .map(|(i, s)| order(format!("o{i:03}"), *s))
+                .collect();
+            let mut sorted = orders.clone();
+            sorted.sort_by(|a, b| position(b).cmp(&position(a)));
+            let after: Option<After> = after_at
+                .and_then(|i| sorted.get(i))
+                .map(|o| (o.created_at, o.order_id.clone()));
+            let expected: Vec<&str> = sorted
+                .iter()
+                .filter(|o| is_after(o, after.as_ref()))
+                .take(want)
+                .map(|o| o.order_id.as_str())
+                .collect();
+            let (page, _) = merged(spread(&orders, shards), want, after.as_ref());
+            prop_assert_eq!(ids(&page), expected);
+        }
+    }
 }

@@ -420,7 +420,9 @@ fn older<'m>(
 }
 
 /// New values for what an update's `sets` lists (but the version, which the update sets
-/// itself, and the table key's inputs, which it cannot change).
+/// itself, and the table key's inputs, which it cannot change). An attribute with one live value
+/// (`cardinality = 1`, an enum of one value) is set again to the value it holds: an app must
+/// still send it when it feeds an index key the update renders again.
 fn changes<'m>(
     model: &'m Model,
     fresh: &mut Fresh<'m>,
@@ -439,8 +441,11 @@ fn changes<'m>(
         .filter(|a| !versions.iter().any(|v| v == a) && !primary.contains(a))
         .filter_map(|a| {
             let current = before.and_then(|b| b.values.get(a)).map(String::as_str);
-            let v = subject::other_value(fresh, entity, a, current)?;
-            Some((a.to_string(), Some(v.av)))
+            let v = match subject::other_value(fresh, entity, a, current) {
+                Some(v) => v.av,
+                None => before.and_then(|b| b.item.get(a)).cloned()?,
+            };
+            Some((a.to_string(), Some(v)))
         })
         .collect()
 }
