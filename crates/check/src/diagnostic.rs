@@ -171,6 +171,7 @@ impl Rule {
             }
             Rule::OversizedShards => {
                 "a sharded key spread over more shards than its declared traffic needs"
+            }
             Rule::ImpossibleEvent => "a stream consumer names an entity or event no write causes",
             Rule::UnseenByView => {
                 "a consumer's entity test or filter that the stream view does not carry"
