@@ -13,6 +13,7 @@ mod estimate;
 mod price;
 mod render;
 mod saving;
+mod shards;
 mod size;
 mod write;
 
@@ -35,6 +36,7 @@ pub use estimate::{
 };
 pub use price::{DEFAULT_PRICES, PriceError, PriceTable};
 pub(crate) use saving::{Saving, shrink};
+pub use shards::{key_shards, query_units, read_shards, shard_queries};
 pub use size::{
     COLLECTION_OVERHEAD_BYTES, MAX_PAGE_BYTES, READ_UNIT_BYTES, ReadConsistency, WRITE_UNIT_BYTES,
     blocks, item_size, number_size, read_units, value_size, write_units,
