@@ -79,7 +79,11 @@ fn a_sharded_query_is_one_query_per_shard_each_charged_on_its_own() {
         let (queries, each) = shard_queries(20, u64::from(shards));
         assert_eq!(call.requests, queries, "{shards} shards");
         let per_query = query_units(each * 1024, ReadConsistency::Eventual);
-        assert_eq!(call.rcu.total, per_query * f64::from(shards), "{shards} shards");
+        assert_eq!(
+            call.rcu.total,
+            per_query * f64::from(shards),
+            "{shards} shards"
+        );
     }
     // By hand: 8 Queries of 3 items (3 KB, one unit, half of it): 4 RCU a read, not the 2.5 of
     // one Query of 20 KB.
