@@ -13,6 +13,7 @@ mod estimate;
 mod price;
 mod render;
 mod saving;
+mod shards;
 mod size;
 mod write;
 
@@ -35,6 +36,7 @@ pub use estimate::{
 };
 pub use price::{DEFAULT_PRICES, PriceError, PriceTable};
 pub(crate) use saving::{Saving, shrink};
+pub use shards::{key_shards, query_units, read_shards, shard_queries};
 pub use size::{
     COLLECTION_OVERHEAD_BYTES, MAX_PAGE_BYTES, READ_UNIT_BYTES, ReadConsistency, WRITE_UNIT_BYTES,
     blocks, item_size, number_size, read_units, value_size, write_units,
@@ -72,8 +74,9 @@ pub struct PatternCost {
     /// `ReturnConsumedCapacity: INDEXES`.
     #[serde(flatten)]
     pub call: CallCost,
-    /// Requests per second (`traffic.patterns.<name>.reads_per_second` of a read pattern,
-    /// `writes_per_second` of a write pattern), when stated.
+    /// Requests per second (`traffic.patterns.<name>.reads_per_second` of a read pattern
+    /// times its requests per read, one per shard; `writes_per_second` of a write pattern),
+    /// when stated.
     pub requests_per_second: Option<f64>,
     /// Read units per second, when the rate is stated.
     pub rcu_per_second: Option<f64>,
@@ -322,7 +325,7 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
                     .flatten()
             });
         if let Some(rate) = rate.filter(|_| p.is_read()) {
-            requests += rate;
+            requests += rate * num::to_f64(call.requests);
             requests_per_entity += rate * num::to_f64(call.requests_table_per_entity);
             let pool = p
                 .index_name()
@@ -340,7 +343,7 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
             name: p.name.clone(),
             operation: format!("{:?}", p.operation),
             index: p.index_name().map(str::to_string),
-            requests_per_second: rate,
+            requests_per_second: rate.map(|r| r * num::to_f64(call.requests.max(1))),
             rcu_per_second: rate.map(|r| r * call.rcu.total),
             wcu_per_second: rate.map(|r| r * call.wcu.total),
             call,

@@ -4,6 +4,7 @@ use monotable_model::{EntityDecl, IndexKind, Model, Operation, Pattern, Projecti
 use serde::Serialize;
 
 use super::estimate::entry_bytes;
+use super::shards::{read_shards, shard_queries};
 use super::size::{MAX_PAGE_BYTES, ReadConsistency, read_units, write_units};
 use crate::num;
 
@@ -173,6 +174,9 @@ pub struct CallCost {
     pub consistency: Option<ReadConsistency>,
     /// Items read or written per call.
     pub items: u64,
+    /// Requests one call makes: a read of a key sharded N ways is N Queries (or GetItems), one
+    /// per shard, each for its share of the items ([`super::shard_queries`]); 1 otherwise.
+    pub requests: u64,
     /// Bytes read per call (before any filter; capped at one 1 MB page).
     pub bytes: u64,
     /// Read units.
@@ -254,6 +258,15 @@ fn allocate<'m>(model: &'m Model, pattern: &Pattern, n: u64) -> Vec<(&'m EntityD
         .collect()
 }
 
+/// What several requests of a read are called: `Queries`, `GetItems`.
+fn request_name(operation: Operation) -> &'static str {
+    match operation {
+        Operation::Query => "Queries",
+        Operation::Scan => "Scans",
+        _ => "GetItems",
+    }
+}
+
 /// The cost of one call of `pattern` from the model's size estimates.
 pub fn call_cost(model: &Model, pattern: &Pattern) -> CallCost {
     let mut cost = CallCost::default();
@@ -267,7 +280,15 @@ pub fn call_cost(model: &Model, pattern: &Pattern) -> CallCost {
         cost.consistency = Some(consistency);
         let items = items_per_call(model, pattern, &mut cost.notes);
         cost.items = items;
-        let shares = allocate(model, pattern, items);
+        let (requests, each) = shard_queries(items, read_shards(model, pattern));
+        cost.requests = requests;
+        if requests > 1 {
+            cost.notes.push(format!(
+                "its key is sharded {requests} ways: each read is {requests} {}, one per shard, of ~{each} items each, each charged on its own (at least one read unit, half of one when eventually consistent)",
+                request_name(pattern.operation)
+            ));
+        }
+        let shares = allocate(model, pattern, each);
         let entry = |e: &EntityDecl| entry_bytes(model, e, index);
         let units = match pattern.operation {
             Operation::GetItem | Operation::BatchGet => {
@@ -312,9 +333,17 @@ pub fn call_cost(model: &Model, pattern: &Pattern) -> CallCost {
                 read_units(cost.bytes, consistency)
             }
         };
+        // Every shard's request is charged the same: one call is `requests` of them.
+        let times = num::to_f64(requests);
+        cost.bytes = cost.bytes.saturating_mul(requests);
+        for u in &mut cost.rcu_by_entity {
+            u.units *= times;
+        }
+        cost.rcu_table_per_entity *= times;
+        cost.requests_table_per_entity = cost.requests_table_per_entity.saturating_mul(requests);
         match index {
-            Some(name) => cost.rcu.add_index(name, units),
-            None => cost.rcu.add_table(units),
+            Some(name) => cost.rcu.add_index(name, units * times),
+            None => cost.rcu.add_table(units * times),
         }
         if let Some(i) = index.and_then(|n| model.index(n))
             && i.kind == IndexKind::Local
@@ -327,6 +356,7 @@ pub fn call_cost(model: &Model, pattern: &Pattern) -> CallCost {
         }
         return cost;
     }
+    cost.requests = 1;
     cost.requests_table_per_entity = 1;
     match pattern.operation {
         Operation::TransactWrite | Operation::BatchWrite => {

@@ -106,7 +106,10 @@ impl CostReport {
             .map(|c| {
                 vec![
                     c.name.clone(),
-                    c.operation.clone(),
+                    match c.call.requests {
+                        0 | 1 => c.operation.clone(),
+                        n => format!("{} ×{n}", c.operation),
+                    },
                     c.index.clone().unwrap_or_else(|| "table".to_string()),
                     c.call.consistency.map_or("-", |r| r.name()).to_string(),
                     c.call.items.to_string(),

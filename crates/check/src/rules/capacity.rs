@@ -4,17 +4,24 @@
 use monotable_model::{
     Attribute, AttributeType, EntityDecl, Index, IndexKind, KeyClause, KeyTemplate, KeyTest,
     MAX_TRANSACTION_ACTIONS, Model, Operation, Pattern, PatternTraffic, Relation, RelationKind,
-    TimestampFormat, Write,
+    Write,
 };
+
+use monotable_model::limits::thousands;
 
 use super::lookup::Lookup;
 use super::{entity_attr, keys::key_match, listing, native::native_index, pattern_attr, where_};
+use crate::cost::{self, ReadConsistency};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
 
 mod reads;
 mod shards;
+mod sizing;
 mod summed;
+
+pub(super) use shards::suggest_for_writer;
+pub(super) use sizing::Suggestion;
 
 /// Per-partition write limit (WCU/s).
 pub const PARTITION_WCU: f64 = 1000.0;
@@ -66,41 +73,31 @@ fn spread_of<'a>(
     constant: bool,
     attr: &dyn Fn(&str) -> Option<&'a Attribute>,
 ) -> Option<Spread> {
+    let vars: Vec<&str> = vars.collect();
     let mut s = Spread {
-        partitions: 1,
+        partitions: cost::key_shards(vars.iter().copied(), attr)?,
         why: Vec::new(),
         shards: Vec::new(),
     };
     for var in vars {
         let a = attr(var)?;
-        let n = match (a.cardinality, a.ty) {
+        match (a.cardinality, a.ty) {
             (Some(c), _) => {
                 if !s.shards.iter().any(|x| x == var) {
                     s.shards.push(var.to_string());
                     s.why.push(format!("`{var}` has `cardinality = {c}`"));
                 }
-                c.max(1)
             }
-            (None, AttributeType::Enum) => {
-                s.why.push(format!(
-                    "`{var}` is an enum: new items can all take one value, and a terminal value's partition only grows"
-                ));
-                1
-            }
-            (None, AttributeType::Boolean) => {
-                s.why.push(format!(
-                    "`{var}` is a boolean: new items can all take one value"
-                ));
-                1
-            }
-            (None, AttributeType::Timestamp) if a.format == Some(TimestampFormat::Date) => {
-                s.why
-                    .push(format!("`{var}` is a day: all of today's writes share it"));
-                1
-            }
-            _ => return None,
-        };
-        s.partitions = s.partitions.saturating_mul(n);
+            (None, AttributeType::Enum) => s.why.push(format!(
+                "`{var}` is an enum: new items can all take one value, and a terminal value's partition only grows"
+            )),
+            (None, AttributeType::Boolean) => s.why.push(format!(
+                "`{var}` is a boolean: new items can all take one value"
+            )),
+            _ => s
+                .why
+                .push(format!("`{var}` is a day: all of today's writes share it")),
+        }
     }
     if constant {
         s.why.push("the key is a constant".to_string());
@@ -163,15 +160,24 @@ impl Spread {
         format!("{note}; one partition serves at most 3,000 RCU/s")
     }
 
-    /// The fix: shard the key, or, when it is sharded already, shard it wider.
-    pub(super) fn help(&self, form: KeyForm<'_>, per_partition: f64, limit: f64) -> String {
-        let total = per_partition * num::to_f64(self.partitions);
-        let n = num::ceil_count(total * 2.0 / limit)
-            .and_then(|n| n.max(4).checked_next_power_of_two())
-            .unwrap_or(u64::MAX);
+    /// The fix: shard the key, or, when it is sharded already, shard it wider, over `n`
+    /// partitions ([`sizing::shards_needed`]: the fewest that carry the key's traffic with
+    /// `headroom`); `None` when no count does.
+    pub(super) fn help(&self, form: KeyForm<'_>, n: Option<Suggestion>) -> String {
+        let Some(sized) = n else {
+            return format!(
+                "no shard count up to {} carries it: split the traffic over keys of their own",
+                thousands(sizing::MAX_SHARDS)
+            );
+        };
+        let n = sized.shards;
+        let mut how = sized.how();
+        if sized.without_headroom {
+            how.push_str(" (the key's reads allow no more: every read queries every shard, and each Query is charged at least one read unit)");
+        }
         match (self.shards.as_slice(), form) {
             ([], KeyForm::Template(t)) => format!(
-                "write-shard the key: `{t}#{{shard}}` with `shard` = hash(id) % {n} (declare `shard` with `cardinality = {n}`), and query the {n} shards in parallel; for time ranges, bucket by day as well (`...#{{day}}#{{shard}}`)"
+                "write-shard the key: `{t}#{{shard}}` with `shard` = hash(id) % {n} (declare `shard` with `cardinality = {n}`: the fewest shards that carry the declared traffic {how}), and query the {n} shards in parallel; for time ranges, bucket by day as well (`...#{{day}}#{{shard}}`)"
             ),
             ([], KeyForm::Native(index)) => {
                 let mut keys: Vec<String> = index
@@ -181,18 +187,28 @@ impl Spread {
                     .collect();
                 keys.push("{ name = \"shard\", type = \"N\" }".to_string());
                 format!(
-                    "write-shard the key: add a `shard` attribute, hash(id) % {n} (declare it as an integer with `cardinality = {n}`), and query the {n} shards in parallel:\n[indexes.{}]\npartition_key = [{}]",
+                    "write-shard the key: add a `shard` attribute, hash(id) % {n} (declare it as an integer with `cardinality = {n}`: the fewest shards that carry the declared traffic {how}), and query the {n} shards in parallel:\n[indexes.{}]\npartition_key = [{}]",
                     index.name,
                     keys.join(", ")
                 )
             }
-            (shards, _) => format!(
-                "shard it wider: spread it over {} partitions instead of {} (raise the `cardinality` of `{}` to match), which takes it with room to spare",
-                n.max(self.partitions.saturating_mul(2)),
-                self.partitions,
+            (shards, _) => self.wider(shards, n, &how),
+        }
+    }
+
+    /// `shard it wider`: over `n` partitions, taking the traffic `how`.
+    fn wider(&self, shards: &[String], n: u64, how: &str) -> String {
+        let set = match shards {
+            [one] => format!("set `cardinality = {n}` on `{one}`"),
+            _ => format!(
+                "set the `cardinality` of `{}` so that their product is {n}",
                 shards.join("`, `")
             ),
-        }
+        };
+        format!(
+            "shard it wider: spread it over {n} partitions instead of {} ({set}), which carries the declared traffic {how}",
+            self.partitions
+        )
     }
 }
 
@@ -232,8 +248,7 @@ fn hot_writes(model: &Model, out: &mut Vec<Diagnostic>) {
                 .note(rate_source(model, &e.name, writes, stated))
                 .help(spread.help(
                     KeyForm::Template(&keys.pk.template),
-                    rate,
-                    PARTITION_WCU,
+                    shards::suggest_for_writer(model, &e.name, &keys.pk.span, 0.0),
                 )),
             );
         }
@@ -274,7 +289,10 @@ fn native_writes<'m>(model: &'m Model, e: &'m EntityDecl, out: &mut Vec<Diagnost
             d.label(label)
                 .note(spread.note(rate, "WCU/s", "one partition takes at most 1,000 WCU/s"))
                 .note(rate_source(model, &e.name, writes, stated))
-                .help(spread.help(KeyForm::Native(index), rate, PARTITION_WCU)),
+                .help(spread.help(
+                    KeyForm::Native(index),
+                    shards::suggest_for_writer(model, &e.name, &index.span, 0.0),
+                )),
         );
     }
 }
@@ -290,8 +308,9 @@ fn rate_source(model: &Model, entity: &str, writes: f64, stated: bool) -> String
     }
 }
 
-/// Read units of one Query of `p` returning `items` items of the largest returned item size:
-/// at most one 1 MB page, at least one 4 KB unit, halved when eventually consistent.
+/// Read units of one Query of `p` returning `items` items of the largest returned item size
+/// ([`cost::query_units`]: at most one 1 MB page, at least one 4 KB unit, halved when
+/// eventually consistent).
 fn query_units(model: &Model, p: &Pattern, items: u64) -> f64 {
     let size: u64 = p
         .returns
@@ -299,8 +318,12 @@ fn query_units(model: &Model, p: &Pattern, items: u64) -> f64 {
         .map(|r| model.traffic.item_size_bytes(&r.name))
         .max()
         .unwrap_or(model.traffic.default_item_size_bytes);
-    let bytes = items.max(1).saturating_mul(size).min(1024 * 1024);
-    num::to_f64(bytes.div_ceil(4096).max(1)) * if p.consistent_read { 1.0 } else { 0.5 }
+    let consistency = if p.consistent_read {
+        ReadConsistency::Strong
+    } else {
+        ReadConsistency::Eventual
+    };
+    cost::query_units(items.max(1).saturating_mul(size), consistency)
 }
 
 /// The items one read of `p` returns: `items_per_read`, or its `limit`, or 1.
@@ -327,8 +350,8 @@ struct ReadLoad {
 fn partition_reads(model: &Model, p: &Pattern, partitions: u64) -> Option<ReadLoad> {
     let traffic = model.traffic.patterns.get(&p.name)?;
     let rps = traffic.reads_per_second?;
-    let queries = partitions.max(1);
-    let per_query = query_units(model, p, items_per_read(p, traffic).div_ceil(queries));
+    let (queries, each) = cost::shard_queries(items_per_read(p, traffic), partitions);
+    let per_query = query_units(model, p, each);
     Some(ReadLoad {
         rps,
         queries,
@@ -376,11 +399,7 @@ fn hot_reads(model: &Model, p: &Pattern, key: &ReadKey, spread: &Spread) -> Opti
         )
         .note(spread.read_note(rate))
         .note(load.source())
-        .help(if spread.shards.is_empty() {
-            "cache the result, or shard the key and spread reads over the shards".to_string()
-        } else {
-            reads::wider_for_reads(model, &[p], spread)
-        })
+        .help(reads::read_help(model, &[p], spread, "cache the result"))
     })
 }
 
@@ -472,7 +491,10 @@ fn implied_writes(
         out.push(
             d.note(spread.note(rate, "WCU/s", "one partition takes at most 1,000 WCU/s"))
                 .note(rate_source(model, &e.name, writes, stated))
-                .help(spread.help(KeyForm::Template(t), rate, PARTITION_WCU)),
+                .help(spread.help(
+                    KeyForm::Template(t),
+                    shards::suggest_for_reader(model, p, writes * wcu(model, &e.name)),
+                )),
         );
     }
 }

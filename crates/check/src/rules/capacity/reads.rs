@@ -5,6 +5,8 @@ use std::ops::Range;
 
 use monotable_model::{Index, KeyTemplate, KeyTest, Model, Pattern};
 
+use super::shards::suggest_for_reader;
+use super::sizing::MAX_SHARDS;
 use super::summed::groups;
 use super::{PARTITION_RCU, ReadLoad, Spread, partition_names, partition_reads, spread};
 use super::{spread_of, where_};
@@ -36,7 +38,7 @@ pub(super) enum ReadPlace<'m> {
 
 impl Reader<'_> {
     /// Whether the two can read the same partition: the same key, with renders in common.
-    fn shares(&self, other: &Reader<'_>) -> bool {
+    pub(super) fn shares(&self, other: &Reader<'_>) -> bool {
         if self.index != other.index || self.key != other.key {
             return false;
         }
@@ -118,42 +120,38 @@ fn native_reader<'m>(model: &'m Model, p: &'m Pattern, index: &'m Index) -> Opti
     })
 }
 
-/// The fix for the reads of `patterns` over one partition of a sharded key: as many shards
-/// as take them with room to spare, or, when each Query's least charge alone is too much,
-/// that no shard count does.
-pub(super) fn wider_for_reads(model: &Model, patterns: &[&Pattern], spread: &Spread) -> String {
-    let at = |k: u64| -> f64 {
-        patterns
-            .iter()
-            .filter_map(|p| partition_reads(model, p, k))
-            .map(|l| l.rate)
-            .sum()
-    };
-    let wider = |room: f64| {
-        (1..=20)
-            .map(|i| spread.partitions.saturating_mul(1 << i))
-            .find(|&k| at(k) * room <= PARTITION_RCU)
-    };
-    let least = at(u64::MAX);
+/// The fix for the reads of `patterns` over one partition of a key: as many shards as carry
+/// the key's traffic with the model's `shard_headroom` ([`suggest_for_reader`]), else with
+/// none, else, when each Query's least charge alone is too much, that no shard count does.
+/// `cache` is the first remedy named for an unsharded key.
+pub(super) fn read_help(
+    model: &Model,
+    patterns: &[&Pattern],
+    spread: &Spread,
+    cache: &str,
+) -> String {
+    let least: f64 = patterns
+        .iter()
+        .filter_map(|p| partition_reads(model, p, MAX_SHARDS))
+        .fold(0.0, |sum, l| sum + l.rate);
     let floor = format!(
         "every read queries every shard and each Query is charged at least one read unit (half of one when eventually consistent), so each shard takes ~{least:.0} RCU/s however many there are"
     );
-    let widen = |k: u64, how: &str| {
-        format!(
-            "shard it wider: spread it over {k} partitions instead of {} (raise the `cardinality` of `{}` to match), which takes it {how}",
-            spread.partitions,
-            spread.shards.join("`, `")
-        )
+    let Some(sized) = suggest_for_reader(model, patterns[0], 0.0) else {
+        return format!("more shards cannot take it: {floor}; {cache}, or read it less often");
     };
-    match (wider(2.0), wider(1.0)) {
-        (Some(k), _) => widen(k, "with room to spare"),
-        (None, Some(k)) => format!(
-            "{}; or cache the result: {floor}",
-            widen(k, "with little room")
-        ),
-        (None, None) => {
-            format!("more shards cannot take it: {floor}; cache the result, or read it less often")
-        }
+    let (n, how) = (sized.shards, sized.how());
+    let shard = if spread.shards.is_empty() {
+        format!(
+            "shard the key over {n} partitions (a `shard` variable with `cardinality = {n}`, queried in parallel), so each Query reads fewer items, which carries the declared traffic {how}"
+        )
+    } else {
+        spread.wider(&spread.shards, n, &how)
+    };
+    match (sized.without_headroom, spread.shards.is_empty()) {
+        (true, _) => format!("{shard}; or {cache}: {floor}"),
+        (false, true) => format!("{cache}, or {shard}"),
+        (false, false) => shard,
     }
 }
 
@@ -201,12 +199,13 @@ fn finding(model: &Model, members: &[(&Reader<'_>, f64)], total: f64) -> Diagnos
             )
         })
         .collect();
-    let help = if first.spread.shards.is_empty() {
-        "cache what is read most, read eventually consistent where a strong read is not needed (half the units), or shard the key so each Query reads fewer items".to_string()
-    } else {
-        let patterns: Vec<&Pattern> = members.iter().map(|(r, _)| r.pattern).collect();
-        wider_for_reads(model, &patterns, &first.spread)
-    };
+    let patterns: Vec<&Pattern> = members.iter().map(|(r, _)| r.pattern).collect();
+    let help = read_help(
+        model,
+        &patterns,
+        &first.spread,
+        "cache what is read most, read eventually consistent where a strong read is not needed (half the units)",
+    );
     // Every pattern's rate is stated, so this is an error, as for one pattern.
     Diagnostic::error(Rule::HotPartition, msg, first.span.clone())
         .label(format!(
@@ -225,7 +224,7 @@ fn finding(model: &Model, members: &[(&Reader<'_>, f64)], total: f64) -> Diagnos
 
 #[cfg(test)]
 mod tests {
-    use super::{readers, summed_reads, wider_for_reads};
+    use super::{read_help, readers, summed_reads};
 
     /// A feed sharded `shards` ways, read at `a` and `b` pages/s of 20 posts of 1 KB.
     fn model(shards: u32, a: u32, b: u32) -> monotable_model::Model {
@@ -316,20 +315,28 @@ reads_per_second = {b}
         let help = |shards, a| {
             let m = model(shards, a, 0);
             let r = &readers(&m)[0];
-            wider_for_reads(&m, &[r.pattern], &r.spread)
+            read_help(&m, &[r.pattern], &r.spread, "cache the result")
         };
-        // 1,000 reads/s: over 4 shards each Query is 5 posts, 1 RCU: 1,000 RCU/s a shard.
+        // 2,000 reads/s of 20 posts: 5,000 RCU/s on one shard. With 2× headroom a shard may
+        // take 1,500: over 5 shards each Query is 4 posts, half a unit, 1,000 RCU/s.
+        let wider = help(1, 2000);
         assert!(
-            help(2, 1000).contains("over 4 partitions instead of 2"),
-            "{}",
-            help(2, 1000)
+            wider.starts_with("shard it wider: spread it over 5 partitions instead of 1 (set `cardinality = 5` on `shard`)"),
+            "{wider}"
         );
-        assert!(help(2, 1000).ends_with("with room to spare"));
-        // 5,000 reads/s: at least 2,500 RCU/s a shard, however many.
         assert!(
-            help(2, 5000).contains("with little room"),
-            "{}",
-            help(2, 5000)
+            wider.ends_with("with 2× headroom (`shard_headroom`)"),
+            "{wider}"
+        );
+        // 5,000 reads/s: at least 2,500 RCU/s a shard, however many: only without headroom.
+        let little = help(2, 5000);
+        assert!(
+            little.contains("over 5 partitions instead of 2"),
+            "{little}"
+        );
+        assert!(
+            little.contains("with no headroom; or cache the result"),
+            "{little}"
         );
         // 7,000 reads/s: at least 3,500 RCU/s a shard; no count takes it.
         let none = help(2, 7000);

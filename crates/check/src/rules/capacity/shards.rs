@@ -6,17 +6,16 @@ use monotable_model::limits::thousands;
 use monotable_model::{Model, Operation, Pattern};
 use rust_decimal::prelude::ToPrimitive;
 
+use std::ops::Range;
+
 use super::reads::{ReadPlace, Reader, readers};
+use super::sizing::{Suggestion, shards_needed, suggest};
 use super::summed::{Place, Writer, writers};
 use super::{PARTITION_RCU, PARTITION_WCU, partition_names, partition_reads, wcu};
 use crate::cost::{PriceTable, reads_per_month};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
 use crate::rules::{listing, where_};
-
-/// The most shard counts tried above the first estimate before giving up (the key is then
-/// taken as sized right).
-const MAX_TRIES: u64 = 4096;
 
 /// MT017: every sharded key whose writers all state their rates, sharded wider than its
 /// declared traffic with the headroom needs.
@@ -34,21 +33,62 @@ pub(super) fn oversized_shards(model: &Model, out: &mut Vec<Diagnostic>) {
             continue;
         }
         seen.push(id);
-        let sharing: Vec<&Writer<'_>> = writers
-            .iter()
-            .filter(|o| std::ptr::eq(*o, w) || w.shares(o))
-            .collect();
-        if !sharing.iter().all(|o| o.stated) {
+        let load = Load::at_writer(model, &writers, &readers, w);
+        if !load.writers.iter().all(|o| o.stated) {
             // A default rate is a guess: no advice to shrink on a guess.
             continue;
         }
-        let reading: Vec<&Reader<'_>> = readers.iter().filter(|r| reads_key(r, w)).collect();
-        let load = Load::of(model, &sharing, &reading);
-        let needed = load.needed(model.traffic.shard_headroom, shards);
+        let needed = load.needed(model.traffic.shard_headroom).unwrap_or(shards);
         if needed < shards {
             out.push(finding(model, w, &load, needed));
         }
     }
+}
+
+/// The shard count to suggest for the key the writer of `entity` at `span` writes (its
+/// template's span, or a native index's): [`suggest`] for every writer sharing the key, every
+/// move and every stated reader, with `extra_writes` WCU/s more and the model's
+/// `shard_headroom`.
+pub(in crate::rules) fn suggest_for_writer(
+    model: &Model,
+    entity: &str,
+    span: &Range<usize>,
+    extra_writes: f64,
+) -> Option<Suggestion> {
+    let writers = writers(model);
+    let readers = readers(model);
+    let headroom = model.traffic.shard_headroom;
+    let Some(w) = writers
+        .iter()
+        .find(|w| w.entity.name == entity && w.span == *span)
+    else {
+        return suggest(extra_writes, &|_| 0.0, headroom);
+    };
+    let load = Load::at_writer(model, &writers, &readers, w);
+    suggest(load.writes + extra_writes, &|k| load.reads(k), headroom)
+}
+
+/// The shard count to suggest for the key `pattern` reads: [`suggest`] for every writer of it
+/// and every stated reader sharing it, with `extra_writes` WCU/s more (the writes a read
+/// implies) and the model's `shard_headroom`.
+pub(super) fn suggest_for_reader(
+    model: &Model,
+    pattern: &Pattern,
+    extra_writes: f64,
+) -> Option<Suggestion> {
+    let writers = writers(model);
+    let readers = readers(model);
+    let headroom = model.traffic.shard_headroom;
+    let Some(r) = readers.iter().find(|r| std::ptr::eq(r.pattern, pattern)) else {
+        return suggest(extra_writes, &|_| 0.0, headroom);
+    };
+    let writing: Vec<&Writer<'_>> = writers.iter().filter(|w| reads_key(r, w)).collect();
+    let reading: Vec<&Reader<'_>> = readers
+        .iter()
+        .filter(|o| std::ptr::eq(o.pattern, pattern) || r.shares(o))
+        .collect();
+    let load = Load::of(model, &writing, &reading);
+    suggest(load.writes + extra_writes, &|k| load.reads(k), headroom)
 }
 
 /// Whether `r` reads the key `w` writes: the same key, with renders in common, or the same
@@ -96,31 +136,27 @@ impl<'a, 'm> Load<'a, 'm> {
         self.readers
             .iter()
             .filter_map(|r| partition_reads(self.model, r.pattern, shards))
-            .map(|l| l.rate)
-            .sum()
+            .fold(0.0, |sum, l| sum + l.rate)
     }
 
-    /// Whether `shards` carry the load times `headroom` within one partition's limits.
-    fn fits(&self, shards: u64, headroom: f64) -> bool {
-        self.writes * headroom / num::to_f64(shards) <= PARTITION_WCU
-            && self.reads(shards) * headroom <= PARTITION_RCU
+    /// The load on the key `w` writes: every writer sharing it, every reader reading it.
+    fn at_writer(
+        model: &'m Model,
+        writers: &'a [Writer<'m>],
+        readers: &'a [Reader<'m>],
+        w: &Writer<'m>,
+    ) -> Self {
+        let sharing: Vec<&Writer<'_>> = writers
+            .iter()
+            .filter(|o| (o.entity.name == w.entity.name && o.span == w.span) || w.shares(o))
+            .collect();
+        let reading: Vec<&Reader<'_>> = readers.iter().filter(|r| reads_key(r, w)).collect();
+        Load::of(model, &sharing, &reading)
     }
 
-    /// The fewest shards that carry the load with `headroom`, at least 1; `now` when none
-    /// fewer do. It starts from the rates unsharded over each limit, and steps up while the
-    /// reads' rounding (each Query is charged at least one unit) keeps a partition too busy.
-    fn needed(&self, headroom: f64, now: u64) -> u64 {
-        let by = |rate: f64, limit: f64| num::ceil_count(rate * headroom / limit);
-        let first = match (
-            by(self.writes, PARTITION_WCU),
-            by(self.reads(1), PARTITION_RCU),
-        ) {
-            (Some(w), Some(r)) => w.max(r).max(1),
-            _ => return now,
-        };
-        (first..now.min(first.saturating_add(MAX_TRIES)))
-            .find(|&k| self.fits(k, headroom))
-            .unwrap_or(now)
+    /// The fewest shards that carry the load with `headroom` ([`shards_needed`]).
+    fn needed(&self, headroom: f64) -> Option<u64> {
+        shards_needed(self.writes, &|k| self.reads(k), headroom)
     }
 }
 

@@ -5,9 +5,11 @@ use std::ops::Range;
 
 use monotable_model::{Attribute, EntityDecl, Index, KeyTemplate, Model};
 
+use super::shards::suggest_for_writer;
 use super::{KeyForm, PARTITION_WCU, Spread, partition_names, spread, spread_of, wcu};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
+use crate::rules::streams::consumer_writes;
 use crate::rules::{entity_attr, entity_shape, listing, where_};
 use crate::shape::Shape;
 
@@ -77,6 +79,13 @@ pub(super) fn writers(model: &Model) -> Vec<Writer<'_>> {
     for e in &model.entities {
         let (writes, stated) = model.traffic.writes_per_second(&e.name);
         let per_item = writes * wcu(model, &e.name);
+        // Its table key also takes what stream consumers write of it (MT021), when more.
+        let (by_table, table_stated) = match consumer_writes(model, &e.name) {
+            Some((calls, known)) if calls * wcu(model, &e.name) > per_item => {
+                (calls * wcu(model, &e.name), known)
+            }
+            _ => (per_item, stated),
+        };
         let attr = |v: &str| entity_attr(e, v);
         for keys in &e.index_keys {
             let Some(spread) = spread(&keys.pk.template, &attr) else {
@@ -87,9 +96,21 @@ pub(super) fn writers(model: &Model) -> Vec<Writer<'_>> {
                 index: keys.index.as_deref(),
                 key: format!("`{}`", keys.pk.attribute),
                 place: Place::Template(&keys.pk.template, entity_shape(e, &keys.pk.template)),
-                all: per_item,
-                rate: per_item / num::to_f64(spread.partitions),
-                stated,
+                all: if keys.index.is_none() {
+                    by_table
+                } else {
+                    per_item
+                },
+                rate: if keys.index.is_none() {
+                    by_table
+                } else {
+                    per_item
+                } / num::to_f64(spread.partitions),
+                stated: if keys.index.is_none() {
+                    table_stated
+                } else {
+                    stated
+                },
                 spread,
                 span: keys.pk.span.clone(),
             });
@@ -151,11 +172,11 @@ pub(super) fn summed_writes(model: &Model, out: &mut Vec<Diagnostic>) {
             // Under the limit, or a writer over it alone, which is reported on its own.
             continue;
         }
-        out.push(finding(&members, total));
+        out.push(finding(model, &members, total));
     }
 }
 
-fn finding(members: &[&Writer<'_>], total: f64) -> Diagnostic {
+fn finding(model: &Model, members: &[&Writer<'_>], total: f64) -> Diagnostic {
     let first = members[0];
     let names: Vec<&str> = members.iter().map(|w| w.entity.name.as_str()).collect();
     let msg = format!(
@@ -199,7 +220,10 @@ fn finding(members: &[&Writer<'_>], total: f64) -> Diagnostic {
     .note(first.spread.note(total, "WCU/s", "one partition takes at most 1,000 WCU/s"))
     .help(format!(
         "give each entity a partition of its own ({own}), or {}",
-        first.spread.help(form, total, PARTITION_WCU)
+        first.spread.help(
+            form,
+            suggest_for_writer(model, &first.entity.name, &first.span, 0.0)
+        )
     ))
 }
 

@@ -4,7 +4,7 @@
 
 use monotable_model::{Consumer, Model, Operation, Pattern};
 
-use super::super::capacity::{PARTITION_WCU, spread, wcu};
+use super::super::capacity::{PARTITION_WCU, Suggestion, spread, suggest_for_writer, wcu};
 use super::pattern_events;
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
@@ -49,6 +49,23 @@ fn input_rate(model: &Model, c: &Consumer, p: &Pattern) -> (f64, bool, String) {
     (total, stated, source)
 }
 
+/// The items of `entity` stream consumers write per second, and whether every figure is
+/// stated: each consumer write pattern that writes `entity`, at the rate the consumer runs it.
+/// `None` when no consumer writes it.
+pub(crate) fn consumer_writes(model: &Model, entity: &str) -> Option<(f64, bool)> {
+    let mut found = None;
+    for c in &model.consumers {
+        for p in c.writes.iter().filter_map(|n| model.pattern(n)) {
+            if pattern_events(model, p).iter().any(|(e, _)| e == entity) {
+                let (calls, stated, _) = input_rate(model, c, p);
+                let (sum, all) = found.unwrap_or((0.0, true));
+                found = Some((sum + calls, all && stated));
+            }
+        }
+    }
+    found
+}
+
 pub(super) fn hot(model: &Model, c: &Consumer, out: &mut Vec<Diagnostic>) {
     for name in &c.writes {
         let Some(p) = model.pattern(name) else {
@@ -74,7 +91,10 @@ pub(super) fn hot(model: &Model, c: &Consumer, out: &mut Vec<Diagnostic>) {
                 finding(c, p, &entity, &keys.pk.template.to_string(), rate, stated)
                     .note(spread.note(rate, "WCU/s", "one partition takes at most 1,000 WCU/s"))
                     .note(source.clone())
-                    .help(shards(&keys.pk.template.to_string(), units)),
+                    .help(shards(
+                        &keys.pk.template.to_string(),
+                        suggest_for_writer(model, &entity, &keys.pk.span, 0.0),
+                    )),
             );
         }
     }
@@ -106,14 +126,14 @@ fn finding(
     d.label(format!("`{key}`: {what}"))
 }
 
-/// The sharded counter the traffic needs: `units` WCU/s over 1,000 per partition, doubled for
-/// room.
-fn shards(key: &str, units: f64) -> String {
-    let needed = num::ceil_count(units / PARTITION_WCU)
-        .unwrap_or(u64::MAX)
-        .max(2);
-    let roomy = needed.saturating_mul(2);
+/// The sharded counter the traffic needs: [`suggest_for_writer`]'s count, the fewest that
+/// carry the key's writes and reads with the model's `shard_headroom`.
+fn shards(key: &str, n: Option<Suggestion>) -> String {
+    let Some(sized) = n else {
+        return "no shard count carries it: split the aggregate over keys of their own".to_string();
+    };
+    let (n, how) = (sized.shards, sized.how());
     format!(
-        "shard the counter: write `{key}#{{shard}}` with `shard` = hash(the record's key) % {roomy} (declare it with `cardinality = {roomy}`; the traffic needs at least {needed}), so a redelivered record lands on the same item, and sum the {roomy} items when reading"
+        "shard the counter: write `{key}#{{shard}}` with `shard` = hash(the record's key) % {n} (declare it with `cardinality = {n}`: the fewest shards that carry the traffic {how}), so a redelivered record lands on the same item, and sum the {n} items when reading"
     )
 }
