@@ -188,8 +188,11 @@ end
 """
 
 
-def run_wrk(url, script_path, args, seconds, per_unit=1):
-    """wrk with `script_path`; req_s counts units of `per_unit` requests (a fanned-out page)."""
+def run_wrk(url, script_path, args, seconds, per_unit=1, serve=None):
+    """wrk with `script_path`; req_s counts units of `per_unit` requests (a fanned-out page).
+    With `serve`, also serve's CPU time per unit (cpu_us): what one request costs the server,
+    whatever else the machine runs."""
+    cpu_before = serve.cpu_seconds() if serve else None
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{seconds}s", "--timeout", "10s",
            "-s", rel(script_path), url]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120, cwd=ROOT)
@@ -200,5 +203,9 @@ def run_wrk(url, script_path, args, seconds, per_unit=1):
     r["http_requests_s"] = r["requests"] / (r["duration_us"] / 1e6)
     r["per_unit"] = per_unit
     r["req_s"] = r["http_requests_s"] / per_unit
+    cpu_after = serve.cpu_seconds() if serve else None
+    units = r["requests"] / per_unit
+    r["cpu_us"] = ((cpu_after - cpu_before) * 1e6 / units
+                   if cpu_before is not None and cpu_after is not None and units else None)
     r["socket_errors"] = r["connect"] + r["read"] + r["write"] + r["timeout"]
     return r
