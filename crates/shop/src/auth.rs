@@ -2,6 +2,7 @@
 //! admin), verified with HS256 locally, or taken from API Gateway's JWT authorizer on Lambda.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -130,6 +131,17 @@ struct Claims {
     groups: Vec<String>,
 }
 
+/// What a token must pass beyond its signature: HS256, `exp` and `sub` present, `exp` and `nbf`
+/// checked with [`LEEWAY_SECONDS`]. Built once, not per request: building it allocates hash sets
+/// of claim names, about 8 % of the token check's samples in serve's profile (docs/benchmarks.md).
+static VALIDATION: LazyLock<Validation> = LazyLock::new(|| {
+    let mut validation = Validation::new(Algorithm::HS256);
+    validation.leeway = LEEWAY_SECONDS;
+    validation.validate_nbf = true;
+    validation.set_required_spec_claims(&["exp", "sub"]);
+    validation
+});
+
 impl Auth {
     /// HS256 with `secret` and the default maximum lifetime.
     pub fn hs256(secret: Vec<u8>) -> Auth {
@@ -221,12 +233,8 @@ impl Auth {
                 "no verified claims in the request context".into(),
             ));
         };
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.leeway = LEEWAY_SECONDS;
-        validation.validate_nbf = true;
-        validation.set_required_spec_claims(&["exp", "sub"]);
         let data =
-            jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(secret), &validation)
+            jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(secret), &VALIDATION)
                 .map_err(|e| {
                 let why = match e.kind() {
                     jsonwebtoken::errors::ErrorKind::ExpiredSignature => "the token has expired",
