@@ -6,7 +6,7 @@ import random
 import re
 from pathlib import Path
 
-from .common import CROCKFORD, PAGE, STATUSES, order_shards
+from .common import CROCKFORD, PAGE, STATUSES, order_listing_keys, order_shards
 from .serve import engine_headers, http, jwt
 from .wrk import lua_engine_order, lua_fan_out, lua_read, lua_shop_order
 
@@ -56,6 +56,7 @@ def build_cases(shop, secret, out, serve):
     # one more (crates/shop/src/orders/list.rs, read_shards): the engine alone sends the same
     # Queries, one per shard, and a page is all of them.
     share = -(-(PAGE + 1) // shards) + 1
+    listing = order_listing_keys()
 
     def query(index, cond, names, pk, extra=None, forward=False, limit=PAGE):
         body = {"TableName": "Shop", "KeyConditionExpression": cond,
@@ -84,11 +85,11 @@ def build_cases(shop, secret, out, serve):
                         "ConsistentRead": True}, separators=(",", ":")))),
         "ap5": dict(keys=k_status, shop=("GET", f"/orders?status=@K@&limit={PAGE}", None),
                     shards=shards,
-                    engine=("Query", query("GSI2", "GSI2PK = :pk", None, "STATUS#@K@#@S@",
+                    engine=("Query", query("GSI2", "GSI2PK = :pk", None, listing["GSI2PK"],
                                            limit=share))),
         "ap6": dict(keys=k_days, shop=("GET", f"/orders?from=@K@&to=@K@&limit={PAGE}", None),
                     shards=shards,
-                    engine=("Query", query("GSI3", "GSI3PK = :pk", None, "ORDERDAY#@K@#@S@",
+                    engine=("Query", query("GSI3", "GSI3PK = :pk", None, listing["GSI3PK"],
                                            limit=share))),
         "ap7": dict(keys=k_products, shop=("GET", "/products/@K@", None),
                     engine=("GetItem", get("PRODUCT#@K@", "PRODUCT"))),

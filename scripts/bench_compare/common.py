@@ -46,19 +46,36 @@ SHARDED = ("ap5", "ap6")
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
-def order_shards(model=SHOP_MODEL):
-    """The write shards of the shop's orders: the `cardinality` of the Order entity's `shard`
-    attribute in the shop's model (1 when it declares none)."""
+def _sharded_entity(model):
     with open(model, "rb") as f:
         doc = tomllib.load(f)
-    found = [e["attributes"]["shard"] for e in doc.get("entities", {}).values()
+    found = [e for e in doc.get("entities", {}).values()
              if isinstance(e, dict) and "shard" in e.get("attributes", {})]
     if not found:
         raise RuntimeError(f"{model.name}: no entity has a `shard` attribute")
-    shards = found[0].get("cardinality", 1)
+    return found[0]
+
+
+def order_shards(model=SHOP_MODEL):
+    """The write shards of the shop's orders: the `cardinality` of the Order entity's `shard`
+    attribute in the shop's model (1 when it declares none)."""
+    shards = _sharded_entity(model)["attributes"]["shard"].get("cardinality", 1)
     if not isinstance(shards, int) or shards < 1:
         raise RuntimeError(f"{model.name}: the shard cardinality {shards!r} is not a positive integer")
     return shards
+
+
+def order_listing_keys(model=SHOP_MODEL):
+    """The partition keys of the orders by status (GSI2PK) and by day (GSI3PK) as the model
+    renders them, with @K@ for the status or day and @S@ for the shard: so the engine alone
+    queries the partitions the shop writes, whatever the shard count."""
+    keys = _sharded_entity(model).get("keys", {})
+    out = {}
+    for index, name in (("GSI2PK", "status"), ("GSI3PK", "day")):
+        if index not in keys or "{" + name + "}" not in keys[index]:
+            raise RuntimeError(f"{model.name}: the orders' {index} does not render {{{name}}}")
+        out[index] = keys[index].replace("{" + name + "}", "@K@").replace("{shard}", "@S@")
+    return out
 
 
 def target(case, shards):
