@@ -6,9 +6,9 @@ import random
 import re
 from pathlib import Path
 
-from .common import CROCKFORD, PAGE, STATUSES
+from .common import CROCKFORD, PAGE, STATUSES, order_listing_keys, order_shards
 from .serve import engine_headers, http, jwt
-from .wrk import lua_engine_order, lua_read, lua_shop_order
+from .wrk import lua_engine_order, lua_fan_out, lua_read, lua_shop_order
 
 
 # ---------------------------------------------------------------------------------------------
@@ -51,16 +51,17 @@ def build_cases(shop, secret, out, serve):
     f = lambda name, rows: write_lines(work / f"keys-{name}.txt", rows)  # noqa: E731
     k_users, k_orders, k_products = f("users", users), f("orders", orders), f("products", products)
     k_status, k_days, k_cats = f("statuses", statuses), f("days", days), f("categories", categories)
-    # The engine reads one write shard per request: only shards that hold orders.
-    k_status_shards = f("status-shards", sorted({f"{o['status']}#{o['shard']}" for o in shop["orders"]
-                                                 if o["status"] in statuses}))
-    k_day_shards = f("day-shards", sorted({f"{o['day']}#{o['shard']}" for o in shop["orders"]
-                                           if o["day"] in days}))
+    shards = order_shards()
+    # The shop reads every write shard of the status or day, each for its share of the page and
+    # one more (crates/shop/src/orders/list.rs, read_shards): the engine alone sends the same
+    # Queries, one per shard, and a page is all of them.
+    share = -(-(PAGE + 1) // shards) + 1
+    listing = order_listing_keys()
 
-    def query(index, cond, names, pk, extra=None, forward=False):
+    def query(index, cond, names, pk, extra=None, forward=False, limit=PAGE):
         body = {"TableName": "Shop", "KeyConditionExpression": cond,
                 "ExpressionAttributeValues": {":pk": {"S": pk}, **(extra or {})},
-                "Limit": PAGE, "ScanIndexForward": forward}
+                "Limit": limit, "ScanIndexForward": forward}
         if index:
             body["IndexName"] = index
         if names:
@@ -83,11 +84,13 @@ def build_cases(shop, secret, out, serve):
                         "ExpressionAttributeValues": {":pk": {"S": "ORDER#@K@"}},
                         "ConsistentRead": True}, separators=(",", ":")))),
         "ap5": dict(keys=k_status, shop=("GET", f"/orders?status=@K@&limit={PAGE}", None),
-                    engine_keys=k_status_shards,
-                    engine=("Query", query("GSI2", "GSI2PK = :pk", None, "STATUS#@K@"))),
+                    shards=shards,
+                    engine=("Query", query("GSI2", "GSI2PK = :pk", None, listing["GSI2PK"],
+                                           limit=share))),
         "ap6": dict(keys=k_days, shop=("GET", f"/orders?from=@K@&to=@K@&limit={PAGE}", None),
-                    engine_keys=k_day_shards,
-                    engine=("Query", query("GSI3", "GSI3PK = :pk", None, "ORDERDAY#@K@"))),
+                    shards=shards,
+                    engine=("Query", query("GSI3", "GSI3PK = :pk", None, listing["GSI3PK"],
+                                           limit=share))),
         "ap7": dict(keys=k_products, shop=("GET", "/products/@K@", None),
                     engine=("GetItem", get("PRODUCT#@K@", "PRODUCT"))),
         "ap8": dict(keys=k_cats, shop=("GET", f"/products?category=@K@&limit={PAGE}", None),
@@ -107,8 +110,10 @@ def build_cases(shop, secret, out, serve):
         method, path, _ = c["shop"]
         shop_lua = lua_read(c["keys"], method, path, None, admin)
         target, body = c["engine"]
-        engine_lua = lua_read(c.get("engine_keys", c["keys"]), "POST", "/", body,
-                              engine_headers(target))
+        if "shards" in c:
+            engine_lua = lua_fan_out(c["keys"], body, c["shards"], engine_headers(target))
+        else:
+            engine_lua = lua_read(c["keys"], "POST", "/", body, engine_headers(target))
         scripts[name] = {"shop": shop_lua, "engine": engine_lua}
 
     # Order creation: the shop as the ordering user; the engine with the shop's transaction.
@@ -128,8 +133,7 @@ def build_cases(shop, secret, out, serve):
             (work / f"{name}-{side}.lua").write_text(text)
     return {"keys": seed_keys, "admin": admin, "cases": cases, "order_products": order_products,
             "tokens": dict((u, jwt(secret, u)) for u in users[:20]), "work": work,
-            "engine_keys": {n: c.get("engine_keys", c["keys"]) for n, c in cases.items()},
-            "days": days, "statuses": statuses, "by_status": by_status, "skipped": skipped}
+            "shards": shards, "days": days, "statuses": statuses, "by_status": by_status, "skipped": skipped}
 
 
 def shop_transaction_templates(shop):
@@ -199,17 +203,21 @@ def probe(serve, built, shop):
             if name == "ap3" and not body.get("items"):
                 problems.append(f"{name} shop: an order without items")
         target, template = c["engine"]
-        ekeys = keys_of(built["engine_keys"][name])
         for _ in range(5):
-            k = rng.choice(ekeys)
-            status, body = http("POST", serve.dynamodb + "/", engine_headers(target),
-                                template.replace("@K@", k))
-            if status != 200:
-                problems.append(f"{name} engine {target} {k}: {status} {body}")
-            elif target == "GetItem" and "Item" not in body:
-                problems.append(f"{name} engine GetItem {k}: no item")
-            elif target == "Query" and not body.get("Items"):
-                problems.append(f"{name} engine Query {k}: no items")
+            k = rng.choice(keys)
+            # A sharded listing: every shard of the key, as a page reads them.
+            bodies = [template.replace("@K@", k).replace("@S@", str(s))
+                      for s in range(c.get("shards", 1))]
+            found = 0
+            for body in bodies:
+                status, answer = http("POST", serve.dynamodb + "/", engine_headers(target), body)
+                if status != 200:
+                    problems.append(f"{name} engine {target} {k}: {status} {answer}")
+                    break
+                found += len(answer.get("Items", [])) if target == "Query" else "Item" in answer
+            else:
+                if not found:
+                    problems.append(f"{name} engine {target} {k}: nothing found")
     # Order creation, once each way.
     user, token = next(iter(built["tokens"].items()))
     p = built["order_products"][0]

@@ -79,6 +79,30 @@ end
 """
 
 
+def lua_fan_out(keys_path, body, shards, headers):
+    """A page read across `shards` write shards: per page a random line of keys_path, then one
+    POST per shard 0..shards-1, `body` with @K@ the key and @S@ the shard. A page is `shards`
+    requests (run_wrk divides by them); the connections send a page's requests concurrently, as
+    the shop reads its shards."""
+    return LUA_COMMON + f"""
+{lua_headers(headers)}
+local keys, n, k
+local shard, shards = 0, {shards}
+local parts = {lua_list(body.split("@K@"))}
+function init(args)
+  math.randomseed(4245 + 7919 * (tid or 0))
+  keys = lines({lua_str(rel(keys_path))})
+  n = #keys
+end
+function request()
+  if shard == 0 then k = keys[math.random(n)] end
+  local body = string.gsub(table.concat(parts, k), "@S@", tostring(shard))
+  shard = (shard + 1) % shards
+  return wrk.format("POST", "/", nil, body)
+end
+"""
+
+
 def lua_shop_order(users_path, products_path):
     """POST /users/{id}/orders as that user, 1 to 5 distinct products, quantity 1 to 4."""
     return LUA_COMMON + f"""
@@ -164,7 +188,11 @@ end
 """
 
 
-def run_wrk(url, script_path, args, seconds):
+def run_wrk(url, script_path, args, seconds, per_unit=1, serve=None):
+    """wrk with `script_path`; req_s counts units of `per_unit` requests (a fanned-out page).
+    With `serve`, also serve's CPU time per unit (cpu_us): what one request costs the server,
+    whatever else the machine runs."""
+    cpu_before = serve.cpu_seconds() if serve else None
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{seconds}s", "--timeout", "10s",
            "-s", rel(script_path), url]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120, cwd=ROOT)
@@ -172,6 +200,12 @@ def run_wrk(url, script_path, args, seconds):
     if done.returncode != 0 or not match:
         raise RuntimeError(f"wrk failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     r = json.loads(match.group(1))
-    r["req_s"] = r["requests"] / (r["duration_us"] / 1e6)
+    r["http_requests_s"] = r["requests"] / (r["duration_us"] / 1e6)
+    r["per_unit"] = per_unit
+    r["req_s"] = r["http_requests_s"] / per_unit
+    cpu_after = serve.cpu_seconds() if serve else None
+    units = r["requests"] / per_unit
+    r["cpu_us"] = ((cpu_after - cpu_before) * 1e6 / units
+                   if cpu_before is not None and cpu_after is not None and units else None)
     r["socket_errors"] = r["connect"] + r["read"] + r["write"] + r["timeout"]
     return r

@@ -2,6 +2,7 @@
 //! admin), verified with HS256 locally, or taken from API Gateway's JWT authorizer on Lambda.
 
 use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -130,6 +131,17 @@ struct Claims {
     groups: Vec<String>,
 }
 
+/// What a token must pass beyond its signature: HS256, `exp` and `sub` present, `exp` and `nbf`
+/// checked with [`LEEWAY_SECONDS`]. Built once, not per request: building it allocates hash sets
+/// of claim names, about 8 % of the token check's samples in serve's profile (docs/benchmarks.md).
+static VALIDATION: LazyLock<Validation> = LazyLock::new(|| {
+    let mut validation = Validation::new(Algorithm::HS256);
+    validation.leeway = LEEWAY_SECONDS;
+    validation.validate_nbf = true;
+    validation.set_required_spec_claims(&["exp", "sub"]);
+    validation
+});
+
 impl Auth {
     /// HS256 with `secret` and the default maximum lifetime.
     pub fn hs256(secret: Vec<u8>) -> Auth {
@@ -212,6 +224,27 @@ impl Auth {
 
     /// Verify a bearer token.
     pub fn verify(&self, token: &str) -> Result<Caller, ShopError> {
+        self.verify_claims(token).map(|(caller, _)| caller)
+    }
+
+    /// Verify a bearer token, or find it among the tokens `verified` holds (the same text,
+    /// verified before by this `Auth`) while it has not expired.
+    pub(crate) fn verify_with(
+        &self,
+        token: &str,
+        verified: &Verified,
+    ) -> Result<Caller, ShopError> {
+        let now = now_seconds()?;
+        if let Some(caller) = verified.get(token, now) {
+            return Ok(caller);
+        }
+        let (caller, exp) = self.verify_claims(token)?;
+        verified.put(token, &caller, exp);
+        Ok(caller)
+    }
+
+    /// The caller a bearer token names, and its `exp`.
+    fn verify_claims(&self, token: &str) -> Result<(Caller, u64), ShopError> {
         let Auth::Hs256 {
             secret,
             max_lifetime,
@@ -221,12 +254,8 @@ impl Auth {
                 "no verified claims in the request context".into(),
             ));
         };
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.leeway = LEEWAY_SECONDS;
-        validation.validate_nbf = true;
-        validation.set_required_spec_claims(&["exp", "sub"]);
         let data =
-            jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(secret), &validation)
+            jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(secret), &VALIDATION)
                 .map_err(|e| {
                 let why = match e.kind() {
                     jsonwebtoken::errors::ErrorKind::ExpiredSignature => "the token has expired",
@@ -241,10 +270,42 @@ impl Auth {
                 ShopError::Unauthenticated(why.into())
             })?;
         check_lifetime(&data.claims, *max_lifetime, now_seconds()?)?;
-        caller(
+        let caller = caller(
             &data.claims.sub,
             data.claims.groups.iter().map(String::as_str),
-        )
+        )?;
+        Ok((caller, data.claims.exp))
+    }
+}
+
+/// Most tokens [`Verified`] holds; when full, it starts again empty.
+pub const VERIFIED_TOKENS: usize = 4096;
+
+/// Bearer tokens verified before, by their whole text (signature included), with their caller
+/// and `exp`: a client sends the same token on every request, and verifying it again (HMAC key
+/// set-up, signature, claims JSON) was about 8 % of serve's CPU on `GET /users/{id}`
+/// (docs/benchmarks.md). Every other check a token passed stays passed as time goes on
+/// (`nbf`, `iat`, the lifetime limit), so a hit only checks `exp` again, with the same leeway.
+/// Only tokens that verified are kept, so filling it takes the secret.
+#[derive(Default)]
+pub struct Verified {
+    tokens: Mutex<HashMap<String, (Caller, u64)>>,
+}
+
+impl Verified {
+    fn get(&self, token: &str, now: u64) -> Option<Caller> {
+        let tokens = self.tokens.lock().ok()?;
+        let (caller, exp) = tokens.get(token)?;
+        (exp.saturating_add(LEEWAY_SECONDS) >= now).then(|| caller.clone())
+    }
+
+    fn put(&self, token: &str, caller: &Caller, exp: u64) {
+        if let Ok(mut tokens) = self.tokens.lock() {
+            if tokens.len() >= VERIFIED_TOKENS {
+                tokens.clear();
+            }
+            tokens.insert(token.to_string(), (caller.clone(), exp));
+        }
     }
 }
 
@@ -323,7 +384,7 @@ impl FromRequestParts<Shop> for Caller {
                     "the Authorization header is not `Bearer <token>`".into(),
                 )
             })?;
-        shop.auth().verify(token)
+        shop.auth().verify_with(token, shop.verified())
     }
 }
 
@@ -376,6 +437,55 @@ mod tests {
             .verify(token)
             .unwrap_err()
             .to_string()
+    }
+
+    #[test]
+    fn verified_tokens_are_found_again_until_they_expire() {
+        let auth = Auth::hs256(b"secret".to_vec());
+        let verified = Verified::default();
+        let token = auth.issue("alice", true, 60).unwrap();
+        let alice = auth.verify_with(&token, &verified).unwrap();
+        let now = now_seconds().unwrap();
+        assert_eq!(verified.get(&token, now), Some(alice.clone()));
+        assert_eq!(auth.verify_with(&token, &verified).unwrap(), alice);
+        // Past `exp` and the leeway, the token is no longer found.
+        let end = now + 60 + LEEWAY_SECONDS;
+        assert_eq!(verified.get(&token, end), Some(alice));
+        assert_eq!(verified.get(&token, end + 1), None);
+    }
+
+    #[test]
+    fn refused_tokens_are_not_kept_and_kept_ones_vouch_for_no_other_text() {
+        let auth = Auth::hs256(b"secret".to_vec());
+        let verified = Verified::default();
+        let token = auth.issue("alice", false, 60).unwrap();
+        auth.verify_with(&token, &verified).unwrap();
+        // Same header and claims, another signature: verified, and refused.
+        let (body, _) = token.rsplit_once('.').unwrap();
+        let forged = Auth::hs256(b"other".to_vec())
+            .issue("alice", false, 60)
+            .unwrap();
+        let forged = format!("{body}.{}", forged.rsplit_once('.').unwrap().1);
+        assert!(auth.verify_with(&forged, &verified).is_err());
+        assert!(auth.verify_with("not a token", &verified).is_err());
+        let tokens = verified.tokens.lock().unwrap();
+        assert_eq!(tokens.len(), 1);
+        assert!(tokens.contains_key(&token));
+    }
+
+    #[test]
+    fn a_full_set_of_verified_tokens_starts_again() {
+        let verified = Verified::default();
+        let caller = Caller {
+            user_id: "alice".into(),
+            admin: false,
+        };
+        for n in 0..=VERIFIED_TOKENS {
+            verified.put(&format!("token-{n}"), &caller, u64::MAX);
+        }
+        let tokens = verified.tokens.lock().unwrap();
+        assert_eq!(tokens.len(), 1);
+        assert!(tokens.contains_key(&format!("token-{VERIFIED_TOKENS}")));
     }
 
     #[test]

@@ -75,6 +75,8 @@ struct Inner {
     options: ShopOptions,
     /// Set while a recreation of the table runs, so concurrent requests start only one.
     recreating: Arc<std::sync::atomic::AtomicBool>,
+    /// Bearer tokens `auth` verified before.
+    verified: Arc<auth::Verified>,
 }
 
 impl Shop {
@@ -95,6 +97,7 @@ impl Shop {
                 clock: Arc::new(time_util::now),
                 options: ShopOptions::default(),
                 recreating: Arc::default(),
+                verified: Arc::default(),
             }),
         }
     }
@@ -173,6 +176,11 @@ impl Shop {
     /// How callers are authenticated.
     pub fn auth(&self) -> &auth::Auth {
         &self.inner.auth
+    }
+
+    /// The bearer tokens this shop's `auth` verified before.
+    pub(crate) fn verified(&self) -> &auth::Verified {
+        &self.inner.verified
     }
 
     /// A cursor-signing key derived from a secret (domain-separated from its other uses).
