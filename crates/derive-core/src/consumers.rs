@@ -51,10 +51,19 @@ fn consumer(
         c.description.as_deref().unwrap_or("")
     );
     let change_doc = format!("A change `{}` handles: one variant per entity.", c.name);
-    let variants = paths.iter().map(|(name, path)| {
+    // Generic with the entities as defaults (as a collection's row enum is), so that its
+    // derives hold only where the entities implement the traits.
+    let generics: Vec<_> = (0..paths.len())
+        .map(|i| format_ident!("__Monotable{i}"))
+        .collect();
+    let defaults = generics
+        .iter()
+        .zip(paths)
+        .map(|(g, (_, p))| quote!(#g = #p));
+    let variants = paths.iter().zip(&generics).map(|((name, _), g)| {
         let variant = format_ident!("{}", types::pascal(name));
-        let doc = format!("A change of a `{name}`.");
-        quote!(#[doc = #doc] #variant(::monotable::stream::Change<#path>))
+        let doc = format!("A change of `{name}`.");
+        quote!(#[doc = #doc] #variant(::monotable::stream::Change<#g>))
     });
     let arms = paths.iter().map(|(name, path)| {
         let variant = format_ident!("{}", types::pascal(name));
@@ -72,7 +81,7 @@ fn consumer(
 
         #[doc = #change_doc]
         #[derive(Debug, Clone)]
-        pub enum #change { #(#variants),* }
+        pub enum #change<#(#defaults),*> { #(#variants),* }
 
         impl ::monotable::stream::Consumer for #ident {
             type Change = #change;
@@ -197,5 +206,86 @@ fn filter(f: &LambdaFilter) -> TokenStream {
             entities: &[#(#entities),*],
             attributes: &[#(#attributes),*],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use crate::testing::{items, structs, trait_impls};
+
+    fn enums(file: &syn::File) -> Vec<(String, Vec<String>)> {
+        file.items
+            .iter()
+            .filter_map(|item| match item {
+                syn::Item::Enum(e) => Some((
+                    e.ident.to_string(),
+                    e.variants.iter().map(|v| v.ident.to_string()).collect(),
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_consumer_of_mapped_entities_becomes_a_type_and_an_enum_of_exactly_its_entities() {
+        let out = crate::patterns(quote! {
+            model = "../../examples/streams/sales.toml";
+            entities {
+                Order => crate::Order,
+                OrderItem => crate::OrderItem,
+                Product => crate::Product,
+            }
+        });
+        let file = items(&out);
+        assert!(structs(&file).contains(&"ProductSalesConsumer".to_string()));
+        let changes: Vec<_> = enums(&file)
+            .into_iter()
+            .filter(|(name, _)| name == "ProductSalesChange")
+            .collect();
+        assert_eq!(
+            changes,
+            [(
+                "ProductSalesChange".to_string(),
+                vec!["OrderItem".to_string(), "Order".to_string()]
+            )]
+        );
+        assert!(
+            trait_impls(&file)
+                .iter()
+                .any(|(t, ty)| t.ends_with("Consumer") && ty == "ProductSalesConsumer"),
+            "{:?}",
+            trait_impls(&file)
+        );
+        // The Lambda filters the SAM export renders, as constants: INSERT and MODIFY on the new
+        // image, the status filter only where the entity has the attribute (Order).
+        let text = out.to_string();
+        for part in [
+            r#"name : "productSales""#,
+            r#"entities : & ["OrderItem"]"#,
+            r#"entities : & ["Order"]"#,
+            r#"attributes : & [("status" , & [:: monotable :: stream :: FilterMatch :: S ("CANCELLED")])]"#,
+            "batch_size : 100u32",
+            "retries : 3i32",
+            "bisect_on_error : true",
+        ] {
+            assert!(text.contains(part), "{part} not in {text}");
+        }
+    }
+
+    #[test]
+    fn a_consumer_with_an_unmapped_entity_is_left_out() {
+        let out = crate::patterns(quote! {
+            model = "../../examples/streams/sales.toml";
+            entities { Order => crate::Order }
+        });
+        let file = items(&out);
+        assert!(
+            !enums(&file)
+                .iter()
+                .any(|(name, _)| name == "ProductSalesChange")
+        );
+        assert!(!structs(&file).contains(&"ProductSalesConsumer".to_string()));
     }
 }
