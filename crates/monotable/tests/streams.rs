@@ -362,3 +362,80 @@ async fn an_item_that_does_not_decode_is_a_typed_error_and_goes_to_the_failure_f
     assert_eq!(err.entity.as_deref(), Some("Task"));
     assert!(err.to_string().contains("title"), "{err}");
 }
+
+mod decoding {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            any::<String>().prop_map(|s| serde_json::json!({ "S": s })),
+            any::<i64>().prop_map(|n| serde_json::json!({ "N": n.to_string() })),
+            "[0-9e.+-]{0,8}".prop_map(|n| serde_json::json!({ "N": n })),
+            any::<bool>().prop_map(|b| serde_json::json!({ "BOOL": b })),
+            Just(serde_json::json!({ "NULL": true })),
+            proptest::collection::vec(any::<String>(), 1..3)
+                .prop_map(|ss| serde_json::json!({ "SS": ss })),
+        ];
+        leaf.prop_recursive(2, 8, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3)
+                    .prop_map(|l| serde_json::json!({ "L": l })),
+                proptest::collection::btree_map("[a-z]{1,3}", inner, 0..3)
+                    .prop_map(|m| serde_json::json!({ "M": m })),
+            ]
+        })
+    }
+
+    /// An image: arbitrary attributes, often named as the model's, and an `entityType` of
+    /// either entity or none.
+    fn image() -> impl Strategy<Value = serde_json::Map<String, serde_json::Value>> {
+        let names = prop_oneof![
+            Just("projectId".to_string()),
+            Just("taskNo".to_string()),
+            Just("title".to_string()),
+            Just("status".to_string()),
+            Just("createdAt".to_string()),
+            Just("commentId".to_string()),
+            Just("postedAt".to_string()),
+            "[a-zA-Z]{1,8}",
+        ];
+        let entity = prop_oneof![Just(Some("Task")), Just(Some("Comment")), Just(None)];
+        (
+            proptest::collection::btree_map(names, value(), 0..12),
+            entity,
+        )
+            .prop_map(|(attributes, entity)| {
+                let mut image: serde_json::Map<_, _> = attributes.into_iter().collect();
+                if let Some(e) = entity {
+                    image.insert("entityType".into(), serde_json::json!({ "S": e }));
+                }
+                image
+            })
+    }
+
+    proptest! {
+        /// Whatever the images hold, decoding answers a change or a `DecodeError` naming the
+        /// record: it never panics.
+        #[test]
+        fn any_image_decodes_or_is_a_typed_error(
+            new in image(),
+            old in image(),
+            event in prop_oneof![Just("INSERT"), Just("MODIFY"), Just("REMOVE")],
+        ) {
+            let json = serde_json::json!({ "Records": [{
+                "eventID": "e", "eventName": event, "awsRegion": "local",
+                "dynamodb": { "SequenceNumber": "42", "SizeBytes": 1,
+                    "Keys": { "PK": { "S": "x" } }, "NewImage": new, "OldImage": old }
+            }]});
+            let event: stream::Event = serde_json::from_value(json).unwrap();
+            for decoded in TaskActivityConsumer::decode(&event) {
+                if let Err(e) = decoded {
+                    prop_assert_eq!(e.sequence.as_str(), "42");
+                    prop_assert!(!e.to_string().is_empty());
+                }
+            }
+        }
+    }
+}

@@ -65,8 +65,8 @@ pub struct DecodeError {
     pub sequence: String,
     /// The entity it was read as, when its `entityType` was read.
     pub entity: Option<String>,
-    /// Why.
-    pub reason: DecodeReason,
+    /// Why (boxed: an entity's error is large, and a decoded change is the common case).
+    pub reason: Box<DecodeReason>,
 }
 
 impl DecodeError {
@@ -75,7 +75,7 @@ impl DecodeError {
         DecodeError {
             sequence: record.sequence.clone(),
             entity: entity.map(str::to_string),
-            reason,
+            reason: Box::new(reason),
         }
     }
 }
@@ -91,7 +91,7 @@ impl From<RecordError> for DecodeError {
         DecodeError {
             sequence,
             entity: None,
-            reason: DecodeReason::Record(e),
+            reason: Box::new(DecodeReason::Record(e)),
         }
     }
 }
