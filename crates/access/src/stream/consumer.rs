@@ -111,3 +111,80 @@ pub trait Consumer: Send + Sync + 'static {
     /// `record` as its change: `Ok(None)` when the record is not one of its entities.
     fn change(record: &StreamRecord) -> Result<Option<Self::Change>, DecodeError>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(event: StreamEvent, old: Option<Item>, new: Option<Item>) -> StreamRecord {
+        StreamRecord {
+            event,
+            event_id: "e".into(),
+            sequence: "1".into(),
+            keys: Item::new(),
+            old_image: old,
+            new_image: new,
+            created_ms: None,
+        }
+    }
+
+    fn item(entity: &str, attributes: &[(&str, AttributeValue)]) -> Option<Item> {
+        let mut item = Item::from([(ENTITY_TYPE.to_string(), AttributeValue::S(entity.into()))]);
+        item.extend(attributes.iter().map(|(k, v)| (k.to_string(), v.clone())));
+        Some(item)
+    }
+
+    const REMOVALS: Filter = Filter {
+        events: &[StreamEvent::Remove],
+        image: Some(StreamImage::Old),
+        entities: &["Order"],
+        attributes: &[("total", &[FilterMatch::N("12.5")])],
+    };
+
+    #[test]
+    fn a_removal_is_matched_on_its_old_image_and_numbers_by_their_text() {
+        let n = |t: &str| AttributeValue::N(t.into());
+        let gone = record(
+            StreamEvent::Remove,
+            item("Order", &[("total", n("12.5"))]),
+            None,
+        );
+        assert!(REMOVALS.matches(&gone));
+        let other = record(
+            StreamEvent::Remove,
+            item("Order", &[("total", n("12.50"))]),
+            None,
+        );
+        assert!(!REMOVALS.matches(&other), "Lambda compares a number's text");
+        let typed = record(
+            StreamEvent::Remove,
+            item("Order", &[("total", AttributeValue::S("12.5".into()))]),
+            None,
+        );
+        assert!(!REMOVALS.matches(&typed), "an S is not an N");
+        let insert = record(
+            StreamEvent::Insert,
+            None,
+            item("Order", &[("total", n("12.5"))]),
+        );
+        assert!(!REMOVALS.matches(&insert));
+        let product = record(
+            StreamEvent::Remove,
+            item("Product", &[("total", n("12.5"))]),
+            None,
+        );
+        assert!(!REMOVALS.matches(&product));
+    }
+
+    #[test]
+    fn a_keys_only_filter_matches_on_events_alone() {
+        let keys_only = Filter {
+            events: &[StreamEvent::Insert],
+            image: None,
+            entities: &["Order"],
+            attributes: &[],
+        };
+        assert!(keys_only.matches(&record(StreamEvent::Insert, None, None)));
+        assert!(!keys_only.matches(&record(StreamEvent::Modify, None, None)));
+    }
+}
