@@ -41,7 +41,7 @@ pub use monotable_access::stream::deliver::{DeliverError, Delivery, EventHandler
 #[cfg(feature = "streams")]
 pub use monotable_access::stream::get_records::StreamError;
 #[cfg(feature = "streams")]
-pub use monotable_access::stream::metrics::{Metrics, MetricsSnapshot};
+pub use monotable_access::stream::metrics::{Metrics, MetricsSnapshot, prometheus};
 
 /// Local delivery of consumer `C` from `table`'s stream (read through `dynamo`'s official
 /// DynamoDB Streams client) to `handler`, resuming after the checkpoint in

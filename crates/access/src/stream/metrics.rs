@@ -36,6 +36,77 @@ pub struct MetricsSnapshot {
     pub lag_ms: u64,
 }
 
+/// One metric: its name, kind (`counter`, `gauge`), help text, and its value in a snapshot.
+type Family = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&MetricsSnapshot) -> u64,
+);
+
+/// Each metric, in the order they are shown.
+const FAMILIES: [Family; 7] = [
+    (
+        "monotable_consumer_delivered_records_total",
+        "counter",
+        "Records a consumer's handler took.",
+        |m| m.delivered,
+    ),
+    (
+        "monotable_consumer_batches_total",
+        "counter",
+        "Handler invocations.",
+        |m| m.batches,
+    ),
+    (
+        "monotable_consumer_failures_total",
+        "counter",
+        "Invocations that reported a failure.",
+        |m| m.failures,
+    ),
+    (
+        "monotable_consumer_retries_total",
+        "counter",
+        "Retries and bisections of failed batches.",
+        |m| m.retries,
+    ),
+    (
+        "monotable_consumer_sent_to_on_failure_total",
+        "counter",
+        "Records sent to the failure destination once their retries were spent.",
+        |m| m.sent_to_on_failure,
+    ),
+    (
+        "monotable_consumer_lag_records",
+        "gauge",
+        "Records read for the consumer and not handled yet.",
+        |m| m.lag_records,
+    ),
+    (
+        "monotable_consumer_lag_milliseconds",
+        "gauge",
+        "Age of the oldest record not handled yet.",
+        |m| m.lag_ms,
+    ),
+];
+
+/// The consumers' counters in Prometheus' text format (what `/metrics` shows), one series per
+/// consumer, labelled `consumer="NAME"`.
+pub fn prometheus(consumers: &[(&str, MetricsSnapshot)]) -> String {
+    let mut out = String::new();
+    for (name, kind, help, value) in FAMILIES {
+        out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n"));
+        for (consumer, snapshot) in consumers {
+            let label = consumer.replace('\\', "\\\\").replace('"', "\\\"");
+            out.push_str(&format!(
+                "{name}{{consumer=\"{label}\"}} {}\n",
+                value(snapshot)
+            ));
+        }
+    }
+    out
+}
+
 fn count(n: usize) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
 }
@@ -88,5 +159,32 @@ impl Metrics {
     /// The stream is read to its end.
     pub(crate) fn caught_up(&self) {
         self.behind(&[]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_consumer_is_a_labelled_series_under_one_help_line() {
+        let a = MetricsSnapshot {
+            delivered: 7,
+            lag_records: 2,
+            ..MetricsSnapshot::default()
+        };
+        let text = prometheus(&[("productSales", a), ("audit", MetricsSnapshot::default())]);
+        assert!(
+            text.contains(
+                "monotable_consumer_delivered_records_total{consumer=\"productSales\"} 7\n"
+            )
+        );
+        assert!(text.contains("monotable_consumer_lag_records{consumer=\"productSales\"} 2\n"));
+        assert!(text.contains("monotable_consumer_lag_records{consumer=\"audit\"} 0\n"));
+        assert_eq!(
+            text.matches("# TYPE monotable_consumer_lag_records gauge")
+                .count(),
+            1
+        );
     }
 }
