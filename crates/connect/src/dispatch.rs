@@ -243,6 +243,32 @@ mod tests {
     }
 
     #[test]
+    fn streams_operations_are_routed_and_others_of_that_service_are_unknown() {
+        let engine = Engine::memory().unwrap();
+        let list = run(
+            &engine,
+            Origin::Http,
+            Some("DynamoDBStreams_20120810.ListStreams"),
+            b"{}",
+        );
+        assert_eq!(list.status, 200, "{}", text(&list));
+        assert!(text(&list).contains("\"Streams\""), "{}", text(&list));
+        let missing = run(
+            &engine,
+            Origin::Http,
+            Some("DynamoDBStreams_20120810.DescribeStream"),
+            br#"{"StreamArn":"arn:aws:dynamodb:local:000000000000:table/Nope/stream/x"}"#,
+        );
+        assert_eq!(missing.status, 400);
+        assert!(text(&missing).contains("ResourceNotFoundException"));
+        for op in ["PutItem", "Frobnicate"] {
+            let target = format!("DynamoDBStreams_20120810.{op}");
+            let answer = run(&engine, Origin::Http, Some(&target), b"{}");
+            assert!(text(&answer).contains("UnknownOperationException"), "{op}");
+        }
+    }
+
+    #[test]
     fn malformed_body_is_a_serialization_exception() {
         let engine = Engine::memory().unwrap();
         let answer = run(
