@@ -22,11 +22,13 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 # connect builds with no feature (an app on AWS), each feature alone and all together; the facade
 # without its default `engine` (docs/architecture.md, "The connection layer's features").
 cargo clippy -p monotable-connect --no-default-features --locked -- -D warnings
-for feature in engine serve capacity bench faults; do
+for feature in streams engine serve capacity bench faults; do
   cargo clippy -p monotable-connect --no-default-features --features "$feature" --locked -- -D warnings
 done
 cargo clippy -p monotable-connect --all-features --all-targets --locked -- -D warnings
 cargo clippy -p monotable --no-default-features --locked -- -D warnings
+# The stream runner without the engine (an app delivering from an endpoint).
+cargo clippy -p monotable --no-default-features --features streams --locked -- -D warnings
 cargo test --workspace --locked
 # The shop's suite again with DynamoDB's throughput rules applied (docs/capacity.md): at real
 # limits its tests must neither be throttled nor see a single answer change.

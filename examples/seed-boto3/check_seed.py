@@ -6,7 +6,8 @@ Usage (against `monotable serve`):
 
 The checks assert what DynamoDB itself does with the seed's design, bugs included: the seed's
 "order with items" query finds the items but never the order, and its date-range query finds
-nothing, because nothing writes ORDERBYDATE. Ends with 'N passed, N failed'; exit 1 on a failure.
+nothing, because nothing writes ORDERBYDATE. It then reads a table's stream with boto3's
+DynamoDB Streams client. Ends with 'N passed, N failed'; exit 1 on a failure.
 """
 import os
 import runpy
@@ -152,8 +153,38 @@ def main():
     check("pagination returns every order exactly once", sorted(seen) == [f"bulk{n:03}" for n in range(45)])
 
     client.delete_table(TableName="AppTable")
+    check_stream(client)
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
+
+
+def check_stream(client):
+    """Not the seed's: boto3's DynamoDB Streams client reads a table's stream from the same
+    endpoint (ListStreams, DescribeStream, GetShardIterator, GetRecords)."""
+    client.create_table(
+        TableName="StreamCheck",
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+    )
+    client.put_item(TableName="StreamCheck", Item={"PK": {"S": "A"}, "n": {"N": "1"}})
+    client.update_item(TableName="StreamCheck", Key={"PK": {"S": "A"}},
+                       UpdateExpression="SET n = :two", ExpressionAttributeValues={":two": {"N": "2"}})
+    endpoint = os.environ.get("AWS_ENDPOINT_URL_DYNAMODB") or os.environ.get("AWS_ENDPOINT_URL")
+    streams = boto3.client("dynamodbstreams", region_name="us-east-1", endpoint_url=endpoint)
+    arns = [s["StreamArn"] for s in streams.list_streams(TableName="StreamCheck")["Streams"]]
+    check("list_streams names the table's stream", len(arns) == 1, str(arns))
+    shards = streams.describe_stream(StreamArn=arns[0])["StreamDescription"]["Shards"]
+    iterator = streams.get_shard_iterator(StreamArn=arns[0], ShardId=shards[0]["ShardId"],
+                                          ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    records = streams.get_records(ShardIterator=iterator)["Records"]
+    check("get_records returns the put and the update, in order",
+          [r["eventName"] for r in records] == ["INSERT", "MODIFY"], str(records))
+    check("the update's record carries both images",
+          records[-1]["dynamodb"]["OldImage"]["n"] == {"N": "1"}
+          and records[-1]["dynamodb"]["NewImage"]["n"] == {"N": "2"})
+    client.delete_table(TableName="StreamCheck")
 
 
 if __name__ == "__main__":

@@ -79,6 +79,7 @@ pub mod put;
 pub mod query;
 pub mod scan;
 pub mod service;
+pub mod stream;
 pub mod table;
 pub mod transact;
 pub mod unchecked;

@@ -1,6 +1,7 @@
 //! The seed document's own boto3 code (examples/seed-boto3) against a fresh `monotable serve`:
 //! every access pattern, the transaction, the conditional update, the sparse GSI, the date-range
-//! query and pagination, each checked. Needs python3 with boto3 (`requirements-dev.txt`).
+//! query and pagination, each checked; then a table's stream read with boto3's DynamoDB Streams
+//! client from the same endpoint. Needs python3 with boto3 (`requirements-dev.txt`).
 
 mod common;
 

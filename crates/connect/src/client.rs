@@ -21,6 +21,9 @@ pub struct Dynamo {
     client: aws_sdk_dynamodb::Client,
     #[cfg(feature = "engine")]
     engine: Option<Engine>,
+    /// The SDK config an endpoint or AWS client was built from (the streams client's too).
+    #[cfg(feature = "streams")]
+    sdk_config: Option<aws_config::SdkConfig>,
     backend: Backend,
 }
 
@@ -36,6 +39,22 @@ impl Dynamo {
         self.engine.as_ref()
     }
 
+    /// The official DynamoDB Streams client for the same DynamoDB: the same endpoint, region
+    /// and credentials, or for the embedded engine the same in-process connector. The table's
+    /// stream is read only through it.
+    #[cfg(feature = "streams")]
+    pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
+        #[cfg(feature = "engine")]
+        if let Some(engine) = &self.engine {
+            return crate::inprocess::streams_client(engine.clone());
+        }
+        match &self.sdk_config {
+            Some(config) => aws_sdk_dynamodbstreams::Client::new(config),
+            // Only the embedded backend is built without an SDK config, and it has its engine.
+            None => unreachable!("a Dynamo without an engine has its SDK config"),
+        }
+    }
+
     /// The backend this client talks to.
     pub fn backend(&self) -> &Backend {
         &self.backend
@@ -46,6 +65,7 @@ impl Dynamo {
     pub fn embedded(engine: Engine) -> Dynamo {
         Dynamo {
             client: crate::inprocess::client(engine.clone()),
+            sdk_config: None,
             backend: Backend::Embedded(engine.location().clone()),
             engine: Some(engine),
         }
@@ -112,6 +132,8 @@ pub async fn connect(backend: &Backend) -> Result<Dynamo, ConnectError> {
                 client: aws_sdk_dynamodb::Client::new(&config),
                 #[cfg(feature = "engine")]
                 engine: None,
+                #[cfg(feature = "streams")]
+                sdk_config: Some(config),
                 backend: backend.clone(),
             })
         }
@@ -124,6 +146,8 @@ pub async fn connect(backend: &Backend) -> Result<Dynamo, ConnectError> {
                 client: aws_sdk_dynamodb::Client::new(&config),
                 #[cfg(feature = "engine")]
                 engine: None,
+                #[cfg(feature = "streams")]
+                sdk_config: Some(config),
                 backend: backend.clone(),
             })
         }

@@ -14,9 +14,15 @@ use crate::engine::{Engine, Unavailable};
 
 /// The prefix of every DynamoDB operation in `x-amz-target`.
 pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
+/// The prefix of every DynamoDB Streams operation in `x-amz-target` (ListStreams,
+/// DescribeStream, GetShardIterator, GetRecords).
+pub const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
 
 /// Run one request. `target` is the whole `x-amz-target` header.
 pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -> Answer {
+    if let Some(operation) = target.and_then(|t| t.strip_prefix(STREAMS_TARGET_PREFIX)) {
+        return run_streams(engine, operation, body);
+    }
     let Some(operation) = target.and_then(|t| t.strip_prefix(TARGET_PREFIX)) else {
         return unknown_operation();
     };
@@ -44,6 +50,28 @@ pub fn run(engine: &Engine, origin: Origin, target: Option<&str>, body: &[u8]) -
     // A write that succeeded is acknowledged once on disk; anything else waits only for the
     // writes it may have seen.
     answer.ticket = engine.ticket(answer.status == 200 && !is_read_only(operation));
+    answer
+}
+
+/// One DynamoDB Streams request: it reads the stream only, so no capacity is metered (DynamoDB
+/// does not bill stream reads against the table) and it waits only for the writes it may see.
+fn run_streams(engine: &Engine, operation: &str, body: &[u8]) -> Answer {
+    if let Err(why) = engine.check_files() {
+        return unavailable(&why);
+    }
+    let db = engine.database();
+    let result = match operation {
+        "ListStreams" => typed(body, |r| db.list_streams(r)),
+        "DescribeStream" => typed(body, |r| db.describe_stream(r)),
+        "GetShardIterator" => typed(body, |r| db.get_shard_iterator(r)),
+        "GetRecords" => typed(body, |r| db.get_records(r)),
+        _ => return unknown_operation(),
+    };
+    let mut answer = match result {
+        Ok(json) => Answer::new(200, json),
+        Err(e) => Answer::new(e.status_code(), e.to_json().into_bytes()),
+    };
+    answer.ticket = engine.ticket(false);
     answer
 }
 
@@ -211,6 +239,32 @@ mod tests {
             let answer = run(&engine, Origin::Http, target, b"{}");
             assert_eq!(answer.status, 400);
             assert!(text(&answer).contains("UnknownOperationException"));
+        }
+    }
+
+    #[test]
+    fn streams_operations_are_routed_and_others_of_that_service_are_unknown() {
+        let engine = Engine::memory().unwrap();
+        let list = run(
+            &engine,
+            Origin::Http,
+            Some("DynamoDBStreams_20120810.ListStreams"),
+            b"{}",
+        );
+        assert_eq!(list.status, 200, "{}", text(&list));
+        assert!(text(&list).contains("\"Streams\""), "{}", text(&list));
+        let missing = run(
+            &engine,
+            Origin::Http,
+            Some("DynamoDBStreams_20120810.DescribeStream"),
+            br#"{"StreamArn":"arn:aws:dynamodb:local:000000000000:table/Nope/stream/x"}"#,
+        );
+        assert_eq!(missing.status, 400);
+        assert!(text(&missing).contains("ResourceNotFoundException"));
+        for op in ["PutItem", "Frobnicate"] {
+            let target = format!("DynamoDBStreams_20120810.{op}");
+            let answer = run(&engine, Origin::Http, Some(&target), b"{}");
+            assert!(text(&answer).contains("UnknownOperationException"), "{op}");
         }
     }
 

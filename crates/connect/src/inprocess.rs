@@ -84,6 +84,31 @@ pub fn client_with_faults(
     aws_sdk_dynamodb::Client::from_conf(config)
 }
 
+/// The official DynamoDB Streams client whose every request `engine` answers in this process:
+/// the same connector, region, `noAuth` and fixed endpoint as [`client`], so the engine's stream
+/// is read exactly as DynamoDB's is (ListStreams, DescribeStream, GetShardIterator, GetRecords).
+pub fn streams_client(engine: Engine) -> aws_sdk_dynamodbstreams::Client {
+    use aws_sdk_dynamodbstreams::config as streams;
+    let connector = SharedHttpConnector::new(InProcessConnector {
+        engine,
+        #[cfg(feature = "faults")]
+        faults: None,
+    });
+    let config = streams::Config::builder()
+        .behavior_version(streams::BehaviorVersion::latest())
+        .region(streams::Region::new(EMBEDDED_REGION))
+        .allow_no_auth()
+        .auth_scheme_preference([AuthSchemeId::new("noAuth")])
+        .retry_config(
+            streams::retry::RetryConfig::standard()
+                .with_reconnect_mode(streams::retry::ReconnectMode::ReuseAllConnections),
+        )
+        .stalled_stream_protection(streams::StalledStreamProtectionConfig::disabled())
+        .endpoint_url(EMBEDDED_ENDPOINT)
+        .http_client(http_client_fn(move |_, _| connector.clone()));
+    aws_sdk_dynamodbstreams::Client::from_conf(config.build())
+}
+
 /// The SDK's standard retries, minus reconnecting after a transient error: there is no
 /// connection to close in-process (the SDK would log that it found none to mark).
 fn retry_config() -> aws_sdk_dynamodb::config::retry::RetryConfig {

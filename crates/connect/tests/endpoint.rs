@@ -416,3 +416,80 @@ async fn requests_hyper_cannot_read_are_answered_in_dynamodbs_shape() {
     assert_eq!(status, 431, "{body}");
     assert!(body.contains("\"__type\""), "{body}");
 }
+
+/// The DynamoDB Streams API answers on the same endpoint, behind the same signature check: the
+/// official Streams client, signed with the secret, reads a write back from the stream.
+#[tokio::test]
+async fn the_streams_api_answers_on_the_endpoint_to_a_signed_streams_client() {
+    let server = start(Some("local:correct-horse-battery"), &[], Limits::default()).await;
+    let client = monotable_connect::inprocess::client(server.engine.clone());
+    let mut model = shop_like_model();
+    model.table.stream = Some(monotable_model::StreamView::NewAndOldImages);
+    monotable_access::table::ensure_table(&client, &model)
+        .await
+        .unwrap();
+    client
+        .put_item()
+        .table_name("Secrets")
+        .item(
+            "PK",
+            aws_sdk_dynamodb::types::AttributeValue::S("USER#bob".into()),
+        )
+        .send()
+        .await
+        .unwrap();
+    let streams = |secret: &str| {
+        use aws_sdk_dynamodbstreams::config as c;
+        let config = c::Config::builder()
+            .behavior_version(c::BehaviorVersion::latest())
+            .region(c::Region::new("us-east-1"))
+            .endpoint_url(format!("http://{}", server.addr))
+            .credentials_provider(c::Credentials::new("local", secret, None, None, "test"))
+            .build();
+        aws_sdk_dynamodbstreams::Client::from_conf(config)
+    };
+    let err = streams("wrong-secret-wrong")
+        .list_streams()
+        .send()
+        .await
+        .unwrap_err();
+    assert!(format!("{err:?}").contains("InvalidSignature"), "{err:?}");
+    let streams = streams("correct-horse-battery");
+    let listed = streams
+        .list_streams()
+        .table_name("Secrets")
+        .send()
+        .await
+        .unwrap();
+    let arn = listed.streams()[0].stream_arn().unwrap().to_string();
+    let described = streams
+        .describe_stream()
+        .stream_arn(&arn)
+        .send()
+        .await
+        .unwrap();
+    let shard = described.stream_description().unwrap().shards()[0]
+        .shard_id()
+        .unwrap()
+        .to_string();
+    let iterator = streams
+        .get_shard_iterator()
+        .stream_arn(&arn)
+        .shard_id(&shard)
+        .shard_iterator_type(aws_sdk_dynamodbstreams::types::ShardIteratorType::TrimHorizon)
+        .send()
+        .await
+        .unwrap()
+        .shard_iterator
+        .unwrap();
+    let records = streams
+        .get_records()
+        .shard_iterator(iterator)
+        .send()
+        .await
+        .unwrap();
+    let record = &records.records()[0];
+    assert_eq!(record.event_name().unwrap().as_str(), "INSERT");
+    let keys = record.dynamodb().unwrap().keys().unwrap();
+    assert_eq!(keys["PK"].as_s().unwrap(), "USER#bob");
+}

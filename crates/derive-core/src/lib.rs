@@ -13,6 +13,7 @@
 extern crate proc_macro;
 
 mod codegen;
+mod consumers;
 mod entity;
 mod enums;
 mod exact;

@@ -2,7 +2,8 @@
 //! types the invocation maps the model's entities to. A GetItem pattern reads an
 //! `Option<Entity>`; a Query pattern pages of its entity, or, when it returns several entities
 //! (an item collection), rows of an enum and a collection struct of all of them. Parameters are
-//! typed: an entity attribute by its field's type, a pattern parameter by its model type.
+//! typed: an entity attribute by its field's type, a pattern parameter by its model type. Each
+//! stream consumer becomes a typed decoder of its changes (`consumers`).
 
 use monotable_model::{KeyTemplate, KeyTest, Model, Operation, Pattern};
 use proc_macro2::{Span, TokenStream};
@@ -126,6 +127,7 @@ fn generate(input: &Input) -> syn::Result<TokenStream> {
         };
         out.push(pattern_tokens(pattern, &paths, &loaded));
     }
+    out.push(crate::consumers::tokens(&loaded, &mapped));
     let tracking = loaded.tracking();
     let source = loaded.path.to_string_lossy().into_owned();
     let table = &loaded.model.table.name;

@@ -18,6 +18,8 @@
 //!   `batch_put` on a [`Table`]), [`unchecked::Update`] (re-renders every index key whose
 //!   inputs it changes, and refuses a partial change), [`unchecked::Transaction`] of named
 //!   actions, [`unchecked::Condition`];
+//! - [`stream`]: each stream consumer of the model as a typed decoder of its changes (Lambda's
+//!   DynamoDB event in, a partial batch response out), and local delivery of the stream;
 //! - [`connect`]: a client for AWS, a local endpoint or (with the default `engine` feature) the
 //!   embedded engine, through the official AWS SDK.
 //!
@@ -54,6 +56,7 @@ pub type TimeFormat = TimestampFormat;
 /// The official AWS SDK for DynamoDB, as this crate uses it.
 pub use aws_sdk_dynamodb as sdk;
 pub mod connect;
+pub mod stream;
 
 /// Writes that no model pattern names, for tools: seeders, migrations, test fixtures, admin
 /// scripts. An app writes through the write patterns its model declares; these write any entity

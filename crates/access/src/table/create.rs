@@ -1,8 +1,10 @@
-//! CreateTable: the model's table (its indexes, billing mode and TTL: the same table every
+//! CreateTable: the model's table (its indexes, billing mode, stream and TTL: the same table every
 //! export describes), created when missing ([`ensure_table`]).
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{GlobalSecondaryIndex, LocalSecondaryIndex};
+use aws_sdk_dynamodb::types::{
+    GlobalSecondaryIndex, LocalSecondaryIndex, StreamSpecification, StreamViewType,
+};
 use monotable_model::Model;
 use monotable_model::definition::{TableDefinition, table_definition};
 
@@ -82,6 +84,14 @@ async fn create(client: &Client, definition: &TableDefinition) -> Result<(), Tab
             .projection(projection(&index.projection))
             .set_provisioned_throughput(throughput(index.throughput));
         request = request.global_secondary_indexes(gsi.build().expect("gsi is complete"));
+    }
+    if let Some(view) = definition.stream_view {
+        let stream = StreamSpecification::builder()
+            .stream_enabled(true)
+            .stream_view_type(StreamViewType::from(view.as_str()))
+            .build()
+            .expect("stream specification is complete");
+        request = request.stream_specification(stream);
     }
     for index in &definition.local_secondary_indexes {
         let lsi = LocalSecondaryIndex::builder()

@@ -168,6 +168,8 @@ const INDEX_LAG_DEADLINE: Duration = Duration::from_secs(15);
 /// A fresh table of the test model.
 pub struct TestTable {
     pub table: Table,
+    /// Its connection (the stream is read through its DynamoDB Streams client).
+    pub dynamo: monotable::connect::Dynamo,
     /// On an external endpoint: the table to delete when the test ends.
     external: Option<String>,
 }
@@ -238,6 +240,7 @@ impl TestTable {
             .expect("table");
         TestTable {
             table: Table::new(dynamo.client().clone(), &model.table.name),
+            dynamo,
             external,
         }
     }
@@ -253,9 +256,10 @@ impl TestTable {
         )
         .await
         .expect("table");
-        let client = monotable::connect::inprocess::client_with_faults(engine, faults);
+        let client = monotable::connect::inprocess::client_with_faults(engine.clone(), faults);
         TestTable {
             table: Table::new(client, &model.table.name),
+            dynamo: monotable::connect::Dynamo::embedded(engine),
             external: None,
         }
     }

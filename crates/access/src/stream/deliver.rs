@@ -1,0 +1,419 @@
+//! Local delivery of one consumer, as Lambda's event source mapping does it: the stream read
+//! through the official DynamoDB Streams client, the consumer's filters, batches of its
+//! `batch_size` in order, at least once; a failing batch retried from its first failed record
+//! up to `retries` times (bisected when `bisect_on_error`), then its records sent to the local
+//! stand-in of `on_failure`; a checkpoint after each batch that succeeded or was sent on.
+
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::future::BoxFuture;
+
+use crate::stream::checkpoint::{Checkpoint, CheckpointError, Store};
+use crate::stream::consumer::{Consumer, ConsumerSettings};
+use crate::stream::get_records::{self, Position, StreamError};
+use crate::stream::handler::{BatchResponse, Delivered, Event, handle};
+use crate::stream::metrics::Metrics;
+use crate::stream::record::StreamRecord;
+
+/// What local delivery invokes with each batch: the Lambda event, answered with Lambda's
+/// partial batch response (the function's handler, as on Lambda).
+pub type EventHandler = Arc<dyn Fn(Event) -> BoxFuture<'static, BatchResponse> + Send + Sync>;
+
+/// A typed handler of `C`'s changes as an [`EventHandler`] (decoding as on Lambda: see
+/// [`handle`]).
+pub fn typed<C, F, Fut>(handler: F) -> EventHandler
+where
+    C: Consumer,
+    F: Fn(Vec<Delivered<C::Change>>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = BatchResponse> + Send + 'static,
+{
+    let handler = Arc::new(handler);
+    Arc::new(move |event: Event| {
+        let handler = handler.clone();
+        Box::pin(async move { handle::<C, _, _>(&event, |changes| handler(changes)).await })
+    })
+}
+
+/// How local delivery runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The data directory the checkpoint and the failure file live in; `None`: in memory.
+    pub data_dir: Option<PathBuf>,
+    /// The wait before the first retry of a failed batch; it doubles per retry, to 5 s at most.
+    pub backoff: Duration,
+    /// The wait between polls of a caught-up stream ([`Delivery::run`]).
+    pub poll: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            data_dir: None,
+            backoff: Duration::from_millis(100),
+            poll: Duration::from_millis(250),
+        }
+    }
+}
+
+/// Local delivery failed (the stream could not be read, or the checkpoint not kept).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DeliverError {
+    /// Reading the stream failed.
+    #[error("consumer `{consumer}`: {source}")]
+    Stream {
+        /// The consumer.
+        consumer: &'static str,
+        /// Why.
+        source: StreamError,
+    },
+    /// The checkpoint or the failure file failed.
+    #[error("consumer `{consumer}`: {source}")]
+    Checkpoint {
+        /// The consumer.
+        consumer: &'static str,
+        /// Why.
+        source: CheckpointError,
+    },
+}
+
+/// Retries without end (`retries = -1`) stop once a record is older than the stream keeps it.
+const RECORD_LIFETIME_MS: i64 = 24 * 60 * 60 * 1000;
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// One consumer's delivery from one table's stream.
+pub struct Delivery {
+    client: aws_sdk_dynamodbstreams::Client,
+    table: String,
+    settings: ConsumerSettings,
+    handler: EventHandler,
+    options: Options,
+    store: Store,
+    checkpoint: Checkpoint,
+    iterators: HashMap<String, String>,
+    stream_arn: Option<String>,
+    metrics: Arc<Metrics>,
+}
+
+impl std::fmt::Debug for Delivery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Delivery")
+            .field("table", &self.table)
+            .field("consumer", &self.settings.name)
+            .field("checkpoint", &self.checkpoint)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Delivery {
+    /// Delivery of `settings`' consumer from `table`'s stream to `handler`, resuming after the
+    /// checkpoint in `options.data_dir` when there is one.
+    pub async fn open(
+        client: aws_sdk_dynamodbstreams::Client,
+        table: &str,
+        settings: ConsumerSettings,
+        handler: EventHandler,
+        options: Options,
+    ) -> Result<Delivery, DeliverError> {
+        let store = Store::new(options.data_dir.as_deref(), settings.name);
+        let checkpoint = store
+            .load()
+            .await
+            .map_err(|source| DeliverError::Checkpoint {
+                consumer: settings.name,
+                source,
+            })?;
+        Ok(Delivery {
+            client,
+            table: table.to_string(),
+            settings,
+            handler,
+            options,
+            store,
+            checkpoint,
+            iterators: HashMap::new(),
+            stream_arn: None,
+            metrics: Arc::new(Metrics::default()),
+        })
+    }
+
+    /// Its counters (shared: read them while it runs).
+    pub fn metrics(&self) -> Arc<Metrics> {
+        self.metrics.clone()
+    }
+
+    /// The consumer's settings.
+    pub fn settings(&self) -> &ConsumerSettings {
+        &self.settings
+    }
+
+    /// The records sent to the local failure destination so far, one Lambda record (JSON) each.
+    pub async fn failed_records(&self) -> Result<Vec<String>, DeliverError> {
+        self.store
+            .failed()
+            .await
+            .map_err(|e| self.checkpoint_error(e))
+    }
+
+    /// Deliver every record the stream holds now, then return how many records reached the
+    /// handler (or the failure destination). Deterministic: when it returns, every record
+    /// written before the call was handled.
+    pub async fn drain(&mut self) -> Result<u64, DeliverError> {
+        let arn = match &self.stream_arn {
+            Some(arn) => arn.clone(),
+            None => {
+                let arn = get_records::stream_arn(&self.client, &self.table)
+                    .await
+                    .map_err(|e| self.stream_error(e))?;
+                self.stream_arn = Some(arn.clone());
+                arn
+            }
+        };
+        let shards = get_records::shards(&self.client, &arn)
+            .await
+            .map_err(|e| self.stream_error(e))?;
+        let mut handled = 0;
+        for shard in shards {
+            handled += self.drain_shard(&arn, &shard).await?;
+        }
+        self.metrics.caught_up();
+        Ok(handled)
+    }
+
+    /// Deliver until `stop` completes, polling a caught-up stream every `options.poll`. A failed
+    /// read is logged and tried again on the next poll.
+    pub async fn run(mut self, stop: impl Future<Output = ()>) {
+        tokio::pin!(stop);
+        loop {
+            if let Err(e) = self.drain().await {
+                tracing::warn!("{e}");
+                self.iterators.clear();
+            }
+            tokio::select! {
+                _ = &mut stop => return,
+                _ = tokio::time::sleep(self.options.poll) => {}
+            }
+        }
+    }
+
+    async fn drain_shard(&mut self, arn: &str, shard: &str) -> Result<u64, DeliverError> {
+        let mut handled = 0;
+        let mut iterator = match self.iterators.remove(shard) {
+            Some(it) => Some(it),
+            None => {
+                let position = match self.checkpoint.get(shard) {
+                    Some(sequence) => Position::After(sequence.clone()),
+                    None => match self.settings.starting_position {
+                        monotable_model::StartingPosition::TrimHorizon => Position::TrimHorizon,
+                        monotable_model::StartingPosition::Latest => Position::Latest,
+                    },
+                };
+                get_records::iterator(&self.client, arn, shard, &position)
+                    .await
+                    .map_err(|e| self.stream_error(e))?
+            }
+        };
+        while let Some(current) = iterator.take() {
+            let page = get_records::get_records(&self.client, &current, page_size(&self.settings))
+                .await
+                .map_err(|e| self.stream_error(e))?;
+            let empty = page.records.is_empty();
+            handled += self.deliver_page(shard, page.records).await?;
+            match (empty, page.next) {
+                (true, Some(next)) => {
+                    // Caught up: keep the iterator for the next drain.
+                    self.iterators.insert(shard.to_string(), next);
+                    break;
+                }
+                (_, next) => iterator = next,
+            }
+        }
+        Ok(handled)
+    }
+
+    /// Deliver one page's records: its consumer's records in batches, checkpointing after each,
+    /// and the page's end once all are handled.
+    async fn deliver_page(
+        &mut self,
+        shard: &str,
+        records: Vec<Result<StreamRecord, crate::stream::record::RecordError>>,
+    ) -> Result<u64, DeliverError> {
+        let last = records
+            .iter()
+            .rev()
+            .find_map(|r| r.as_ref().ok())
+            .map(|r| r.sequence.clone());
+        let mut mine = Vec::new();
+        for record in records {
+            match record {
+                Ok(record) if self.settings.delivers(&record) => mine.push(record),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(consumer = self.settings.name, "{e}");
+                    let line = serde_json::json!({ "error": e.to_string() }).to_string();
+                    self.send_on(vec![line], 1).await?;
+                }
+            }
+        }
+        self.metrics.behind(&mine);
+        let mut handled = 0;
+        let size = usize::try_from(self.settings.batch_size.max(1)).unwrap_or(usize::MAX);
+        let mut rest = mine.as_slice();
+        while !rest.is_empty() {
+            let (batch, after) = rest.split_at(size.min(rest.len()));
+            rest = after;
+            self.deliver_batch(batch.to_vec()).await?;
+            handled += u64::try_from(batch.len()).unwrap_or(u64::MAX);
+            if let Some(end) = batch.last() {
+                self.save(shard, &end.sequence).await?;
+            }
+            self.metrics.behind(rest);
+        }
+        if let Some(last) = last {
+            self.save(shard, &last).await?;
+        }
+        Ok(handled)
+    }
+
+    /// Deliver one batch until every record succeeded or was sent to the failure destination.
+    async fn deliver_batch(&mut self, batch: Vec<StreamRecord>) -> Result<(), DeliverError> {
+        let mut queue: VecDeque<(Vec<StreamRecord>, u32)> = VecDeque::from([(batch, 0)]);
+        while let Some((batch, tries)) = queue.pop_front() {
+            let event = self.event(&batch);
+            let response = (self.handler)(event).await;
+            let Some(first) = first_failed(&batch, &response) else {
+                self.metrics.delivered(batch.len(), false);
+                continue;
+            };
+            self.metrics.delivered(first, true);
+            let failed = batch[first..].to_vec();
+            if self.spent(tries, &failed) {
+                self.send_on_records(&failed).await?;
+                continue;
+            }
+            self.metrics.retried();
+            tokio::time::sleep(backoff(self.options.backoff, tries)).await;
+            if self.settings.bisect_on_error && failed.len() > 1 {
+                // Splitting is not a retry: the halves keep the count, a lone record spends it.
+                let mut left = failed;
+                let right = left.split_off(left.len() / 2);
+                queue.push_front((right, tries));
+                queue.push_front((left, tries));
+            } else {
+                queue.push_front((failed, tries + 1));
+            }
+        }
+        Ok(())
+    }
+
+    fn event(&self, batch: &[StreamRecord]) -> Event {
+        let mut event = Event::default();
+        event.records = batch.iter().map(|r| r.to_lambda(&self.table)).collect();
+        event
+    }
+
+    /// Whether a batch that failed after `tries` retries has spent them.
+    fn spent(&self, tries: u32, failed: &[StreamRecord]) -> bool {
+        match u32::try_from(self.settings.retries) {
+            Ok(max) => tries >= max,
+            // -1: until the record expires.
+            Err(_) => {
+                let now = now_ms();
+                failed
+                    .first()
+                    .and_then(|r| r.created_ms)
+                    .is_some_and(|at| now.saturating_sub(at) > RECORD_LIFETIME_MS)
+            }
+        }
+    }
+
+    async fn send_on_records(&mut self, records: &[StreamRecord]) -> Result<(), DeliverError> {
+        tracing::warn!(
+            consumer = self.settings.name,
+            records = records.len(),
+            "retries spent; records sent to the failure destination"
+        );
+        let lines = records
+            .iter()
+            .map(|r| serde_json::to_string(&r.to_lambda(&self.table)).unwrap_or_default())
+            .collect();
+        self.send_on(lines, records.len()).await
+    }
+
+    async fn send_on(&mut self, lines: Vec<String>, count: usize) -> Result<(), DeliverError> {
+        self.metrics.sent_on(count);
+        if self.settings.on_failure.is_none() {
+            // No destination: Lambda drops them.
+            return Ok(());
+        }
+        self.store
+            .fail(lines)
+            .await
+            .map_err(|e| self.checkpoint_error(e))
+    }
+
+    async fn save(&mut self, shard: &str, sequence: &str) -> Result<(), DeliverError> {
+        if self.checkpoint.get(shard).map(String::as_str) == Some(sequence) {
+            return Ok(());
+        }
+        self.checkpoint
+            .insert(shard.to_string(), sequence.to_string());
+        self.store
+            .save(&self.checkpoint)
+            .await
+            .map_err(|e| self.checkpoint_error(e))
+    }
+
+    fn stream_error(&self, source: StreamError) -> DeliverError {
+        DeliverError::Stream {
+            consumer: self.settings.name,
+            source,
+        }
+    }
+
+    fn checkpoint_error(&self, source: CheckpointError) -> DeliverError {
+        DeliverError::Checkpoint {
+            consumer: self.settings.name,
+            source,
+        }
+    }
+}
+
+/// The records a GetRecords asks for: a batch, or more when batches are small.
+fn page_size(settings: &ConsumerSettings) -> i32 {
+    i32::try_from(settings.batch_size)
+        .unwrap_or(get_records::MAX_RECORDS_PER_CALL)
+        .clamp(100, get_records::MAX_RECORDS_PER_CALL)
+}
+
+/// The index of the first record `response` names as failed; an identifier that names no
+/// record of the batch fails the whole batch, as on Lambda.
+fn first_failed(batch: &[StreamRecord], response: &BatchResponse) -> Option<usize> {
+    response
+        .batch_item_failures
+        .iter()
+        .map(|f| {
+            f.item_identifier
+                .as_deref()
+                .and_then(|id| batch.iter().position(|r| r.sequence == id))
+                .unwrap_or(0)
+        })
+        .min()
+}
+
+fn backoff(first: Duration, tries: u32) -> Duration {
+    first
+        .checked_mul(2u32.saturating_pow(tries))
+        .unwrap_or(MAX_BACKOFF)
+        .min(MAX_BACKOFF)
+}
+
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
