@@ -219,7 +219,7 @@ async fn open_days(shop: &Shop, deltas: &[Delta]) -> Result<(), ShopError> {
         .await
         {
             Ok(()) => {}
-            Err(e) if matches!(e, monotable::WriteError::AlreadyExists { .. }) => {}
+            Err(monotable::WriteError::AlreadyExists { .. }) => {}
             Err(e) => return Err(e.into()),
         }
     }
