@@ -157,7 +157,7 @@ def shop_transaction_templates(shop):
     for key, value in {
         "PK": "ORDER#@OID@", "SK": "ITEM#@LINE@", "orderId": "@OID@", "lineNo": "@N@",
         "productId": "@PID@", "productName": "@PNAME@", "quantity": "@QTY@",
-        "unitPrice": "@PRICE@", "lineTotal": "@LTOTAL@",
+        "unitPrice": "@PRICE@", "lineTotal": "@LTOTAL@", "day": "@DAY@",
     }.items():
         put(line, key, value)
     line["stockTracked"] = {"BOOL": False}

@@ -82,7 +82,7 @@ fn the_shop_carries_its_traffic_on_the_emulated_engine() {
     assert_eq!(doc["scale"], 0.05);
     assert_eq!(doc["duration_seconds"], 2.0);
     let streams = doc["streams"].as_array().unwrap();
-    assert_eq!(streams.len(), 17, "11 read patterns and 6 entities");
+    assert_eq!(streams.len(), 20, "12 read patterns and 8 entities");
     let get_user = streams.iter().find(|s| s["name"] == "getUser").unwrap();
     assert_eq!(get_user["kind"], "read");
     assert_eq!(get_user["operation"], "GetItem");

@@ -85,5 +85,5 @@ fn cost_compares_the_shop_with_the_native_shop() {
     );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(doc["new_name"], NATIVE);
-    assert!(doc["entities"].as_array().is_some_and(|e| e.len() == 6));
+    assert!(doc["entities"].as_array().is_some_and(|e| e.len() == 8));
 }

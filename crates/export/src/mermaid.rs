@@ -251,7 +251,7 @@ keys.SK = "<LINE>"
         let text = diagram(&model).expect("a diagram");
         assert!(text.starts_with("```mermaid\nflowchart LR\n"));
         assert!(text.ends_with("\n```\n"));
-        assert_eq!(model.entities.len(), 6);
+        assert_eq!(model.entities.len(), 8);
         for entity in &model.entities {
             let node = format!("    {}[\"{}\"]\n", entity_id(&entity.name), entity.name);
             assert!(text.contains(&node), "no node for {}", entity.name);

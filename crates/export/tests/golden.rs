@@ -310,6 +310,15 @@ fn a_consumers_event_filters_its_entities_and_events() {
 
 #[test]
 fn a_table_without_a_stream_exports_no_consumer() {
-    let text = sam(&shop());
+    // The seed's design has no stream, and the shop's without its stream and consumer neither.
+    let seed = monotable_model::parse(include_str!("../../../examples/seed-original/model.toml"))
+        .expect("the seed's model parses");
+    assert!(seed.table.stream.is_none());
+    let text = sam(&seed);
+    assert!(!text.contains("StreamSpecification") && !text.contains("Consumer"));
+    let mut model = shop();
+    model.table.stream = None;
+    model.consumers.clear();
+    let text = sam(&model);
     assert!(!text.contains("StreamSpecification") && !text.contains("Consumer"));
 }

@@ -113,6 +113,11 @@ fn hand_line(item: &Item) -> OrderLine {
         unit_price: dec(item, "unitPrice"),
         line_total: dec(item, "lineTotal"),
         stock_tracked: *item["stockTracked"].as_bool().expect("BOOL"),
+        day: time::Date::parse(
+            &s(item, "day"),
+            time::macros::format_description!("[year]-[month]-[day]"),
+        )
+        .expect("day"),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The shop's entities as the model names them (`User`, `EmailGuard`, `Product`, `Order`,
-//! `OrderItem`, `Idempotency`) and an order's `Status`: their stored fields and their JSON. The
+//! `OrderItem`, `Idempotency`, `ProductDailySales`, `SaleApplied`) and an order's `Status`: their stored fields and their JSON. The
 //! typed patterns are built from them (`patterns`), and the modules of each resource
 //! (`users`, `products`, `orders`) read and write them.
 
@@ -160,6 +160,9 @@ pub struct OrderLine {
     /// The order took the product's stock: a cancellation returns it.
     #[serde(skip)]
     pub stock_tracked: bool,
+    /// Its order's UTC day: the day its sales count on ([`ProductDailySales`]).
+    #[serde(skip)]
+    pub day: Date,
 }
 
 /// An order: the model's `Order`, and in single-order responses its lines.
@@ -216,6 +219,29 @@ pub struct Idempotency {
     pub order_id: String,
     /// When.
     pub created_at: OffsetDateTime,
+    /// When the table's TTL removes it.
+    pub expires_at: OffsetDateTime,
+}
+
+/// Units and revenue of one product on one UTC day of its orders: the model's
+/// `ProductDailySales`, kept by the `productSales` consumer ([`crate::sales`]).
+#[derive(Debug, Clone, PartialEq, Eq, monotable::Entity)]
+pub struct ProductDailySales {
+    /// The product.
+    pub product_id: String,
+    /// The orders' UTC day.
+    pub day: Date,
+    /// Units sold (ordered, less cancelled).
+    pub units: i64,
+    /// Sum of the line totals, exact.
+    pub revenue: Decimal,
+}
+
+/// The marker of one sale change applied to [`ProductDailySales`]: the model's `SaleApplied`.
+#[derive(Debug, Clone, PartialEq, Eq, monotable::Entity)]
+pub struct SaleApplied {
+    /// What was applied ([`crate::sales::SaleEvent::sale_id`]).
+    pub sale_id: String,
     /// When the table's TTL removes it.
     pub expires_at: OffsetDateTime,
 }

@@ -2,7 +2,8 @@
 //! DynamoDB table described by `examples/shop/shop.toml`, served as a REST API.
 //!
 //! - [`Shop`] holds the table, the parsed model and the secrets; the domain operations live in
-//!   [`users`], [`products`] and [`orders`]. Their entities derive `monotable::Entity` and their
+//!   [`users`], [`products`] and [`orders`]; [`sales`] is the per-product daily sales a stream
+//!   consumer keeps. Their entities derive `monotable::Entity` and their
 //!   reads are the model's patterns ([`patterns`]), so every key is rendered from the model.
 //! - [`api::router`] is the axum Router: the same one runs under `monotable-shop serve` and on AWS
 //!   Lambda ([`lambda`]).
@@ -17,6 +18,7 @@ pub mod orders;
 pub mod patterns;
 pub mod products;
 pub mod rules;
+pub mod sales;
 pub mod sample;
 pub mod time_util;
 pub mod users;

@@ -293,6 +293,7 @@ fn place<'a>(
     products: &'a [Product],
 ) -> Placed<'a> {
     let now = shop.now();
+    let day = time_util::utc_day(now);
     let order_id = crate::products::new_id(shop);
     let lines: Vec<OrderLine> = request
         .items
@@ -308,6 +309,7 @@ fn place<'a>(
             unit_price: p.price,
             line_total: p.price * Decimal::from(line.quantity),
             stock_tracked: p.stock.is_some(),
+            day,
         })
         .collect();
     let order = Order {
@@ -319,7 +321,7 @@ fn place<'a>(
         currency: CURRENCY.to_string(),
         item_count: i64::try_from(lines.len()).unwrap_or(i64::MAX),
         created_at: now,
-        day: time_util::utc_day(now),
+        day,
         updated_at: now,
         version: 1,
         items: None,

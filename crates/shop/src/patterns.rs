@@ -11,5 +11,7 @@ monotable::patterns! {
         OrderItem => crate::entities::OrderLine,
         Product => crate::entities::Product,
         Idempotency => crate::entities::Idempotency,
+        ProductDailySales => crate::entities::ProductDailySales,
+        SaleApplied => crate::entities::SaleApplied,
     }
 }

@@ -57,6 +57,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/products"),
     ("GET", "/products/{p}"),
     ("PATCH", "/products/{p}"),
+    ("GET", "/products/{p}/sales"),
     ("GET", "/orders"),
     ("GET", "/orders/{o}"),
     ("PATCH", "/orders/{o}"),

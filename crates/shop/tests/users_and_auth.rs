@@ -223,6 +223,7 @@ async fn unknown_routes_and_the_openapi_document() {
         "/users",
         "/products",
         "/products/{productId}",
+        "/products/{productId}/sales",
         "/users/{userId}/orders",
         "/orders",
         "/orders/{orderId}",

@@ -135,6 +135,14 @@ impl Ctx<'_> {
                 .of_entity(e)
                 .filter(|s| holds_literals(self.model, pattern, s))
                 .collect();
+            // Prefer the samples whose keys start as the pattern's literals do; when none does,
+            // the run shows the pattern reaching no item of the entity.
+            let reachable: Vec<&Sample> = of
+                .iter()
+                .copied()
+                .filter(|s| starts_as_literals(pattern, s))
+                .collect();
+            let of = if reachable.is_empty() { of } else { reachable };
             let inside: Vec<&Sample> = of.iter().copied().filter(|s| shape.contains(s)).collect();
             pick(if inside.is_empty() { of } else { inside }, &mut out);
         }
@@ -561,6 +569,20 @@ impl Ctx<'_> {
     }
 }
 
+/// Whether each of `sample`'s key strings that an equality or `begins_with` of `pattern` reads
+/// starts with the condition's literal prefix (`begins_with(GSI1SK, PRODUCT#true#)` cannot reach
+/// a draft's `PRODUCT#false#...`, whatever the parameters): a target worth taking.
+fn starts_as_literals(pattern: &Pattern, sample: &Sample) -> bool {
+    params::conditions(pattern)
+        .into_iter()
+        .all(|c| match &c.condition {
+            KeyTest::Eq(t) | KeyTest::BeginsWith(t) => sample
+                .key(&c.attribute)
+                .is_none_or(|k| k.starts_with(t.literal_prefix())),
+            _ => true,
+        })
+}
+
 /// Whether `sample` holds every literal the pattern's equalities fix on a native index
 /// (`kind = "GIFT"`): an item that does not can never be the answer, so it is no target. A
 /// synthetic key's literal is part of what the entity writes, and judged by the run itself.
@@ -581,4 +603,49 @@ fn holds_literals(model: &Model, pattern: &Pattern, sample: &Sample) -> bool {
                 }
                 _ => true,
             })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(keys: &[(&str, &str)]) -> Sample {
+        Sample {
+            entity: "Product".into(),
+            values: BTreeMap::new(),
+            keys: keys
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            item: Item::new(),
+        }
+    }
+
+    #[test]
+    fn a_target_starts_as_the_patterns_literals() {
+        let model =
+            monotable_model::parse(include_str!("../../../examples/shop/shop.toml")).unwrap();
+        let by_category = model.pattern("listPublishedProductsByCategory").unwrap();
+        let draft = sample(&[("GSI1PK", "CATEGORY#c"), ("GSI1SK", "PRODUCT#false#p1")]);
+        let published = sample(&[("GSI1PK", "CATEGORY#c"), ("GSI1SK", "PRODUCT#true#p2")]);
+        assert!(!starts_as_literals(by_category, &draft));
+        assert!(starts_as_literals(by_category, &published));
+        // An equality's literal prefix counts too; a key the sample lacks is left to the run.
+        let published_only = model.pattern("listPublishedProducts").unwrap();
+        assert!(starts_as_literals(
+            published_only,
+            &sample(&[("GSI2PK", "PUBLISHED")])
+        ));
+        assert!(!starts_as_literals(
+            published_only,
+            &sample(&[("GSI2PK", "DRAFT")])
+        ));
+        assert!(starts_as_literals(published_only, &draft));
+        // A range has no literal to hold.
+        let sales = model.pattern("getProductSales").unwrap();
+        assert!(starts_as_literals(
+            sales,
+            &sample(&[("PK", "PRODUCT#p"), ("SK", "SALES#2026-12-02")])
+        ));
+    }
 }

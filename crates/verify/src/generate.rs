@@ -332,6 +332,8 @@ impl Generator<'_> {
             | AttributeType::Decimal
             | AttributeType::Number
             | AttributeType::Float => matches!(v.av, V::N(_)),
+            // Another entity's `day` may be written in another format.
+            AttributeType::Timestamp => values::fits_format(&v.text, attr.timestamp_format()),
             _ => true,
         };
         let pool = self.minted.get(&attr.name)?;
@@ -519,7 +521,14 @@ impl Generator<'_> {
                 break;
             }
             let candidate = if attr.ty == AttributeType::Timestamp {
-                values::format_instant(instant + attempt * 1000 + n as i64, attr.timestamp_format())
+                // Steps the format tells apart: a `date` identity needs another day.
+                let format = attr.timestamp_format();
+                let n = i64::try_from(n).unwrap_or(0);
+                let at = match values::resolution_ms(format) {
+                    1000 | 1 => instant + attempt * 1000 + n,
+                    step => instant + (attempt + n) * step,
+                };
+                values::format_instant(at, format)
             } else {
                 self.typed(entity, attr, instant, n)
             };
@@ -693,6 +702,26 @@ mod tests {
             .collect();
         assert!(products.iter().any(|s| s.key("GSI2PK").is_some()));
         assert!(products.iter().any(|s| s.key("GSI2PK").is_none()));
+    }
+
+    #[test]
+    fn a_date_identity_gets_one_day_per_item_and_never_leaks_into_another_format() {
+        let model = monotable_model::parse(SHOP).unwrap();
+        let data = generate(&model, 11);
+        assert!(data.warnings.is_empty(), "{:?}", data.warnings);
+        let days: Vec<&str> = data
+            .samples
+            .iter()
+            .filter(|s| s.entity == "ProductDailySales" || s.entity == "OrderItem")
+            .filter_map(|s| s.values.get("day").map(String::as_str))
+            .collect();
+        assert!(days.len() >= 4, "{days:?}");
+        for day in days {
+            assert!(
+                values::fits_format(day, monotable_model::TimestampFormat::Date),
+                "`day` {day:?} is no date"
+            );
+        }
     }
 
     #[test]

@@ -84,6 +84,22 @@ pub fn sample_instant(rng: &mut fastrand::Rng) -> i64 {
     day * MS_PER_DAY + time
 }
 
+/// The smallest step between two instants that `format` writes apart: a day for `date`, a
+/// millisecond for `epoch-millis` and `rfc3339-utc-millis`, else a second.
+pub fn resolution_ms(format: TimestampFormat) -> i64 {
+    match format {
+        TimestampFormat::Date => MS_PER_DAY,
+        TimestampFormat::EpochMillis | TimestampFormat::Rfc3339UtcMillis => 1,
+        _ => 1000,
+    }
+}
+
+/// Whether `text` is a timestamp `format` writes (any text for `rfc3339-offset`, whose text
+/// [`parse_instant`] does not read back).
+pub fn fits_format(text: &str, format: TimestampFormat) -> bool {
+    format == TimestampFormat::Rfc3339Offset || parse_instant(text, format).is_some()
+}
+
 /// UTC offsets (minutes) used for `rfc3339-offset`, chosen by the instant.
 const OFFSETS: [i16; 3] = [0, 120, -300];
 

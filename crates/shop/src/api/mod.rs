@@ -45,6 +45,7 @@ pub fn router(shop: Shop) -> Router {
             "/products/{product_id}",
             get(products::get_product).patch(products::patch),
         )
+        .route("/products/{product_id}/sales", get(products::sales))
         .route("/orders", get(orders::list))
         .route(
             "/orders/{order_id}",
@@ -168,12 +169,13 @@ async fn openapi_json() -> Json<utoipa::openapi::OpenApi> {
     ),
     paths(
         users::put_user, users::get_user, users::find_by_email,
-        products::create, products::get_product, products::patch, products::list,
+        products::create, products::get_product, products::patch, products::list, products::sales,
         orders::create, orders::list_for_user, orders::get_order, orders::change_status, orders::list,
     ),
     components(schemas(
         crate::users::User, crate::users::UserInput,
         crate::products::Product, crate::products::NewProduct, crate::products::ProductPatch,
+        crate::sales::SalesReport, crate::sales::DaySales,
         crate::orders::Order, crate::orders::OrderLine, crate::orders::NewOrder, crate::orders::NewLine,
         crate::orders::StatusChange, crate::orders::Status,
         crate::error::ErrorBody, crate::error::ErrorDetail,

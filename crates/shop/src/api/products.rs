@@ -10,6 +10,7 @@ use crate::Shop;
 use crate::auth::Caller;
 use crate::error::{ErrorBody, ShopError};
 use crate::products::{self, NewProduct, PageBody, Product, ProductPatch};
+use crate::sales::{self, SalesReport};
 
 /// Create a product (admin).
 #[utoipa::path(post, path = "/products", tag = "products", request_body = NewProduct,
@@ -112,4 +113,39 @@ pub async fn list(
             "give exactly one of `category=C` and `published=true`",
         )),
     }
+}
+
+/// `GET /products/{productId}/sales` query: the range of days, both required.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct SalesQuery {
+    /// First day (a timestamp stands for its UTC day).
+    pub from: String,
+    /// Last day, inclusive; at most 366 days after `from`.
+    pub to: String,
+}
+
+/// A product's sales per UTC day of its orders within `from..=to` (admin): units and revenue
+/// per day that has any (a day without sales is absent) and their sums, read in one Query of the
+/// aggregate the `productSales` stream consumer keeps, so the figures trail the orders by the
+/// consumer's lag. An unknown product has no sales.
+#[utoipa::path(get, path = "/products/{productId}/sales", tag = "products",
+    params(("productId" = String, Path, description = "ULID"), SalesQuery),
+    responses(
+        (status = 200, description = "The product's sales", body = SalesReport),
+        (status = 400, description = "A bad product id, date or range (from after to, over 366 days)", body = ErrorBody),
+        (status = 401, description = "No or bad token", body = ErrorBody),
+        (status = 403, description = "Not an admin", body = ErrorBody),
+    ))]
+pub async fn sales(
+    State(shop): State<Shop>,
+    caller: Caller,
+    PathParam(product_id): PathParam<String>,
+    Params(query): Params<SalesQuery>,
+) -> Result<Json<SalesReport>, ShopError> {
+    require_admin(&caller)?;
+    Ok(Json(
+        sales::between(&shop, &product_id, &query.from, &query.to).await?,
+    ))
 }

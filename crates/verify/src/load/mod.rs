@@ -494,7 +494,7 @@ mod tests {
             indexes,
             vec![None, Some("GSI1"), Some("GSI2"), Some("GSI3")]
         );
-        assert_eq!(plan.streams.len(), 11 + 6);
+        assert_eq!(plan.streams.len(), 12 + 8);
         assert!(plan.skipped.is_empty(), "{:?}", plan.skipped);
     }
 
