@@ -352,3 +352,44 @@ impl ServerHandler for MonotableServer {
         Ok(resources::design_loop(requirements))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn server(timeout: Duration) -> MonotableServer {
+        let root = Root::new(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+        MonotableServer::new(Config { root, timeout }).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_call_past_its_timeout_is_answered_and_the_next_one_runs() {
+        let server = server(Duration::from_millis(20));
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        // The work waits until the test lets it go: it cannot finish before the timeout.
+        let late = server
+            .blocking("verify", move |_| {
+                let _ = held.recv();
+                Ok(())
+            })
+            .await
+            .unwrap_err();
+        assert!(late.contains("verify took longer than its limit"), "{late}");
+        drop(release);
+        let next = server.blocking("check", |_| Ok(7)).await;
+        assert_eq!(next, Ok(7));
+    }
+
+    #[tokio::test]
+    async fn a_panic_in_a_tool_is_a_tool_error() {
+        let server = server(DEFAULT_TIMEOUT);
+        let answer: Result<(), String> = server.blocking("cost", |_| panic!("a defect")).await;
+        let message = answer.unwrap_err();
+        assert!(
+            message.starts_with("cost failed: internal error"),
+            "{message}"
+        );
+    }
+}
