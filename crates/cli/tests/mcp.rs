@@ -217,7 +217,7 @@ fn malformed_json_rpc_gets_an_error_and_the_server_keeps_serving() {
         assert!(
             answer["result"]["tools"]
                 .as_array()
-                .is_some_and(|t| t.len() == 7),
+                .is_some_and(|t| t.len() == 9),
             "{answer}"
         );
     };

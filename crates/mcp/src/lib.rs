@@ -1,5 +1,5 @@
-//! `monotable mcp`: the model's checks, costs, exports, diffs and verify as MCP tools for coding
-//! agents, on the official Rust SDK (`rmcp`), over stdio or any other transport.
+//! `monotable mcp`: the model's checks, costs, exports, diffs, verify and item shapes as MCP
+//! tools for coding agents, on the official Rust SDK (`rmcp`), over stdio or any other transport.
 //!
 //! Every tool takes a model as text (`model`) or as a file (`path`, under the server's root) and
 //! answers the same JSON document as the matching `monotable ... --format json` command: the
@@ -13,6 +13,7 @@ mod input;
 mod resources;
 mod run;
 mod server;
+mod shapes;
 
 pub use error::McpError;
 pub use input::{MAX_MODEL_BYTES, Root};

@@ -21,6 +21,7 @@ use crate::error::McpError;
 use crate::explain::Explanation;
 use crate::input::{Loaded, ModelSource, Root, load};
 use crate::run::{self, ExportFormat};
+use crate::shapes::{self, RenderedKeys, Samples};
 use crate::{explain, resources};
 
 /// How long one tool call may take unless `--timeout` says otherwise.
@@ -122,6 +123,34 @@ pub struct VerifyInput {
     pub seed: Option<u64>,
 }
 
+/// `render_keys`' input.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct RenderKeysInput {
+    #[serde(flatten)]
+    pub source: ModelSource,
+    /// The entity whose keys to render.
+    pub entity: String,
+    /// The attribute values its key templates read (strings, numbers or booleans).
+    #[serde(default)]
+    pub values: std::collections::BTreeMap<String, Value>,
+}
+
+/// `sample_items`' input.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SampleItemsInput {
+    #[serde(flatten)]
+    pub source: ModelSource,
+    /// Only this entity's items (all entities' when absent).
+    #[serde(default)]
+    pub entity: Option<String>,
+    /// How many items, at most 50 (5 when absent).
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// The seed of the generated data (verify's default when absent).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
 /// The server: its configuration and its tools.
 #[derive(Debug, Clone)]
 pub struct MonotableServer {
@@ -139,7 +168,7 @@ impl MonotableServer {
     pub fn new(config: Config) -> Result<MonotableServer, McpError> {
         Ok(MonotableServer {
             config,
-            tool_router: Self::tool_router(),
+            tool_router: Self::tool_router() + Self::shapes_router(),
         })
     }
 
@@ -256,6 +285,46 @@ impl MonotableServer {
         let seed = input.seed.unwrap_or(monotable_verify::DEFAULT_SEED);
         self.blocking("verify", move |root| {
             document(run::verify(&input.source.load(&root)?, seed)?)
+        })
+        .await
+        .map(Json)
+    }
+}
+
+#[tool_router(router = shapes_router, vis = "pub(crate)")]
+impl MonotableServer {
+    #[tool(
+        description = "Render an entity's keys from attribute values with the model's own key templates: its primary key and every key attribute it writes (indexes too; a sparse index's only when its condition holds)."
+    )]
+    async fn render_keys(
+        &self,
+        Parameters(input): Parameters<RenderKeysInput>,
+    ) -> Result<Json<RenderedKeys>, String> {
+        self.blocking("render_keys", move |root| {
+            let loaded = input.source.load(&root)?;
+            let model = run::model(&loaded, "nothing rendered")?;
+            shapes::render_keys(&model, &input.entity, &input.values)
+        })
+        .await
+        .map(Json)
+    }
+
+    #[tool(
+        description = "What a model's items look like: the items verify generates (of one entity, or all), with their rendered keys, in DynamoDB JSON. At most 50 per call."
+    )]
+    async fn sample_items(
+        &self,
+        Parameters(input): Parameters<SampleItemsInput>,
+    ) -> Result<Json<Samples>, String> {
+        let seed = input.seed.unwrap_or(monotable_verify::DEFAULT_SEED);
+        let count = input
+            .count
+            .map_or(Ok(5), usize::try_from)
+            .map_err(|e| e.to_string())?;
+        self.blocking("sample_items", move |root| {
+            let loaded = input.source.load(&root)?;
+            let model = run::model(&loaded, "nothing generated")?;
+            shapes::sample_items(&model, input.entity.as_deref(), count, seed)
         })
         .await
         .map(Json)

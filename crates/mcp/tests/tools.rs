@@ -83,7 +83,15 @@ async fn every_tool_is_listed_with_its_input_and_output_schema() {
     assert_eq!(
         names,
         [
-            "check", "cost", "diff", "explain", "export", "schema", "verify"
+            "check",
+            "cost",
+            "diff",
+            "explain",
+            "export",
+            "render_keys",
+            "sample_items",
+            "schema",
+            "verify",
         ]
     );
     for tool in &tools {
@@ -164,6 +172,33 @@ async fn each_tool_answers_on_the_shop_model() {
             .unwrap()
             .contains("ACCOUNT#")
     );
+
+    let keys = ok(
+        &client,
+        "render_keys",
+        json!({ "path": "crates/check/tests/fixtures/MT001/pass.toml", "entity": "User", "values": { "userId": "u1" } }),
+    )
+    .await;
+    assert_eq!(
+        keys["primary_key"],
+        json!({ "PK": "USER#u1", "SK": "PROFILE" })
+    );
+    assert_eq!(keys["keys"]["PK"], "USER#u1");
+
+    let samples = ok(
+        &client,
+        "sample_items",
+        json!({ "path": "examples/shop/shop.toml", "entity": "Order", "count": 3 }),
+    )
+    .await;
+    let items = samples["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3, "{samples}");
+    assert!(samples["total"].as_u64().unwrap() >= 3);
+    for item in items {
+        assert_eq!(item["entity"], "Order");
+        let pk = item["keys"]["PK"].as_str().unwrap();
+        assert_eq!(item["item"]["PK"]["S"], pk, "{item}");
+    }
 
     let text =
         std::fs::read_to_string(workspace().join("crates/check/tests/fixtures/MT001/pass.toml"))
@@ -276,6 +311,26 @@ async fn bad_input_gets_an_error_and_the_server_keeps_serving() {
         ("cost", json!({ "model": "[table" }), "not a valid model"),
         ("verify", json!({ "model": "nonsense = 1" }), "MT000"),
         ("explain", json!({ "code": "MT999" }), "no rule `MT999`"),
+        (
+            "render_keys",
+            json!({ "path": "examples/shop/shop.toml", "entity": "Nobody" }),
+            "no entity `Nobody`",
+        ),
+        (
+            "render_keys",
+            json!({ "path": "crates/check/tests/fixtures/MT001/pass.toml", "entity": "User" }),
+            "no value for `userId`",
+        ),
+        (
+            "render_keys",
+            json!({ "path": "crates/check/tests/fixtures/MT001/pass.toml", "entity": "User", "values": { "userId": [1] } }),
+            "not a string, number or boolean",
+        ),
+        (
+            "sample_items",
+            json!({ "path": "examples/shop/shop.toml", "count": 51 }),
+            "MAX_SAMPLES",
+        ),
     ];
     for (tool, args, needle) in cases {
         let message = tool_error(&client, tool, args).await;
