@@ -226,6 +226,22 @@ fn malformed_json_rpc_gets_an_error_and_the_server_keeps_serving() {
         assert_eq!(answer["error"]["code"], -32700, "{garbage}: {answer}");
         still_serves(&mut stdin);
     }
+    // A message over MAX_MESSAGE_BYTES: cut short and answered as a parse error, its rest
+    // dropped, never held whole.
+    let huge_model = "#".repeat(monotable_mcp::MAX_MESSAGE_BYTES);
+    let huge = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+        "params": {"name": "check", "arguments": {"model": huge_model}}});
+    let answer = exchange(&mut stdin, &lines, &huge.to_string(), &Value::Null);
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    still_serves(&mut stdin);
+    // A message within it but a model over MAX_MODEL_BYTES: a tool error naming the limit.
+    let big_model = "#".repeat(monotable_mcp::MAX_MODEL_BYTES + 1);
+    let big = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+        "params": {"name": "check", "arguments": {"model": big_model}}});
+    let answer = exchange(&mut stdin, &lines, &big.to_string(), &json!(9));
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert!(answer.to_string().contains("MAX_MODEL_BYTES"), "{answer}");
+    still_serves(&mut stdin);
     // A method the server does not have: a JSON-RPC error.
     let line = r#"{"jsonrpc":"2.0","id":7,"method":"no/such/method"}"#;
     let answer = exchange(&mut stdin, &lines, line, &json!(7));

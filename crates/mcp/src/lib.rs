@@ -9,6 +9,7 @@
 
 mod error;
 mod explain;
+mod framing;
 mod input;
 mod resources;
 mod run;
@@ -16,6 +17,7 @@ mod server;
 mod shapes;
 
 pub use error::McpError;
+pub use framing::{LineCapped, MAX_MESSAGE_BYTES};
 pub use input::{MAX_MODEL_BYTES, Root};
 pub use server::{Config, DEFAULT_TIMEOUT, MonotableServer};
 
@@ -39,7 +41,9 @@ where
     Ok(())
 }
 
-/// Serves `config`'s tools on standard input and output (logs go to stderr).
+/// Serves `config`'s tools on standard input and output (logs go to stderr), each message read
+/// capped at [`MAX_MESSAGE_BYTES`].
 pub async fn serve_stdio(config: Config) -> Result<(), McpError> {
-    serve(config, rmcp::transport::stdio()).await
+    let (stdin, stdout) = rmcp::transport::stdio();
+    serve(config, (LineCapped::new(stdin, MAX_MESSAGE_BYTES), stdout)).await
 }
