@@ -19,7 +19,7 @@ mod shapes;
 pub use error::McpError;
 pub use framing::{LineCapped, MAX_MESSAGE_BYTES};
 pub use input::{MAX_MODEL_BYTES, Root};
-pub use server::{Config, DEFAULT_TIMEOUT, MonotableServer};
+pub use server::{Config, DEFAULT_TIMEOUT, MAX_RUNNING_CALLS, MonotableServer};
 
 use rmcp::ServiceExt;
 

@@ -2,6 +2,7 @@
 //! resources and the design-loop prompt. Every call runs on a blocking thread under the
 //! configured timeout; every failure is a tool error (`isError`) with its message.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -16,6 +17,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use tokio::sync::Semaphore;
 
 use crate::error::McpError;
 use crate::explain::Explanation;
@@ -23,6 +25,9 @@ use crate::input::{Loaded, ModelSource, Root, load};
 use crate::run::{self, ExportFormat};
 use crate::shapes::{self, RenderedKeys, Samples};
 use crate::{explain, resources};
+
+/// How many tool calls' work may run at once; more wait for a free one, within their timeout.
+pub const MAX_RUNNING_CALLS: usize = 2;
 
 /// How long one tool call may take unless `--timeout` says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -155,6 +160,9 @@ pub struct SampleItemsInput {
 #[derive(Debug, Clone)]
 pub struct MonotableServer {
     config: Config,
+    /// One permit per tool call whose work runs; held until the work ends, even past its
+    /// timeout, so calls that overrun cannot pile up.
+    running: Arc<Semaphore>,
     tool_router: ToolRouter<MonotableServer>,
 }
 
@@ -168,19 +176,29 @@ impl MonotableServer {
     pub fn new(config: Config) -> Result<MonotableServer, McpError> {
         Ok(MonotableServer {
             config,
+            running: Arc::new(Semaphore::new(MAX_RUNNING_CALLS)),
             tool_router: Self::tool_router() + Self::shapes_router(),
         })
     }
 
-    /// `work` on a blocking thread, given up after the timeout; a panic is a tool error.
+    /// `work` on a blocking thread once one of [`MAX_RUNNING_CALLS`] is free, given up after the
+    /// timeout (waiting included); a panic is a tool error.
     async fn blocking<T, F>(&self, tool: &'static str, work: F) -> Result<T, String>
     where
         T: Send + 'static,
         F: FnOnce(Root) -> Result<T, McpError> + Send + 'static,
     {
         let root = self.config.root.clone();
-        let handle = tokio::task::spawn_blocking(move || work(root));
-        let outcome = match tokio::time::timeout(self.config.timeout, handle).await {
+        let running = self.running.clone();
+        let call = async move {
+            let permit = running.acquire_owned().await;
+            tokio::task::spawn_blocking(move || {
+                let _held = permit;
+                work(root)
+            })
+            .await
+        };
+        let outcome = match tokio::time::timeout(self.config.timeout, call).await {
             Err(_) => Err(McpError::Timeout {
                 tool,
                 seconds: self.config.timeout.as_secs(),
@@ -434,21 +452,31 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_call_past_its_timeout_is_answered_and_the_next_one_runs() {
-        let server = server(Duration::from_millis(20));
-        let (release, held) = std::sync::mpsc::channel::<()>();
-        // The work waits until the test lets it go: it cannot finish before the timeout.
-        let late = server
-            .blocking("verify", move |_| {
-                let _ = held.recv();
-                Ok(())
-            })
-            .await
-            .unwrap_err();
-        assert!(late.contains("verify took longer than its limit"), "{late}");
-        drop(release);
-        let next = server.blocking("check", |_| Ok(7)).await;
-        assert_eq!(next, Ok(7));
+    async fn a_call_past_its_timeout_is_answered_and_overrunning_work_cannot_pile_up() {
+        let server = server(Duration::from_millis(50));
+        let mut releases = Vec::new();
+        // Each work waits until the test lets it go: none can finish before its timeout.
+        for _ in 0..MAX_RUNNING_CALLS {
+            let (release, held) = std::sync::mpsc::channel::<()>();
+            releases.push(release);
+            let late = server
+                .blocking("verify", move |_| {
+                    let _ = held.recv();
+                    Ok(())
+                })
+                .await
+                .unwrap_err();
+            assert!(late.contains("verify took longer than its limit"), "{late}");
+        }
+        // Every permit is held by work still running: the next call waits, and times out.
+        let waiting = server.blocking("check", |_| Ok(7)).await.unwrap_err();
+        assert!(waiting.contains("check took longer"), "{waiting}");
+        // Once that work ends, calls run again.
+        drop(releases);
+        while server.running.available_permits() < MAX_RUNNING_CALLS {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(server.blocking("check", |_| Ok(7)).await, Ok(7));
     }
 
     #[tokio::test]
