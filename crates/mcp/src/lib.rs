@@ -11,6 +11,7 @@ mod error;
 mod explain;
 mod framing;
 mod input;
+mod outputs;
 mod resources;
 mod run;
 mod server;

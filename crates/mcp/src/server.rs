@@ -16,12 +16,13 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tokio::sync::Semaphore;
 
 use crate::error::McpError;
 use crate::explain::Explanation;
 use crate::input::{Loaded, ModelSource, Root, load};
+use crate::outputs::{CheckOutput, CostOutput, DiffOutput, ExportOutput, VerifyOutput, typed};
 use crate::run::{self, ExportFormat};
 use crate::shapes::{self, RenderedKeys, Samples};
 use crate::{explain, resources};
@@ -39,42 +40,6 @@ pub struct Config {
     pub root: Root,
     /// The most one tool call may take.
     pub timeout: Duration,
-}
-
-/// `monotable check --format json`'s document.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct CheckOutput {
-    /// The model's name: `path` as given, or `<model>` for text.
-    pub file: String,
-    /// One per finding: `code`, `rule`, `severity`, `message`, `file`, and its place (`line`,
-    /// `column`, `label`) with `help` and `fix` where the rule has them.
-    pub diagnostics: Vec<Value>,
-    /// How many findings of each severity.
-    pub summary: CheckSummary,
-}
-
-/// Findings per severity.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct CheckSummary {
-    pub errors: u64,
-    pub warnings: u64,
-    pub infos: u64,
-}
-
-/// A JSON document as its command prints it (docs/cost.md, docs/migrate.md, docs/verify.md).
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct Document {
-    #[serde(flatten)]
-    pub fields: Map<String, Value>,
-}
-
-/// An export's text.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ExportOutput {
-    /// The format made.
-    pub format: String,
-    /// The text `monotable export --format FORMAT` prints.
-    pub text: String,
 }
 
 /// The model's JSON Schema.
@@ -166,10 +131,6 @@ pub struct MonotableServer {
     tool_router: ToolRouter<MonotableServer>,
 }
 
-fn document(value: Value) -> Result<Document, McpError> {
-    serde_json::from_value(value).map_err(|e| McpError::Refused(e.to_string()))
-}
-
 #[tool_router]
 impl MonotableServer {
     /// A server on `config`.
@@ -220,8 +181,7 @@ impl MonotableServer {
         Parameters(input): Parameters<ModelSource>,
     ) -> Result<Json<CheckOutput>, String> {
         self.blocking("check", move |root| {
-            let value = run::check(&input.load(&root)?)?;
-            serde_json::from_value(value).map_err(|e| McpError::Refused(e.to_string()))
+            typed("check", run::check(&input.load(&root)?)?)
         })
         .await
         .map(Json)
@@ -233,9 +193,9 @@ impl MonotableServer {
     async fn cost(
         &self,
         Parameters(input): Parameters<ModelSource>,
-    ) -> Result<Json<Document>, String> {
+    ) -> Result<Json<CostOutput>, String> {
         self.blocking("cost", move |root| {
-            document(run::cost(&input.load(&root)?)?)
+            typed("cost", run::cost(&input.load(&root)?)?)
         })
         .await
         .map(Json)
@@ -265,11 +225,11 @@ impl MonotableServer {
     async fn diff(
         &self,
         Parameters(input): Parameters<DiffInput>,
-    ) -> Result<Json<Document>, String> {
+    ) -> Result<Json<DiffOutput>, String> {
         self.blocking("diff", move |root| {
             let old = loaded(&root, &input.old_model, &input.old_path, "old")?;
             let new = loaded(&root, &input.new_model, &input.new_path, "new")?;
-            document(run::diff(&old, &new)?)
+            typed("diff", run::diff(&old, &new)?)
         })
         .await
         .map(Json)
@@ -299,10 +259,10 @@ impl MonotableServer {
     async fn verify(
         &self,
         Parameters(input): Parameters<VerifyInput>,
-    ) -> Result<Json<Document>, String> {
+    ) -> Result<Json<VerifyOutput>, String> {
         let seed = input.seed.unwrap_or(monotable_verify::DEFAULT_SEED);
         self.blocking("verify", move |root| {
-            document(run::verify(&input.source.load(&root)?, seed)?)
+            typed("verify", run::verify(&input.source.load(&root)?, seed)?)
         })
         .await
         .map(Json)

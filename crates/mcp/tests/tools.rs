@@ -107,6 +107,25 @@ async fn every_tool_is_listed_with_its_input_and_output_schema() {
             .unwrap_or_else(|| panic!("{} has no output schema", tool.name));
         assert_eq!(output.get("type"), Some(&json!("object")), "{}", tool.name);
     }
+    // Each output schema names its document's fields.
+    for (tool, field) in [
+        ("check", "diagnostics"),
+        ("cost", "patterns"),
+        ("diff", "changes"),
+        ("verify", "patterns"),
+        ("explain", "failing_model"),
+        ("render_keys", "primary_key"),
+        ("sample_items", "items"),
+        ("export", "text"),
+        ("schema", "schema"),
+    ] {
+        let listed = tools.iter().find(|t| t.name == tool).unwrap();
+        let output = listed.output_schema.as_ref().unwrap();
+        assert!(
+            output["properties"].get(field).is_some(),
+            "{tool}: {output:?}"
+        );
+    }
     let export = tools.iter().find(|t| t.name == "export").unwrap();
     let schema = serde_json::to_string(&export.input_schema).unwrap();
     for format in [
