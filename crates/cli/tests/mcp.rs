@@ -1,8 +1,9 @@
 //! `monotable mcp` as an agent runs it: the binary spawned, driven over its stdio by the official
 //! `rmcp` client. For every model under crates/check/tests/fixtures, `check`, `cost` and `verify`
-//! answer exactly what `monotable check|cost|verify --format json` prints, and `diff` what
-//! `monotable diff` prints for each rule's failing and passing pair; malformed JSON-RPC lines
-//! written by hand get a JSON-RPC error and the server keeps serving.
+//! answer exactly what `monotable check|cost|verify --format json` prints; `diff` what `monotable
+//! diff` prints for each rule's failing and passing pair; `export` what `monotable export` prints
+//! in each format for each rule's passing model and the shop's. Malformed JSON-RPC lines written
+//! by hand get a JSON-RPC error and the server keeps serving.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -150,6 +151,42 @@ async fn diff_over_mcp_equals_the_cli_for_each_rules_pair() {
         match answer {
             Ok(answer) => assert_eq!(answer, cli, "diff {fail}"),
             Err(message) => assert!(cli.get("error").is_some(), "diff {fail}: {message} / {cli}"),
+        }
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn export_over_mcp_equals_the_cli_in_every_format() {
+    let client = spawn().await;
+    let mut models: Vec<String> = fixtures()
+        .into_iter()
+        .filter(|p| p.ends_with("/pass.toml"))
+        .collect();
+    models.extend([
+        "examples/shop/shop.toml".into(),
+        "examples/shop/shop-native.toml".into(),
+    ]);
+    for path in &models {
+        for format in ["create-table", "cloudformation", "sam", "markdown"] {
+            let out = Command::new(BIN)
+                .args(["export", path, "--format", format])
+                .current_dir(root())
+                .output()
+                .unwrap();
+            let args = json!({ "path": path, "format": format });
+            match mcp(&client, "export", args).await {
+                Ok(answer) => {
+                    assert!(out.status.success(), "{path} {format}");
+                    let cli = String::from_utf8(out.stdout).unwrap();
+                    assert_eq!(
+                        answer["text"].as_str(),
+                        Some(cli.as_str()),
+                        "{path} {format}"
+                    );
+                }
+                Err(message) => assert!(!out.status.success(), "{path} {format}: {message}"),
+            }
         }
     }
     client.cancel().await.unwrap();
