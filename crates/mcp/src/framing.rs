@@ -96,6 +96,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for LineCapped<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Just;
     use tokio::io::AsyncBufReadExt;
 
     async fn lines(input: &[u8], max: usize) -> Vec<String> {
@@ -119,5 +120,46 @@ mod tests {
     async fn an_endless_line_ends_the_input_without_being_held() {
         let input = vec![b'x'; 100_000];
         assert_eq!(lines(&input, 10).await, ["xxxxxxxxxx"]);
+    }
+
+    /// What the transport must see: each line of `input` cut to `max` bytes.
+    fn expected(input: &[u8], max: usize) -> Vec<Vec<u8>> {
+        let mut lines: Vec<&[u8]> = input.split(|b| *b == b'\n').collect();
+        if lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        lines
+            .iter()
+            .map(|l| l[..l.len().min(max)].to_vec())
+            .collect()
+    }
+
+    async fn read_lines(input: &[u8], max: usize, capacity: usize) -> Vec<Vec<u8>> {
+        use tokio::io::AsyncBufReadExt;
+        let mut reader = tokio::io::BufReader::with_capacity(capacity, LineCapped::new(input, max));
+        let mut out = Vec::new();
+        loop {
+            let mut line = Vec::new();
+            if reader.read_until(b'\n', &mut line).await.unwrap() == 0 {
+                return out;
+            }
+            if line.last() == Some(&b'\n') {
+                line.pop();
+            }
+            out.push(line);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn every_line_reaches_the_transport_cut_to_the_cap(
+            input in proptest::collection::vec(proptest::prop_oneof![Just(b'\n'), Just(b'a'), proptest::num::u8::ANY], 0..400),
+            max in 1usize..40,
+            capacity in 1usize..64,
+        ) {
+            let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let got = runtime.block_on(read_lines(&input, max, capacity));
+            proptest::prop_assert_eq!(got, expected(&input, max));
+        }
     }
 }
