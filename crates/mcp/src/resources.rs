@@ -1,5 +1,5 @@
-//! The server's resources (the model format, the rules, the model's JSON Schema, the shop's
-//! model), embedded at build time, and its one prompt: the design loop.
+//! The server's resources (the model format, the rules, the model's JSON Schema, the example
+//! models), embedded at build time, and its one prompt: the design loop.
 
 use rmcp::model::{
     AnnotateAble, GetPromptResult, Prompt, PromptArgument, PromptMessage, PromptMessageRole,
@@ -38,6 +38,27 @@ const RESOURCES: &[(&str, &str, &str, &str, &str)] = &[
         "application/toml",
         "The shop's model: a complete single-table design (users, products, orders) to start from.",
         include_str!("../../../examples/shop/shop.toml"),
+    ),
+    (
+        "monotable://examples/shop/shop-native.toml",
+        "shop-native.toml",
+        "application/toml",
+        "The shop's model on native multi-attribute index keys instead of synthetic ones.",
+        include_str!("../../../examples/shop/shop-native.toml"),
+    ),
+    (
+        "monotable://examples/streams/sales.toml",
+        "sales.toml",
+        "application/toml",
+        "A table stream and a consumer that keeps per-product daily sales.",
+        include_str!("../../../examples/streams/sales.toml"),
+    ),
+    (
+        "monotable://examples/seed-original/model.toml",
+        "seed-original.toml",
+        "application/toml",
+        "A flawed design to practise on: the tutorial's original model, on which check reports errors and warnings.",
+        include_str!("../../../examples/seed-original/model.toml"),
     ),
 ];
 

@@ -249,13 +249,17 @@ async fn resources_and_the_design_loop_prompt_are_served() {
     let client = connect(&workspace()).await;
     let listed = client.list_all_resources().await.unwrap();
     let uris: Vec<&str> = listed.iter().map(|r| r.uri.as_str()).collect();
-    assert_eq!(uris.len(), 4, "{uris:?}");
+    assert_eq!(uris.len(), 7, "{uris:?}");
     for uri in uris {
         let read = client
             .read_resource(ReadResourceRequestParams::new(uri))
             .await
             .unwrap();
         assert_eq!(read.contents.len(), 1, "{uri}");
+        let text = serde_json::to_value(&read.contents[0]).unwrap()["text"].clone();
+        let file = uri.strip_prefix("monotable://").unwrap();
+        let on_disk = std::fs::read_to_string(workspace().join(file)).unwrap();
+        assert_eq!(text.as_str(), Some(on_disk.as_str()), "{uri}");
     }
     let missing = client
         .read_resource(ReadResourceRequestParams::new("monotable://nothing"))
