@@ -10,6 +10,7 @@ mod export;
 mod import;
 mod input;
 mod load;
+mod mcp;
 mod migrate;
 mod new;
 mod serve;
@@ -117,6 +118,12 @@ enum Command {
     Export(export::ExportArgs),
     /// Import a NoSQL Workbench data model as a monotable model file.
     Import(import::ImportArgs),
+    /// Serve check, explain, verify, cost, diff, export, render_keys, sample_items and schema as
+    /// MCP tools on standard input and output, for coding agents (docs/mcp.md).
+    ///
+    /// Models are given as text or as paths under --root; nothing outside it is read and
+    /// nothing is written. Each model is at most 1 MiB, each call at most --timeout seconds.
+    Mcp(mcp::McpArgs),
     /// Create a project of your own on the monotable library: a starter model, entities and
     /// access patterns checked against it at compile time, an axum API that also runs on AWS
     /// Lambda, tests on the embedded engine, and the model's SAM template.
@@ -143,6 +150,7 @@ fn main() -> ExitCode {
             Command::Migrate(args) => migrate::run(args).await,
             Command::Export(args) => export::run(args),
             Command::Import(args) => import::run(args),
+            Command::Mcp(args) => mcp::run(args).await,
             Command::New(args) => new::run(args),
         }
     })
