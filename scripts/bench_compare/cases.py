@@ -231,9 +231,9 @@ def probe(serve, built, shop):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     fill = lambda t, **v: re.sub(r"@([A-Z]+)@", lambda m: str(v[m.group(1)]), t)  # noqa: E731
     body = '{"TransactItems":[%s,%s,%s]}' % (
-        fill(order_put, OID=oid, UID=user, SHARD=3, NOW=now, DAY=now[:10], TOTAL=p["price"], COUNT=1),
+        fill(order_put, OID=oid, UID=user, SHARD=order_shards() - 1, NOW=now, DAY=now[:10], TOTAL=p["price"], COUNT=1),
         fill(line_put, OID=oid, LINE="001", N=1, PID=p["id"], PNAME=p["name"], QTY=1,
-             PRICE=p["price"], LTOTAL=p["price"]),
+             PRICE=p["price"], LTOTAL=p["price"], DAY=now[:10]),
         fill(check, PID=p["id"], PRICE=p["price"]))
     status, answer = http("POST", serve.dynamodb + "/", engine_headers("TransactWriteItems"), body)
     if status != 200:

@@ -5,7 +5,7 @@ import os
 import re
 import subprocess
 
-from .common import ROOT
+from .common import ROOT, order_shards
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,12 +165,12 @@ function request()
       local n = #puts + 1
       puts[n] = string.gsub(line_put, "@(%u+)@", {{OID = oid, LINE = string.format("%03d", n),
         N = tostring(n), PID = p[1], PNAME = p[3], QTY = tostring(q), PRICE = p[2],
-        LTOTAL = string.format("%.2f", line_total)}})
+        LTOTAL = string.format("%.2f", line_total), DAY = string.sub(now, 1, 10)}})
       checks[n] = string.gsub(check, "@(%u+)@", {{PID = p[1], PRICE = p[2]}})
     end
   end
   local order = string.gsub(order_put, "@(%u+)@", {{OID = oid, UID = users[math.random(nu)],
-    SHARD = tostring(math.random(0, 7)), NOW = now, DAY = string.sub(now, 1, 10),
+    SHARD = tostring(math.random(0, {order_shards() - 1})), NOW = now, DAY = string.sub(now, 1, 10),
     TOTAL = string.format("%.2f", total), COUNT = tostring(want)}})
   local body = '{{"TransactItems":[' .. order .. "," .. table.concat(puts, ",") .. "," ..
                table.concat(checks, ",") .. "]}}"
