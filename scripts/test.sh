@@ -16,6 +16,8 @@ cargo fmt --all -- --check
 # Each crate's top-level modules depend one way (the cycles it lists are to be removed).
 python3 scripts/module-cycles.py --self-test
 python3 scripts/module-cycles.py
+# The vendored engine is the pinned release plus vendor/patches, byte for byte (vendor/README.md).
+bash scripts/vendor-dynoxide.sh --check
 # The plots in docs/benchmarks.md are drawn from its tables: a stale plot fails here.
 python3 scripts/bench-plots.py --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
