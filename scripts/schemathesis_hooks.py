@@ -8,6 +8,7 @@ OpenAPI has no way to state them; the operations' descriptions state them in wor
 - `GET /products` takes exactly one of `category` and `published=true`;
 - `GET /orders` takes `status` (with optional `from`/`to`), or both `from` and `to` spanning at
   most 93 days; `from` is not after `to`; dates are real calendar dates;
+- `GET /products/{productId}/sales` takes `from` and `to` spanning at most 366 days, the same way;
 - an order names each product in at most one line.
 
 Schema-valid cases that break one of these are not "valid data", so they are left out of the
@@ -19,6 +20,7 @@ from datetime import date, datetime, timedelta, timezone
 import schemathesis
 
 MAX_RANGE_DAYS = 93
+MAX_SALES_DAYS = 366
 
 
 def _instant(text, end):
@@ -33,7 +35,7 @@ def _instant(text, end):
         return None
 
 
-def _dates_ok(query, need_both):
+def _dates_ok(query, need_both, max_days=MAX_RANGE_DAYS):
     start, stop = query.get("from"), query.get("to")
     if need_both and (start is None or stop is None):
         return False
@@ -46,7 +48,7 @@ def _dates_ok(query, need_both):
     if "from" in bounds and "to" in bounds:
         if bounds["from"] > bounds["to"]:
             return False
-        if need_both and (bounds["to"].date() - bounds["from"].date()).days + 1 > MAX_RANGE_DAYS:
+        if need_both and (bounds["to"].date() - bounds["from"].date()).days + 1 > max_days:
             return False
     return True
 
@@ -60,6 +62,8 @@ def _query_ok(method, path, query):
         return has_category != (published is not None) and published in (None, True, "true")
     if (method, path) == ("GET", "/orders"):
         return _dates_ok(query, need_both="status" not in query)
+    if (method, path) == ("GET", "/products/{productId}/sales"):
+        return _dates_ok(query, need_both=True, max_days=MAX_SALES_DAYS)
     return True
 
 
