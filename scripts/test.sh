@@ -5,12 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -r requirements-dev.txt
-# Debian's Chromium for the browser tests (crates/cli/tests/ui_browser.rs), when missing.
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian's Chromium for the browser tests (crates/cli/tests/ui_browser.rs), and `patch` for the
+# vendored engine's check (scripts/vendor-dynoxide.sh), when missing.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v patch >/dev/null 2>&1; then
   sudo_if_needed=""
   if [ "$(id -u)" != 0 ]; then sudo_if_needed="sudo"; fi
   $sudo_if_needed apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_if_needed apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo_if_needed apt-get install -y -qq chromium patch >/dev/null
 fi
 cargo fmt --all -- --check
 # Each crate's top-level modules depend one way (the cycles it lists are to be removed).
