@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -r requirements-dev.txt
-# Debian's Chromium for the browser tests (crates/cli/tests/ui_browser.rs), and `patch` for the
+# Debian's Chromium for the browser tests (crates/cli/tests/it/ui_browser.rs), and `patch` for the
 # vendored engine's check (scripts/vendor-dynoxide.sh), when missing.
 if ! command -v chromium >/dev/null 2>&1 || ! command -v patch >/dev/null 2>&1; then
   sudo_if_needed=""

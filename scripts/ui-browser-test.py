@@ -2,7 +2,7 @@
 """Browser tests of `monotable ui` and of `monotable-shop serve`'s /ui, in Debian's Chromium
 through Playwright.
 
-Run by crates/cli/tests/ui_browser.rs (so by the README's test command), which passes the
+Run by crates/cli/tests/it/ui_browser.rs (so by the README's test command), which passes the
 `monotable` binary (the tool) and the `monotable-shop` binary (the shop's program):
 
     python3 scripts/ui-browser-test.py --bin target/debug/monotable \

@@ -23,7 +23,7 @@
 //!
 //! To support a new operation: add its module here (the request, its one SDK call, its error
 //! wrapping [`ServiceError`]), list the error in [`error`], and give it a typed face if the
-//! library's users need one. No other crate calls the SDK client (`tests/one_door.rs` fails if
+//! library's users need one. No other crate calls the SDK client (`tests/it/one_door.rs` fails if
 //! one does).
 //!
 //! Beside the operations: [`handle`] (the [`Table`] they run on), [`write`](mod@write) (the conditions and

@@ -4,7 +4,7 @@
 //!
 //! The files are templates in `crates/cli/templates/new/`, filled in by [`Project::fill`]:
 //! `{{name}}`, `{{table}}`, `{{function}}` and, in Rust code (so that rustfmt can format the
-//! templates as they are), the identifier `__crate_name__`. `tests/new_project.rs` builds and
+//! templates as they are), the identifier `__crate_name__`. `tests/it/new_project.rs` builds and
 //! tests the result, and checks it is formatted.
 
 use std::path::{Path, PathBuf};
@@ -516,7 +516,7 @@ fn print_next_steps(name: &str, dir: &Path, locked: bool) {
 mod tests {
     use super::*;
 
-    /// Names of every class `new` accepts: each builds (`tests/new_project.rs` builds one of
+    /// Names of every class `new` accepts: each builds (`tests/it/new_project.rs` builds one of
     /// each class).
     const ACCEPTED: [(&str, &[&str]); 8] = [
         ("plain", &["demo", "todo", "a", "A1"]),
@@ -677,7 +677,7 @@ mod tests {
     }
 
     /// The Lambda build's dependencies leave out what `local` turns on; the dev-dependencies
-    /// and the `local` feature name it (`tests/new_project.rs` checks the resolved graph).
+    /// and the `local` feature name it (`tests/it/new_project.rs` checks the resolved graph).
     #[test]
     fn the_manifest_keeps_the_engine_and_the_server_to_local_runs_and_tests() {
         let library = PathBuf::from(BUILT_LIBRARY);

@@ -7,6 +7,28 @@
 #[path = "../../shop/tests/common/mod.rs"]
 mod common;
 
+// The shop's own suites, run as they are on this design.
+#[path = "../../shop/tests/it/errors.rs"]
+mod errors;
+#[path = "../../shop/tests/it/faults.rs"]
+mod faults;
+#[path = "../../shop/tests/it/lambda.rs"]
+mod lambda;
+#[path = "../../shop/tests/it/no_panic.rs"]
+mod no_panic;
+#[path = "../../shop/tests/it/orders.rs"]
+mod orders;
+#[path = "../../shop/tests/it/products.rs"]
+mod products;
+#[path = "../../shop/tests/it/races.rs"]
+mod races;
+#[path = "../../shop/tests/it/sales.rs"]
+mod sales;
+#[path = "../../shop/tests/it/sample.rs"]
+mod sample;
+#[path = "../../shop/tests/it/users_and_auth.rs"]
+mod users_and_auth;
+
 use axum::http::StatusCode;
 use common::TestShop;
 use monotable_model::{Model, parse};

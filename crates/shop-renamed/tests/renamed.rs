@@ -5,6 +5,14 @@
 #[path = "../../shop/tests/common/mod.rs"]
 mod common;
 
+// The shop's own suites, run as they are on this design.
+#[path = "../../shop/tests/it/orders.rs"]
+mod orders;
+#[path = "../../shop/tests/it/products.rs"]
+mod products;
+#[path = "../../shop/tests/it/sales.rs"]
+mod sales;
+
 use axum::http::StatusCode;
 use common::TestShop;
 

@@ -1,0 +1,9 @@
+//! The export crate's integration tests, one binary: each module is one feature's suite.
+
+mod cfn_lint;
+mod golden;
+mod hidden;
+mod iam_writes;
+mod no_panic;
+mod units;
+mod workbench;
