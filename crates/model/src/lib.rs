@@ -35,6 +35,7 @@ mod error;
 mod lambda_filter;
 pub mod limits;
 mod model;
+pub mod names;
 pub mod raw;
 mod template;
 pub mod text;
