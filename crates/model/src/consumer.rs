@@ -1,5 +1,5 @@
 //! The validated stream consumer (`[consumers.NAME]`): which entities' changes it handles, how
-//! Lambda delivers them, and which write patterns it runs.
+//! Lambda delivers them, and which write and read patterns it runs.
 
 use std::fmt;
 use std::ops::Range;
@@ -58,6 +58,8 @@ pub struct ConsumerSpans {
     pub filter: Vec<Range<usize>>,
     /// Each entry of `writes`, in order.
     pub writes: Vec<Range<usize>>,
+    /// Each entry of `reads`, in order.
+    pub reads: Vec<Range<usize>>,
 }
 
 /// A stream consumer: a function that handles changes of some entities.
@@ -85,6 +87,8 @@ pub struct Consumer {
     pub starting_position: StartingPosition,
     /// The write patterns it runs.
     pub writes: Vec<String>,
+    /// The read patterns it runs.
+    pub reads: Vec<String>,
     /// Span of the consumer's definition.
     pub span: Range<usize>,
     /// Spans of its parts.
@@ -133,6 +137,16 @@ impl Consumer {
             .iter()
             .position(|w| w == pattern)
             .and_then(|at| self.spans.writes.get(at))
+            .unwrap_or(&self.span)
+            .clone()
+    }
+
+    /// The span of its `reads` entry naming `pattern`, else of the consumer.
+    pub fn read_span(&self, pattern: &str) -> Range<usize> {
+        self.reads
+            .iter()
+            .position(|r| r == pattern)
+            .and_then(|at| self.spans.reads.get(at))
             .unwrap_or(&self.span)
             .clone()
     }

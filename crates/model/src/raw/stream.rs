@@ -171,4 +171,7 @@ pub struct RawConsumer {
     /// The write patterns it runs.
     #[serde(default)]
     pub writes: Vec<Sp<String>>,
+    /// The read patterns it runs (GetItem, Query, Scan, BatchGet): its role may send them.
+    #[serde(default)]
+    pub reads: Vec<Sp<String>>,
 }

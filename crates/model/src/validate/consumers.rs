@@ -1,5 +1,6 @@
 //! Validating stream consumers (`[consumers.NAME]`): the table has a stream, the entities,
-//! events, filters and write patterns they name exist and fit, and Lambda's bounds hold.
+//! events, filters, write and read patterns they name exist and fit (a name that does not, with
+//! the closest declared one), and Lambda's bounds hold.
 
 use std::ops::Range;
 
@@ -8,6 +9,7 @@ use crate::consumer::*;
 use crate::error::IssueKind;
 use crate::lambda_filter::MAX_LAMBDA_FILTERS;
 use crate::model::*;
+use crate::names::closest;
 use crate::raw::{RawConsumer, RawFilterValue, Sp};
 
 /// A consumer's filter, attribute to values, and the span of each attribute's values.
@@ -131,7 +133,8 @@ impl Validator {
         let entities = self.consumer_entities(name, &c.entities, model);
         let (events, event_spans) = self.consumer_events(name, c.events.as_ref());
         let (filter, filter_spans) = self.consumer_filter(name, c, model);
-        let writes = self.consumer_writes(name, &c.writes, model);
+        let writes = self.consumer_patterns(name, Runs::Writes, &c.writes, model);
+        let reads = self.consumer_patterns(name, Runs::Reads, &c.reads, model);
         Consumer {
             name: name.to_string(),
             description: c.description.clone(),
@@ -165,12 +168,14 @@ impl Validator {
                 .as_ref()
                 .map_or_else(StartingPosition::default, |s| s.value),
             writes: writes.iter().map(|w| w.value.clone()).collect(),
+            reads: reads.iter().map(|r| r.value.clone()).collect(),
             span: raw.span.clone(),
             spans: ConsumerSpans {
                 entities: entities.iter().map(|e| e.span.clone()).collect(),
                 events: event_spans,
                 filter: filter_spans,
                 writes: writes.iter().map(|w| w.span.clone()).collect(),
+                reads: reads.iter().map(|r| r.span.clone()).collect(),
             },
         }
     }
@@ -223,6 +228,7 @@ impl Validator {
                 continue;
             }
             if model.entity(&e.value).is_none() {
+                let near = closest(&e.value, model.entities.iter().map(|d| d.name.as_str()));
                 self.err_help(
                     IssueKind::UnknownReference,
                     format!(
@@ -230,7 +236,10 @@ impl Validator {
                         e.value
                     ),
                     &e.span,
-                    "declare it under [entities]",
+                    near.map_or_else(
+                        || "declare it under [entities]".to_string(),
+                        |n| format!("an entity with a similar name exists: `{n}`"),
+                    ),
                 );
             }
             out.push(e);
@@ -288,13 +297,29 @@ impl Validator {
                 .filter_map(|e| model.entity(&e.value)?.attribute(attribute))
                 .collect();
             let Some(first) = declared.first() else {
+                let names = c
+                    .entities
+                    .value
+                    .iter()
+                    .filter_map(|e| model.entity(&e.value))
+                    .flat_map(|e| e.attributes.iter().map(|a| a.name.as_str()));
                 self.err_help(
                     IssueKind::UnknownReference,
                     format!(
                         "consumer `{name}` filters on `{attribute}`, which none of its entities has"
                     ),
                     &values.span,
-                    "filter on an attribute of one of the entities in `entities`",
+                    closest(attribute, names).map_or_else(
+                        || {
+                            "filter on an attribute of one of the entities in `entities`"
+                                .to_string()
+                        },
+                        |n| {
+                            format!(
+                                "an attribute of its entities with a similar name exists: `{n}`"
+                            )
+                        },
+                    ),
                 );
                 continue;
             };
@@ -332,46 +357,136 @@ impl Validator {
         (filter, spans)
     }
 
-    fn consumer_writes<'a>(
+    /// A consumer's `writes` or `reads`: each a declared pattern of that kind, listed once.
+    fn consumer_patterns<'a>(
         &mut self,
         name: &str,
-        writes: &'a [Sp<String>],
+        runs: Runs,
+        list: &'a [Sp<String>],
         model: &Model,
     ) -> Vec<&'a Sp<String>> {
         let mut out: Vec<&Sp<String>> = Vec::new();
-        for w in writes {
-            if out.iter().any(|o| o.value == w.value) {
+        for p in list {
+            if out.iter().any(|o| o.value == p.value) {
                 self.err_help(
                     IssueKind::Invalid,
                     format!(
-                        "pattern `{}` is listed twice in the `writes` of consumer `{name}`",
-                        w.value
+                        "pattern `{}` is listed twice in the `{}` of consumer `{name}`",
+                        p.value,
+                        runs.key()
                     ),
-                    &w.span,
-                    "list each write pattern once",
+                    &p.span,
+                    format!("list each {} pattern once", runs.kind()),
                 );
                 continue;
             }
-            out.push(w);
-            match model.pattern(&w.value) {
-                None => self.err_help(
-                    IssueKind::UnknownReference,
-                    format!("consumer `{name}` writes with `{}`, which is not a declared pattern", w.value),
-                    &w.span,
-                    "declare it under [patterns] with a write operation",
-                ),
-                Some(p) if p.is_read() => self.err_help(
+            out.push(p);
+            match model.pattern(&p.value) {
+                None => {
+                    let near = closest(
+                        &p.value,
+                        model
+                            .patterns
+                            .iter()
+                            .filter(|q| runs.fits(q))
+                            .map(|q| q.name.as_str()),
+                    );
+                    self.err_help(
+                        IssueKind::UnknownReference,
+                        format!(
+                            "consumer `{name}` {} with `{}`, which is not a declared pattern",
+                            runs.key(),
+                            p.value
+                        ),
+                        &p.span,
+                        near.map_or_else(
+                            || {
+                                format!(
+                                    "declare it under [patterns] with a {} operation ({})",
+                                    runs.kind(),
+                                    runs.operations()
+                                )
+                            },
+                            |n| {
+                                format!(
+                                    "a {} pattern with a similar name exists: `{n}`",
+                                    runs.kind()
+                                )
+                            },
+                        ),
+                    );
+                }
+                Some(q) if !runs.fits(q) => self.err_help(
                     IssueKind::Invalid,
                     format!(
-                        "consumer `{name}` writes with `{}`, a {:?}: a read pattern",
-                        w.value, p.operation
+                        "consumer `{name}` {} with `{}`, a {:?}: a {} pattern",
+                        runs.key(),
+                        p.value,
+                        q.operation,
+                        runs.other().kind()
                     ),
-                    &w.span,
-                    "`writes` lists write patterns (PutItem, UpdateItem, DeleteItem, TransactWrite, BatchWrite); leave reads out",
+                    &p.span,
+                    format!(
+                        "`{}` lists {} patterns ({}): list `{}` under `{}`",
+                        runs.key(),
+                        runs.kind(),
+                        runs.operations(),
+                        p.value,
+                        runs.other().key()
+                    ),
                 ),
                 Some(_) => {}
             }
         }
         out
+    }
+}
+
+/// The list of a consumer that names patterns: what it writes, or what it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Runs {
+    Writes,
+    Reads,
+}
+
+impl Runs {
+    /// The list's key in the model file.
+    fn key(self) -> &'static str {
+        match self {
+            Runs::Writes => "writes",
+            Runs::Reads => "reads",
+        }
+    }
+
+    /// The kind of pattern it lists.
+    fn kind(self) -> &'static str {
+        match self {
+            Runs::Writes => "write",
+            Runs::Reads => "read",
+        }
+    }
+
+    /// The operations of that kind.
+    fn operations(self) -> &'static str {
+        match self {
+            Runs::Writes => {
+                "PutItem, UpdateItem, DeleteItem, ConditionCheck, TransactWrite, BatchWrite"
+            }
+            Runs::Reads => "GetItem, Query, Scan, BatchGet",
+        }
+    }
+
+    fn other(self) -> Runs {
+        match self {
+            Runs::Writes => Runs::Reads,
+            Runs::Reads => Runs::Writes,
+        }
+    }
+
+    fn fits(self, p: &Pattern) -> bool {
+        match self {
+            Runs::Writes => p.is_write(),
+            Runs::Reads => p.is_read(),
+        }
     }
 }

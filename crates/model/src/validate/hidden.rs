@@ -191,7 +191,7 @@ impl Validator {
                 }
             }
         }
-        for pattern in &c.writes {
+        for pattern in c.writes.iter().chain(&c.reads) {
             self.visible_spanned("pattern name", pattern);
         }
     }

@@ -69,7 +69,7 @@ fn a_consumer_takes_lambdas_defaults() {
     let c = only(&consumer("entities = [\"Order\"]\n"));
     assert_eq!(c.entities, ["Order"]);
     assert_eq!(c.events, StreamEvent::ALL);
-    assert!(c.filter.is_empty() && c.writes.is_empty());
+    assert!(c.filter.is_empty() && c.writes.is_empty() && c.reads.is_empty());
     assert_eq!((c.batch_size, c.retries), (100, 2));
     assert!(c.bisect_on_error);
     assert_eq!(c.on_failure, None);
@@ -90,6 +90,7 @@ bisect_on_error = false
 on_failure = "topic"
 starting_position = "LATEST"
 writes = ["putOrder"]
+reads = ["getOrder"]
 "#,
     );
     let c = only(&source);
@@ -120,6 +121,8 @@ writes = ["putOrder"]
     assert_eq!(c.starting_position, StartingPosition::Latest);
     assert_eq!(c.writes, ["putOrder"]);
     assert_eq!(&source[c.write_span("putOrder")], "\"putOrder\"");
+    assert_eq!(c.reads, ["getOrder"]);
+    assert_eq!(&source[c.read_span("getOrder")], "\"getOrder\"");
     assert_eq!(&source[c.entity_span("Order")], "\"Order\"");
 }
 
@@ -233,6 +236,24 @@ fn each_mistake_is_one_issue_on_its_value() {
             "\"putOrder\"",
         ),
         (
+            "entities = [\"Order\"]\nreads = [\"listOrders\"]\n",
+            UnknownReference,
+            "consumer `c` reads with `listOrders`, which is not a declared pattern",
+            "\"listOrders\"",
+        ),
+        (
+            "entities = [\"Order\"]\nreads = [\"putOrder\"]\n",
+            Invalid,
+            "consumer `c` reads with `putOrder`, a PutItem: a write pattern",
+            "\"putOrder\"",
+        ),
+        (
+            "entities = [\"Order\"]\nreads = [\"getOrder\", \"getOrder\"]\n",
+            Invalid,
+            "pattern `getOrder` is listed twice in the `reads`",
+            "\"getOrder\"",
+        ),
+        (
             "entities = [\"Order\"]\nfilter = { colour = [\"red\"] }\n",
             UnknownReference,
             "filters on `colour`, which none of its entities has",
@@ -286,6 +307,53 @@ fn each_mistake_is_one_issue_on_its_value() {
     }
 }
 
+/// The help of the one issue `body` makes.
+#[track_caller]
+fn help(body: &str) -> String {
+    let err = parse(&consumer(body)).expect_err(body);
+    assert_eq!(err.issues.len(), 1, "{body}: {:#?}", err.issues);
+    err.issues[0].help.clone().expect("a help")
+}
+
+#[test]
+fn an_unknown_name_suggests_the_closest_declared_one_of_its_kind() {
+    // A read: the closest read pattern, never a write of a nearer name.
+    assert_eq!(
+        help("entities = [\"Order\"]\nreads = [\"getOrdr\"]\n"),
+        "a read pattern with a similar name exists: `getOrder`"
+    );
+    assert_eq!(
+        help("entities = [\"Order\"]\nreads = [\"putOrdr\"]\n"),
+        "declare it under [patterns] with a read operation (GetItem, Query, Scan, BatchGet)"
+    );
+    assert_eq!(
+        help("entities = [\"Order\"]\nwrites = [\"putOrdr\"]\n"),
+        "a write pattern with a similar name exists: `putOrder`"
+    );
+    assert_eq!(
+        help("entities = [\"Ordr\"]\n"),
+        "an entity with a similar name exists: `Order`"
+    );
+    assert_eq!(
+        help("entities = [\"Order\"]\nfilter = { stauts = [\"PLACED\"] }\n"),
+        "an attribute of its entities with a similar name exists: `status`"
+    );
+    // Nothing near: what to declare, and where.
+    assert_eq!(
+        help("entities = [\"Order\"]\nreads = [\"salesByDay\"]\n"),
+        "declare it under [patterns] with a read operation (GetItem, Query, Scan, BatchGet)"
+    );
+    assert_eq!(
+        help("entities = [\"Customer\"]\n"),
+        "declare it under [entities]"
+    );
+    // A pattern in the wrong list says which list takes it.
+    assert_eq!(
+        help("entities = [\"Order\"]\nwrites = [\"getOrder\"]\n"),
+        "`writes` lists write patterns (PutItem, UpdateItem, DeleteItem, ConditionCheck, TransactWrite, BatchWrite): list `getOrder` under `reads`"
+    );
+}
+
 #[test]
 fn a_filter_attribute_of_one_listed_entity_is_enough() {
     let c = only(&consumer(
@@ -309,6 +377,11 @@ fn a_consumer_name_is_letters_and_digits() {
     );
     let err = parse(&hidden).unwrap_err();
     assert_eq!(err.issues[0].kind, IssueKind::HiddenCharacter, "{err:?}");
+    let hidden = consumer("entities = [\"Order\"]\nreads = [\"get\\u001BOrder\"]\n");
+    let err = parse(&hidden).unwrap_err();
+    assert_eq!(err.issues.len(), 1, "{err:?}");
+    assert_eq!(err.issues[0].kind, IssueKind::HiddenCharacter, "{err:?}");
+    assert!(err.issues[0].message.contains("U+001B"), "{err:?}");
 }
 
 #[test]
