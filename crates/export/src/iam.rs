@@ -4,7 +4,7 @@
 //! or for a transaction those of the write patterns it runs); the resource is the table, or
 //! `table/index/NAME` for a Query or Scan on an index. Only what the patterns use is granted.
 //! A stream consumer's role ([`consumer_statements`]) reads the table's stream, runs its write
-//! patterns, and sends failed batches to its destination.
+//! and read patterns, and sends failed batches to its destination.
 
 use monotable_model::{Consumer, FailureDestination, Model, Operation, Pattern};
 
@@ -112,8 +112,17 @@ fn resource(operation: Operation, index: Option<&str>) -> PolicyResource {
 /// indexes by name), each with the sorted union of its patterns' actions. Empty when the model has
 /// no patterns.
 pub fn policy_statements(model: &Model) -> Vec<PolicyStatement> {
+    statements_of(model, model.patterns.iter())
+}
+
+/// The statements `patterns` need, one per resource (the table first, then indexes by name),
+/// each with the sorted union of its patterns' actions.
+fn statements_of<'m>(
+    model: &Model,
+    patterns: impl Iterator<Item = &'m Pattern>,
+) -> Vec<PolicyStatement> {
     let mut statements: Vec<PolicyStatement> = Vec::new();
-    for pattern in &model.patterns {
+    for pattern in patterns {
         let resource = resource(pattern.operation, pattern.index_name());
         let position = match statements.iter().position(|s| s.resource == resource) {
             Some(position) => position,
@@ -138,8 +147,9 @@ pub fn policy_statements(model: &Model) -> Vec<PolicyStatement> {
 }
 
 /// The statements a consumer's role needs: read the table's stream ([`STREAM_READ_ACTIONS`],
-/// and [`LIST_STREAMS_ACTION`] on the table's streams), the actions of its write patterns on
-/// the table, and `sqs:SendMessage` or `sns:Publish` on its failure destination.
+/// and [`LIST_STREAMS_ACTION`] on the table's streams), the actions of its write and read
+/// patterns (on the table, and a Query or Scan on its index), and `sqs:SendMessage` or
+/// `sns:Publish` on its failure destination.
 pub fn consumer_statements(model: &Model, consumer: &Consumer) -> Vec<PolicyStatement> {
     let mut statements = vec![
         PolicyStatement {
@@ -151,20 +161,12 @@ pub fn consumer_statements(model: &Model, consumer: &Consumer) -> Vec<PolicyStat
             actions: vec![LIST_STREAMS_ACTION],
         },
     ];
-    let mut writes: Vec<&'static str> = consumer
+    let runs = consumer
         .writes
         .iter()
-        .filter_map(|name| model.pattern(name))
-        .flat_map(|p| pattern_actions(model, p))
-        .collect();
-    writes.sort_unstable();
-    writes.dedup();
-    if !writes.is_empty() {
-        statements.push(PolicyStatement {
-            resource: PolicyResource::Table,
-            actions: writes,
-        });
-    }
+        .chain(&consumer.reads)
+        .filter_map(|name| model.pattern(name));
+    statements.extend(statements_of(model, runs));
     if let Some(destination) = consumer.on_failure {
         statements.push(PolicyStatement {
             resource: PolicyResource::FailureDestination(destination),

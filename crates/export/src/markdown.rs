@@ -464,6 +464,7 @@ fn streams_section(model: &Model, out: &mut String) {
         "Filter",
         "Delivery",
         "Writes",
+        "Reads",
         "Description",
     ]));
     for c in &model.consumers {
@@ -507,6 +508,7 @@ fn streams_section(model: &Model, out: &mut String) {
                 .join(", "),
             cell(&delivery),
             list(&c.writes),
+            list(&c.reads),
             cell(c.description.as_deref().unwrap_or("")),
         ]));
     }

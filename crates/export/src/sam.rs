@@ -72,15 +72,20 @@ fn sub_literal(text: &str) -> String {
     text.replace("${", "${!")
 }
 
+/// The ARN of one of the table's indexes, `${Table.Arn}/index/NAME`.
+pub(crate) fn index_arn(name: &str) -> Json {
+    sub(&format!(
+        "${{{TABLE_RESOURCE}.Arn}}/index/{}",
+        sub_literal(name)
+    ))
+}
+
 fn policy_resource(model: &Model) -> Option<Json> {
     let statements: Vec<Json> = policy_statements(model)
         .into_iter()
         .map(|statement| {
             let resource = match &statement.resource {
-                PolicyResource::Index(name) => sub(&format!(
-                    "${{{TABLE_RESOURCE}.Arn}}/index/{}",
-                    sub_literal(name)
-                )),
+                PolicyResource::Index(name) => index_arn(name),
                 // `PolicyResource` is non-exhaustive: anything else is the table.
                 _ => get_att(TABLE_RESOURCE, "Arn"),
             };

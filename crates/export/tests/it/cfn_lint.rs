@@ -1,6 +1,7 @@
 //! cfn-lint validates the CloudFormation and SAM exports of the shop, the shop on native
 //! multi-attribute index keys, the seed model, a provisioned model with local and INCLUDE
-//! indexes, and the streams example (its consumers' functions, roles and failure destinations).
+//! indexes, the streams example (its consumers' functions, roles and failure destinations), and
+//! a consumer whose role reads an index.
 //!
 //! Needs `cfn-lint` (PyPI) on PATH, or its path in `CFN_LINT`; `scripts/test.sh` installs it from
 //! `requirements-dev.txt`. Without it this test fails rather than silently passing.
@@ -76,6 +77,13 @@ fn cloudformation_and_sam_pass_cfn_lint() {
             &STREAMS
                 .replace("on_failure = \"queue\"", "on_failure = \"topic\"")
                 .replace("retries = 3", "retries = -1"),
+        ),
+        (
+            // A consumer whose role reads an index: `${Table.Arn}/index/NAME`.
+            "consumer-reads",
+            &crate::iam_consumers::source(
+                "writes = [\"putTally\"]\nreads = [\"byOwner\", \"getThing\"]",
+            ),
         ),
     ] {
         let model = match monotable_model::parse(source) {

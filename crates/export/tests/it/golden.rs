@@ -283,7 +283,8 @@ fn a_consumers_event_filters_its_entities_and_events() {
         resources["ProductSalesConsumerFailures"]["Type"],
         "AWS::SQS::Queue"
     );
-    // Its role reads the stream, runs its two updates, and sends to its queue: nothing else.
+    // Its role reads the stream, runs its two updates and its Query of an order's lines, and
+    // sends to its queue: nothing else.
     let role = &resources["ProductSalesConsumerRole"]["Properties"];
     let statements = role["Policies"][0]["PolicyDocument"]["Statement"]
         .as_array()
@@ -298,7 +299,7 @@ fn a_consumers_event_filters_its_entities_and_events() {
                 "dynamodb:GetShardIterator"
             ]),
             &serde_json::json!(["dynamodb:ListStreams"]),
-            &serde_json::json!(["dynamodb:UpdateItem"]),
+            &serde_json::json!(["dynamodb:Query", "dynamodb:UpdateItem"]),
             &serde_json::json!(["sqs:SendMessage"]),
         ]
     );

@@ -3,6 +3,7 @@
 mod cfn_lint;
 mod golden;
 mod hidden;
+mod iam_consumers;
 mod iam_writes;
 mod no_panic;
 mod units;
