@@ -419,10 +419,10 @@ impl Validator {
                 Some(q) if !runs.fits(q) => self.err_help(
                     IssueKind::Invalid,
                     format!(
-                        "consumer `{name}` {} with `{}`, a {:?}: a {} pattern",
+                        "consumer `{name}` {} with `{}`, {}: a {} pattern",
                         runs.key(),
                         p.value,
-                        q.operation,
+                        article(&format!("{:?}", q.operation)),
                         runs.other().kind()
                     ),
                     &p.span,
@@ -440,6 +440,12 @@ impl Validator {
         }
         out
     }
+}
+
+/// `an UpdateItem`, `a Query`: the word with its indefinite article.
+fn article(word: &str) -> String {
+    let vowel = word.starts_with(['A', 'E', 'I', 'O', 'U']);
+    format!("{} {word}", if vowel { "an" } else { "a" })
 }
 
 /// The list of a consumer that names patterns: what it writes, or what it reads.
