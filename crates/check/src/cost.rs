@@ -1,6 +1,7 @@
 //! `monotable cost`: capacity units per access pattern from DynamoDB's sizing rules, and with
 //! the traffic section, capacity per second and per month priced on-demand and provisioned, write
-//! amplification per index, and the same workload as one table per entity.
+//! amplification per index, what each stream consumer runs (`consumers.rs`), and the same
+//! workload as one table per entity.
 //!
 //! Pure arithmetic on the model's size estimates; see `docs/cost.md` for the rules, their AWS
 //! sources and every approximation. [`estimate`] builds a [`CostReport`]; [`capacity_for`] gives
@@ -30,6 +31,8 @@ pub use call::{
     mutable_attributes, put_units, update_units,
 };
 pub use compare::{Comparison, EntityComparison, EntityFigures, compare};
+pub use consumers::{ConsumerCost, ConsumerPattern};
+pub(crate) use consumers::{entity_items as consumer_items, read_rate as consumer_read_rate};
 pub use estimate::{
     DEFAULT_COLLECTION_ITEMS, DEFAULT_STRING_BYTES, actual_entry_bytes, entry_bytes,
     index_entry_bytes, key_field_bytes, rendered_bytes, value_bytes,
@@ -169,6 +172,9 @@ pub struct CostReport {
     pub entity_writes: Vec<EntityWrites>,
     /// The table (first, named after it) and each index.
     pub indexes: Vec<IndexCost>,
+    /// Each stream consumer's reads and writes at the rate of its records; empty without
+    /// traffic.
+    pub consumers: Vec<ConsumerCost>,
     /// Single table, then one table per entity; empty without traffic.
     pub designs: Vec<DesignCost>,
     /// Model-wide assumptions.
@@ -283,126 +289,192 @@ fn pool_name(model: &Model, table: &str, index: &str) -> String {
     }
 }
 
-/// Costs every pattern of `model` and, when it has traffic, the whole workload.
-pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
-    let table = model.table.name.clone();
-    let mut notes = vec![
-        "sizes come from traffic.entities.*.item_size_bytes (or the default); KEYS_ONLY/INCLUDE entries are estimated from attribute types".to_string(),
-        "index writes are not doubled by transactions; a sparse index key counts as written".to_string(),
-    ];
-    let mut single: Pools = BTreeMap::new();
-    let mut per_entity: Pools = BTreeMap::new();
-    single.insert(table.clone(), (0.0, 0.0));
-    for index in model.indexes.iter().filter(|i| i.kind == IndexKind::Global) {
-        single.insert(pool_name(model, &table, &index.name), (0.0, 0.0));
-    }
-    for entity in &model.entities {
-        per_entity.insert(entity.name.clone(), (0.0, 0.0));
-        for index in call::entity_indexes(model, entity) {
-            per_entity.insert(pool_name(model, &entity.name, &index.name), (0.0, 0.0));
+/// What the rows add up to: units per capacity pool and read requests, for both designs.
+struct Totals {
+    single: Pools,
+    per_entity: Pools,
+    requests: f64,
+    requests_per_entity: f64,
+}
+
+impl Totals {
+    /// Every pool at zero: the table and its global indexes, each entity's table and copies.
+    fn new(model: &Model, table: &str) -> Totals {
+        let mut single: Pools = BTreeMap::new();
+        let mut per_entity: Pools = BTreeMap::new();
+        single.insert(table.to_string(), (0.0, 0.0));
+        for index in model.indexes.iter().filter(|i| i.kind == IndexKind::Global) {
+            single.insert(pool_name(model, table, &index.name), (0.0, 0.0));
+        }
+        for entity in &model.entities {
+            per_entity.insert(entity.name.clone(), (0.0, 0.0));
+            for index in call::entity_indexes(model, entity) {
+                per_entity.insert(pool_name(model, &entity.name, &index.name), (0.0, 0.0));
+            }
+        }
+        Totals {
+            single,
+            per_entity,
+            requests: 0.0,
+            requests_per_entity: 0.0,
         }
     }
-    let (mut requests, mut requests_per_entity) = (0.0, 0.0);
+}
 
-    let mut patterns = Vec::new();
-    for p in &model.patterns {
-        let call = call_cost(model, p);
-        // A read pattern's calls are its reads, a write pattern's its writes.
-        let rate = model
+/// The calls/s of `p`: a read pattern's stated `reads_per_second` plus the consumers that read
+/// it once per record, a write pattern's stated `writes_per_second`.
+fn pattern_rate(model: &Model, p: &Pattern) -> Option<f64> {
+    let stated = model.traffic.patterns.get(&p.name).and_then(|t| {
+        if p.is_read() {
+            t.reads_per_second
+        } else {
+            t.writes_per_second
+        }
+    });
+    if !p.is_read() {
+        return stated;
+    }
+    match (stated, consumers::read_rate(model, &p.name)) {
+        (Some(a), Some(b)) => Some(a + b),
+        (a, b) => a.or(b),
+    }
+}
+
+/// One pattern's row; a read's units per second are added to `totals`.
+fn pattern_row(model: &Model, p: &Pattern, table: &str, totals: &mut Totals) -> PatternCost {
+    let mut call = call_cost(model, p);
+    let rate = pattern_rate(model, p);
+    if let Some(rate) = rate.filter(|_| p.is_read()) {
+        let stated = model
             .traffic
             .patterns
             .get(&p.name)
-            .and_then(|t| {
-                if p.is_read() {
-                    t.reads_per_second
-                } else {
-                    t.writes_per_second
-                }
-            })
-            .or_else(|| {
-                p.is_write()
-                    .then(|| consumers::pattern_rate(model, &p.name))
-                    .flatten()
-            });
-        if let Some(rate) = rate.filter(|_| p.is_read()) {
-            requests += rate * num::to_f64(call.requests);
-            requests_per_entity += rate * num::to_f64(call.requests_table_per_entity);
+            .and_then(|t| t.reads_per_second);
+        call.notes.extend(consumers::read_note(model, p, stated));
+        totals.requests += rate * num::to_f64(call.requests);
+        totals.requests_per_entity += rate * num::to_f64(call.requests_table_per_entity);
+        let pool = p
+            .index_name()
+            .map_or(table.to_string(), |i| pool_name(model, table, i));
+        totals.single.entry(pool).or_default().0 += rate * call.rcu.total;
+        // One table per entity: each returned entity's share on its own table or index copy.
+        for share in &call.rcu_by_entity {
             let pool = p
                 .index_name()
-                .map_or(table.clone(), |i| pool_name(model, &table, i));
-            single.entry(pool).or_default().0 += rate * call.rcu.total;
-            // One table per entity: each returned entity's share on its own table or index copy.
-            for share in &call.rcu_by_entity {
-                let pool = p
-                    .index_name()
-                    .map_or(share.entity.clone(), |i| pool_name(model, &share.entity, i));
-                per_entity.entry(pool).or_default().0 += rate * share.units;
-            }
+                .map_or(share.entity.clone(), |i| pool_name(model, &share.entity, i));
+            totals.per_entity.entry(pool).or_default().0 += rate * share.units;
         }
-        patterns.push(PatternCost {
-            name: p.name.clone(),
-            operation: format!("{:?}", p.operation),
-            index: p.index_name().map(str::to_string),
-            requests_per_second: rate.map(|r| r * num::to_f64(call.requests.max(1))),
-            rcu_per_second: rate.map(|r| r * call.rcu.total),
-            wcu_per_second: rate.map(|r| r * call.wcu.total),
-            call,
-        });
     }
-
-    let mut entity_writes = Vec::new();
-    for entity in &model.entities {
-        let (rate, stated) = match model.traffic.writes_per_second(&entity.name) {
-            (_, false) => match consumers::entity_rate(model, &entity.name) {
-                Some(rate) => (rate, true),
-                None => (0.0, false),
-            },
-            stated => stated,
-        };
-        if !stated || !model.traffic.declared {
-            continue;
-        }
-        let (costed_as, per_write) = writers(model, entity)
-            .into_iter()
-            .fold(None::<(String, Units)>, |best, (name, units)| match best {
-                Some(b) if b.1.total >= units.total => Some(b),
-                _ => Some((name, units)),
-            })
-            .unwrap_or_else(|| ("PutItem".to_string(), put_units(model, entity, false)));
-        let mut per_second = Units::default();
-        per_second.add_scaled(&per_write, rate);
-        single.entry(table.clone()).or_default().1 += per_second.table;
-        per_entity.entry(entity.name.clone()).or_default().1 += per_second.table;
-        for i in &per_second.indexes {
-            single
-                .entry(pool_name(model, &table, &i.index))
-                .or_default()
-                .1 += i.units;
-            per_entity
-                .entry(pool_name(model, &entity.name, &i.index))
-                .or_default()
-                .1 += i.units;
-        }
-        entity_writes.push(EntityWrites {
-            entity: entity.name.clone(),
-            writes_per_second: rate,
-            costed_as,
-            per_write,
-            per_second,
-        });
+    PatternCost {
+        name: p.name.clone(),
+        operation: format!("{:?}", p.operation),
+        index: p.index_name().map(str::to_string),
+        requests_per_second: rate.map(|r| r * num::to_f64(call.requests.max(1))),
+        rcu_per_second: rate.map(|r| r * call.rcu.total),
+        wcu_per_second: rate.map(|r| r * call.wcu.total),
+        call,
     }
+}
 
+/// The items/s of `entity` the totals take and whether to price them: its stated (or default)
+/// `writes_per_second`, else what consumers write of it; and whether they come from consumers.
+fn entity_rate(model: &Model, entity: &str) -> Option<(f64, bool)> {
+    if !model.traffic.declared {
+        return None;
+    }
+    match model.traffic.writes_per_second(entity) {
+        (rate, true) => Some((rate, false)),
+        _ => match consumers::entity_items(model, entity) {
+            Some((rate, true)) => Some((rate, true)),
+            _ => None,
+        },
+    }
+}
+
+/// One entity's writes at its rate, costed as the dearest pattern writing it (of the
+/// consumers' patterns when its rate is theirs), added to `totals`.
+fn entity_row(
+    model: &Model,
+    entity: &monotable_model::EntityDecl,
+    table: &str,
+    totals: &mut Totals,
+) -> Option<EntityWrites> {
+    let (rate, by_consumers) = entity_rate(model, &entity.name)?;
+    let all = writers(model, entity);
+    let theirs: Vec<(String, Units)> = all
+        .iter()
+        .filter(|(name, _)| {
+            model
+                .pattern(name)
+                .is_some_and(|p| consumers::runs_write(model, p))
+        })
+        .cloned()
+        .collect();
+    let candidates = if by_consumers && !theirs.is_empty() {
+        theirs
+    } else {
+        all
+    };
+    let (costed_as, per_write) = candidates
+        .into_iter()
+        .fold(None::<(String, Units)>, |best, (name, units)| match best {
+            Some(b) if b.1.total >= units.total => Some(b),
+            _ => Some((name, units)),
+        })
+        .unwrap_or_else(|| ("PutItem".to_string(), put_units(model, entity, false)));
+    let mut per_second = Units::default();
+    per_second.add_scaled(&per_write, rate);
+    totals.single.entry(table.to_string()).or_default().1 += per_second.table;
+    totals.per_entity.entry(entity.name.clone()).or_default().1 += per_second.table;
+    for i in &per_second.indexes {
+        totals
+            .single
+            .entry(pool_name(model, table, &i.index))
+            .or_default()
+            .1 += i.units;
+        totals
+            .per_entity
+            .entry(pool_name(model, &entity.name, &i.index))
+            .or_default()
+            .1 += i.units;
+    }
+    Some(EntityWrites {
+        entity: entity.name.clone(),
+        writes_per_second: rate,
+        costed_as,
+        per_write,
+        per_second,
+    })
+}
+
+/// The table's and each index's units per second, from the rows.
+fn index_rows(
+    model: &Model,
+    table: &str,
+    patterns: &[PatternCost],
+    entity_writes: &[EntityWrites],
+) -> Vec<IndexCost> {
     let table_wcu: f64 = entity_writes.iter().map(|w| w.per_second.table).sum();
-    let mut indexes = vec![IndexCost {
-        index: table.clone(),
-        kind: "table".to_string(),
-        rcu_per_second: patterns
+    let amplification = |wcu: f64| {
+        if table_wcu > 0.0 {
+            wcu / table_wcu
+        } else {
+            0.0
+        }
+    };
+    let reads = |index: Option<&str>| -> f64 {
+        patterns
             .iter()
-            .filter(|p| p.index.is_none())
+            .filter(|p| p.index.as_deref() == index)
             .filter_map(|p| p.rcu_per_second)
-            .sum(),
+            .sum()
+    };
+    let mut indexes = vec![IndexCost {
+        index: table.to_string(),
+        kind: "table".to_string(),
+        rcu_per_second: reads(None),
         wcu_per_second: table_wcu,
-        write_amplification: if table_wcu > 0.0 { 1.0 } else { 0.0 },
+        write_amplification: amplification(table_wcu),
     }];
     for index in &model.indexes {
         let wcu: f64 = entity_writes
@@ -416,44 +488,70 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
                 IndexKind::Local => "local",
             }
             .to_string(),
-            rcu_per_second: patterns
-                .iter()
-                .filter(|p| p.index.as_deref() == Some(index.name.as_str()))
-                .filter_map(|p| p.rcu_per_second)
-                .sum(),
+            rcu_per_second: reads(Some(&index.name)),
             wcu_per_second: wcu,
-            write_amplification: if table_wcu > 0.0 {
-                wcu / table_wcu
-            } else {
-                0.0
-            },
+            write_amplification: amplification(wcu),
         });
     }
+    indexes
+}
 
-    let mut designs = Vec::new();
-    if model.traffic.declared {
-        notes.push("monthly figures sustain the stated peak rates for the whole month; writes are costed from entity write rates as the most expensive pattern writing each entity".to_string());
-        let copies = model
-            .entities
-            .iter()
-            .map(|e| call::entity_indexes(model, e).len())
-            .sum();
-        designs.push(price_design(
+/// The single table, then one table per entity, priced from `totals`.
+fn price_designs(model: &Model, totals: &Totals, prices: &PriceTable) -> Vec<DesignCost> {
+    let copies = model
+        .entities
+        .iter()
+        .map(|e| call::entity_indexes(model, e).len())
+        .sum();
+    vec![
+        price_design(
             "single-table",
             1,
             model.indexes.len(),
-            requests,
-            &single,
+            totals.requests,
+            &totals.single,
             prices,
-        ));
-        designs.push(price_design(
+        ),
+        price_design(
             "table-per-entity",
             model.entities.len(),
             copies,
-            requests_per_entity,
-            &per_entity,
+            totals.requests_per_entity,
+            &totals.per_entity,
             prices,
-        ));
+        ),
+    ]
+}
+
+/// Costs every pattern of `model` and, when it has traffic, the whole workload.
+pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
+    let table = model.table.name.clone();
+    let mut notes = vec![
+        "sizes come from traffic.entities.*.item_size_bytes (or the default); KEYS_ONLY/INCLUDE entries are estimated from attribute types".to_string(),
+        "index writes are not doubled by transactions; a sparse index key counts as written".to_string(),
+    ];
+    let mut totals = Totals::new(model, &table);
+    let mut patterns: Vec<PatternCost> = model
+        .patterns
+        .iter()
+        .map(|p| pattern_row(model, p, &table, &mut totals))
+        .collect();
+    let entity_writes: Vec<EntityWrites> = model
+        .entities
+        .iter()
+        .filter_map(|e| entity_row(model, e, &table, &mut totals))
+        .collect();
+    consumers::write_rows(model, &mut patterns, &entity_writes);
+    let indexes = index_rows(model, &table, &patterns, &entity_writes);
+
+    let (mut designs, mut consumer_costs) = (Vec::new(), Vec::new());
+    if model.traffic.declared {
+        notes.push("monthly figures sustain the stated peak rates for the whole month; writes are costed from entity write rates as the most expensive pattern writing each entity".to_string());
+        if !model.consumers.is_empty() {
+            notes.push("a stream consumer handles its entities' stated writes/s as records (an upper bound: its events and filter are not modelled); each of its `reads` runs once per record, and an entity it writes that states no writes/s is written once per record".to_string());
+            consumer_costs = consumers::costs(model, &patterns, prices);
+        }
+        designs = price_designs(model, &totals, prices);
     } else {
         notes.push("no [traffic] section: per-call figures only".to_string());
     }
@@ -465,6 +563,7 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
         patterns,
         entity_writes,
         indexes,
+        consumers: consumer_costs,
         designs,
         notes,
     }

@@ -54,6 +54,9 @@ pub struct CostOutput {
     pub entity_writes: Vec<Value>,
     /// The table (first) and each index: units per second and write amplification.
     pub indexes: Vec<Value>,
+    /// Each stream consumer: its records per second, its reads and writes at that rate, and
+    /// their month on demand; empty without traffic.
+    pub consumers: Vec<Value>,
     /// Single table, then one table per entity, priced per month; empty without traffic.
     pub designs: Vec<Value>,
     /// Model-wide assumptions.

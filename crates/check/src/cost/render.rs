@@ -215,6 +215,10 @@ impl CostReport {
             );
         }
 
+        if !self.consumers.is_empty() {
+            self.consumers_table(&mut out);
+        }
+
         if self.traffic {
             let _ = writeln!(
                 out,
@@ -296,6 +300,54 @@ impl CostReport {
             }
         }
         out
+    }
+
+    /// Each consumer's patterns at the rate it runs them, and its total with its month.
+    fn consumers_table(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "\nstream consumers (per second at the records each handles: its entities' stated writes/s)"
+        );
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        for c in &self.consumers {
+            for p in &c.patterns {
+                rows.push(vec![
+                    c.consumer.clone(),
+                    p.pattern.clone(),
+                    p.kind.clone(),
+                    opt(c.records_per_second),
+                    opt(p.calls_per_second),
+                    opt(p.rcu_per_second),
+                    opt(p.wcu_per_second),
+                    String::new(),
+                ]);
+            }
+            rows.push(vec![
+                c.consumer.clone(),
+                "(all)".to_string(),
+                String::new(),
+                opt(c.records_per_second),
+                String::new(),
+                number(c.rcu_per_second),
+                number(c.wcu_per_second),
+                price(c.on_demand_monthly),
+            ]);
+        }
+        table(
+            out,
+            &[
+                "consumer",
+                "pattern",
+                "runs",
+                "records/s",
+                "calls/s",
+                "RCU/s",
+                "WCU/s",
+                "on-demand",
+            ],
+            3,
+            &rows,
+        );
     }
 
     /// The report as pretty JSON, with a trailing newline. Money is a decimal string.

@@ -334,8 +334,10 @@ fn items_per_read(p: &Pattern, traffic: &PatternTraffic) -> u64 {
 /// A pattern's stated reads as one partition of its key takes them.
 #[derive(Clone, Copy)]
 struct ReadLoad {
-    /// Reads per second (`reads_per_second`).
+    /// Reads per second (`reads_per_second`, and the consumers' reads).
     rps: f64,
+    /// Of them, the reads stream consumers run, once per record.
+    consumers: f64,
     /// Queries per read: one per partition the key is sharded over.
     queries: u64,
     /// Read units of each of those Queries.
@@ -346,14 +348,26 @@ struct ReadLoad {
 
 /// The reads one partition of `p`'s key takes when the key spreads over `partitions`: a read
 /// of a sharded key queries every shard, each Query with its share of the items, so each
-/// shard's partition takes the whole read rate. `None` without a stated `reads_per_second`.
+/// shard's partition takes the whole read rate. The rate is the stated `reads_per_second` plus
+/// once per record of each stream consumer that lists `p` in its `reads`; `None` without
+/// either.
 fn partition_reads(model: &Model, p: &Pattern, partitions: u64) -> Option<ReadLoad> {
-    let traffic = model.traffic.patterns.get(&p.name)?;
-    let rps = traffic.reads_per_second?;
-    let (queries, each) = cost::shard_queries(items_per_read(p, traffic), partitions);
+    let traffic = model.traffic.patterns.get(&p.name);
+    let stated = traffic.and_then(|t| t.reads_per_second);
+    let consumers = cost::consumer_read_rate(model, &p.name);
+    let rps = match (stated, consumers) {
+        (Some(a), Some(b)) => a + b,
+        (a, b) => a.or(b)?,
+    };
+    let items = traffic.map_or_else(
+        || items_per_read(p, &PatternTraffic::default()),
+        |t| items_per_read(p, t),
+    );
+    let (queries, each) = cost::shard_queries(items, partitions);
     let per_query = query_units(model, p, each);
     Some(ReadLoad {
         rps,
+        consumers: consumers.unwrap_or(0.0),
         queries,
         per_query,
         rate: rps * per_query,
@@ -363,14 +377,22 @@ fn partition_reads(model: &Model, p: &Pattern, partitions: u64) -> Option<ReadLo
 impl ReadLoad {
     /// Where the figure comes from, for a note.
     fn source(&self) -> String {
+        let of_which = if self.consumers > 0.0 {
+            format!(
+                " ({} of them by stream consumers, once per record)",
+                self.consumers
+            )
+        } else {
+            String::new()
+        };
         if self.queries > 1 {
             format!(
-                "from the traffic section: {} reads/s, each {} Queries (one per shard) of ~{} RCU",
+                "from the traffic section: {} reads/s{of_which}, each {} Queries (one per shard) of ~{} RCU",
                 self.rps, self.queries, self.per_query
             )
         } else {
             format!(
-                "from the traffic section: {} requests/s of ~{} RCU each",
+                "from the traffic section: {} requests/s{of_which} of ~{} RCU each",
                 self.rps, self.per_query
             )
         }

@@ -4,7 +4,6 @@
 //! (in `aggregate.rs`). What a write pattern does to the stream is in `events.rs`.
 
 mod aggregate;
-pub(crate) use aggregate::consumer_writes;
 mod events;
 
 use monotable_model::{Consumer, Model, StreamEvent, StreamView};

@@ -2,6 +2,7 @@
 
 mod advice;
 mod cost;
+mod cost_consumers;
 mod cost_native;
 mod cost_shards;
 mod cost_writes;

@@ -7,9 +7,9 @@ use monotable_model::{Attribute, EntityDecl, Index, KeyTemplate, Model};
 
 use super::shards::suggest_for_writer;
 use super::{KeyForm, PARTITION_WCU, Spread, partition_names, spread, spread_of, wcu};
+use crate::cost::consumer_items;
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
-use crate::rules::streams::consumer_writes;
 use crate::rules::{entity_attr, entity_shape, listing, where_};
 use crate::shape::Shape;
 
@@ -79,8 +79,9 @@ pub(super) fn writers(model: &Model) -> Vec<Writer<'_>> {
     for e in &model.entities {
         let (writes, stated) = model.traffic.writes_per_second(&e.name);
         let per_item = writes * wcu(model, &e.name);
-        // Its table key also takes what stream consumers write of it (MT021), when more.
-        let (by_table, table_stated) = match consumer_writes(model, &e.name) {
+        // Its table key also takes what stream consumers write of it (once per record they
+        // handle, as `cost` prices it), when more.
+        let (by_table, table_stated) = match consumer_items(model, &e.name) {
             Some((calls, known)) if calls * wcu(model, &e.name) > per_item => {
                 (calls * wcu(model, &e.name), known)
             }

@@ -49,23 +49,6 @@ fn input_rate(model: &Model, c: &Consumer, p: &Pattern) -> (f64, bool, String) {
     (total, stated, source)
 }
 
-/// The items of `entity` stream consumers write per second, and whether every figure is
-/// stated: each consumer write pattern that writes `entity`, at the rate the consumer runs it.
-/// `None` when no consumer writes it.
-pub(crate) fn consumer_writes(model: &Model, entity: &str) -> Option<(f64, bool)> {
-    let mut found = None;
-    for c in &model.consumers {
-        for p in c.writes.iter().filter_map(|n| model.pattern(n)) {
-            if pattern_events(model, p).iter().any(|(e, _)| e == entity) {
-                let (calls, stated, _) = input_rate(model, c, p);
-                let (sum, all) = found.unwrap_or((0.0, true));
-                found = Some((sum + calls, all && stated));
-            }
-        }
-    }
-    found
-}
-
 pub(super) fn hot(model: &Model, c: &Consumer, out: &mut Vec<Diagnostic>) {
     for name in &c.writes {
         let Some(p) = model.pattern(name) else {
