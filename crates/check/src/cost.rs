@@ -319,6 +319,19 @@ impl Totals {
             requests_per_entity: 0.0,
         }
     }
+
+    /// `entity`'s write units per second, on the table and each index it writes, in both
+    /// designs.
+    fn add_writes(&mut self, model: &Model, table: &str, entity: &str, per_second: &Units) {
+        self.single.entry(table.to_string()).or_default().1 += per_second.table;
+        self.per_entity.entry(entity.to_string()).or_default().1 += per_second.table;
+        for i in &per_second.indexes {
+            let pool = pool_name(model, table, &i.index);
+            self.single.entry(pool).or_default().1 += i.units;
+            let pool = pool_name(model, entity, &i.index);
+            self.per_entity.entry(pool).or_default().1 += i.units;
+        }
+    }
 }
 
 /// The calls/s of `p`: a read pattern's stated `reads_per_second` plus the consumers that read
@@ -424,20 +437,7 @@ fn entity_row(
         .unwrap_or_else(|| ("PutItem".to_string(), put_units(model, entity, false)));
     let mut per_second = Units::default();
     per_second.add_scaled(&per_write, rate);
-    totals.single.entry(table.to_string()).or_default().1 += per_second.table;
-    totals.per_entity.entry(entity.name.clone()).or_default().1 += per_second.table;
-    for i in &per_second.indexes {
-        totals
-            .single
-            .entry(pool_name(model, table, &i.index))
-            .or_default()
-            .1 += i.units;
-        totals
-            .per_entity
-            .entry(pool_name(model, &entity.name, &i.index))
-            .or_default()
-            .1 += i.units;
-    }
+    totals.add_writes(model, table, &entity.name, &per_second);
     Some(EntityWrites {
         entity: entity.name.clone(),
         writes_per_second: rate,

@@ -162,17 +162,9 @@ pub(crate) fn write_rows(model: &Model, patterns: &mut [PatternCost], entities: 
             .collect::<Vec<_>>()
             .join(", ");
         if priced.is_empty() {
-            let elsewhere: Vec<String> = entities
-                .iter()
-                .filter(|w| writes_entity(model, p, &w.entity))
-                .map(|w| format!("`{}` as `{}`", w.entity, w.costed_as))
-                .collect();
-            if !elsewhere.is_empty() {
-                row.call.notes.push(format!(
-                    "run by consumer {by}: the items it writes are priced in the entity writes, {}",
-                    elsewhere.join(", ")
-                ));
-            }
+            row.call
+                .notes
+                .extend(priced_elsewhere(model, p, entities, &by));
             continue;
         }
         let calls = priced
@@ -194,6 +186,27 @@ pub(crate) fn write_rows(model: &Model, patterns: &mut [PatternCost], entities: 
         row.rcu_per_second = Some(0.0);
         row.wcu_per_second = Some(wcu);
     }
+}
+
+/// The note on a consumer write pattern the entity writes price none of its items as: where
+/// they are priced instead; `None` when nothing it writes is priced.
+fn priced_elsewhere(
+    model: &Model,
+    p: &Pattern,
+    entities: &[EntityWrites],
+    by: &str,
+) -> Option<String> {
+    let elsewhere: Vec<String> = entities
+        .iter()
+        .filter(|w| writes_entity(model, p, &w.entity))
+        .map(|w| format!("`{}` as `{}`", w.entity, w.costed_as))
+        .collect();
+    (!elsewhere.is_empty()).then(|| {
+        format!(
+            "run by consumer {by}: the items it writes are priced in the entity writes, {}",
+            elsewhere.join(", ")
+        )
+    })
 }
 
 /// The note on a read pattern's row that consumers run it too: how often, and besides what.

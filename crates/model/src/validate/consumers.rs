@@ -382,63 +382,61 @@ impl Validator {
             }
             out.push(p);
             match model.pattern(&p.value) {
-                None => {
-                    let near = closest(
-                        &p.value,
-                        model
-                            .patterns
-                            .iter()
-                            .filter(|q| runs.fits(q))
-                            .map(|q| q.name.as_str()),
-                    );
-                    self.err_help(
-                        IssueKind::UnknownReference,
-                        format!(
-                            "consumer `{name}` {} with `{}`, which is not a declared pattern",
-                            runs.key(),
-                            p.value
-                        ),
-                        &p.span,
-                        near.map_or_else(
-                            || {
-                                format!(
-                                    "declare it under [patterns] with a {} operation ({})",
-                                    runs.kind(),
-                                    runs.operations()
-                                )
-                            },
-                            |n| {
-                                format!(
-                                    "a {} pattern with a similar name exists: `{n}`",
-                                    runs.kind()
-                                )
-                            },
-                        ),
-                    );
-                }
-                Some(q) if !runs.fits(q) => self.err_help(
-                    IssueKind::Invalid,
-                    format!(
-                        "consumer `{name}` {} with `{}`, {}: a {} pattern",
-                        runs.key(),
-                        p.value,
-                        article(&format!("{:?}", q.operation)),
-                        runs.other().kind()
-                    ),
-                    &p.span,
-                    format!(
-                        "`{}` lists {} patterns ({}): list `{}` under `{}`",
-                        runs.key(),
-                        runs.kind(),
-                        runs.operations(),
-                        p.value,
-                        runs.other().key()
-                    ),
-                ),
+                None => self.unknown_pattern(name, runs, p, model),
+                Some(q) if !runs.fits(q) => self.wrong_kind(name, runs, p, q),
                 Some(_) => {}
             }
         }
         out
+    }
+
+    /// A name in `writes` or `reads` that no pattern has: the closest of the right kind, if any.
+    fn unknown_pattern(&mut self, name: &str, runs: Runs, p: &Sp<String>, model: &Model) {
+        let kinds = model.patterns.iter().filter(|q| runs.fits(q));
+        let help = match closest(&p.value, kinds.map(|q| q.name.as_str())) {
+            Some(near) => format!(
+                "a {} pattern with a similar name exists: `{near}`",
+                runs.kind()
+            ),
+            None => format!(
+                "declare it under [patterns] with a {} operation ({})",
+                runs.kind(),
+                runs.operations()
+            ),
+        };
+        self.err_help(
+            IssueKind::UnknownReference,
+            format!(
+                "consumer `{name}` {} with `{}`, which is not a declared pattern",
+                runs.key(),
+                p.value
+            ),
+            &p.span,
+            help,
+        );
+    }
+
+    /// A read pattern in `writes`, or a write in `reads`: the list that takes it.
+    fn wrong_kind(&mut self, name: &str, runs: Runs, p: &Sp<String>, q: &Pattern) {
+        self.err_help(
+            IssueKind::Invalid,
+            format!(
+                "consumer `{name}` {} with `{}`, {}: a {} pattern",
+                runs.key(),
+                p.value,
+                article(&format!("{:?}", q.operation)),
+                runs.other().kind()
+            ),
+            &p.span,
+            format!(
+                "`{}` lists {} patterns ({}): list `{}` under `{}`",
+                runs.key(),
+                runs.kind(),
+                runs.operations(),
+                p.value,
+                runs.other().key()
+            ),
+        );
     }
 }
 
