@@ -21,6 +21,7 @@ mod markdown;
 mod mermaid;
 mod sam;
 mod sam_options;
+mod toml_text;
 pub mod workbench;
 
 use std::fmt;
