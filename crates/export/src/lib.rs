@@ -12,6 +12,7 @@
 //! | `sam` | [`sam`] / [`sam_with`] |
 //! | `markdown` | [`markdown`] / [`markdown_with`] |
 
+pub mod aws_mcp;
 mod cloudformation;
 mod consumers;
 mod create_table;
