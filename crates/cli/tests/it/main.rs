@@ -8,6 +8,7 @@ mod check;
 mod data_doors;
 mod figures;
 mod hidden_text;
+mod import_aws_mcp;
 mod input_limits;
 mod load;
 mod mcp;
