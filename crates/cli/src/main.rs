@@ -120,8 +120,8 @@ enum Command {
     /// (dynamodb_data_model.json or schema.json), as a monotable model file; what it cannot map
     /// is listed as warnings.
     Import(import::ImportArgs),
-    /// Serve check, explain, verify, cost, diff, export, render_keys, sample_items and schema as
-    /// MCP tools on standard input and output, for coding agents (docs/mcp.md).
+    /// Serve check, explain, verify, cost, diff, export, render_keys, sample_items, schema and
+    /// import_aws_mcp as MCP tools on standard input and output, for coding agents (docs/mcp.md).
     ///
     /// Models are given as text or as paths under --root; nothing outside it is read and
     /// nothing is written. Each model is at most 1 MiB, each call at most --timeout seconds.
