@@ -89,7 +89,11 @@ pub struct VerifyInput {
     #[serde(flatten)]
     pub source: ModelSource,
     /// The seed of the generated data (the CLI's default when absent).
+    // Schema'd as a plain integer, not `["integer", "null"]`: the field is optional, and clients
+    // that type a command line's `key=value` by the schema (the MCP Inspector's CLI mode) only
+    // read a single type.
     #[serde(default)]
+    #[schemars(with = "u64")]
     pub seed: Option<u64>,
 }
 
@@ -115,9 +119,11 @@ pub struct SampleItemsInput {
     pub entity: Option<String>,
     /// How many items, at most 50 (5 when absent).
     #[serde(default)]
+    #[schemars(with = "u32")]
     pub count: Option<u32>,
     /// The seed of the generated data (verify's default when absent).
     #[serde(default)]
+    #[schemars(with = "u64")]
     pub seed: Option<u64>,
 }
 
