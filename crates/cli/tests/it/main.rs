@@ -12,6 +12,7 @@ mod import_aws_mcp;
 mod input_limits;
 mod load;
 mod mcp;
+mod mcp_inspector;
 mod migrate_cli;
 mod migrate_crash;
 mod native_keys_boto3;
