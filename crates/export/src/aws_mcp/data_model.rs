@@ -47,24 +47,7 @@ pub(super) fn read(
     Obj { map: top, path: "" }.unknown(&["tables", "items", "access_patterns"], FORMAT, notes);
     let path = table_path(chosen);
     let t = Obj::new(top.get("tables")?.as_array()?.get(chosen)?, &path, notes)?;
-    let known = [
-        "TableName",
-        "AttributeDefinitions",
-        "KeySchema",
-        "GlobalSecondaryIndexes",
-        "LocalSecondaryIndexes",
-        "BillingMode",
-        "StreamSpecification",
-        "TimeToLiveSpecification",
-    ];
-    let mut all: Vec<&str> = known.to_vec();
-    all.extend(NOT_MODELLED.iter().map(|(f, _)| *f));
-    t.unknown(&all, FORMAT, notes);
-    for (field, why) in NOT_MODELLED {
-        if t.get(field).is_some() {
-            notes.push(&child(&path, field), format!("{why}; not imported"));
-        }
-    }
+    table_fields(t, notes);
     let types = attribute_types(t, notes);
     let (pk, sk) = key_schema(
         t.get("KeySchema"),
@@ -102,6 +85,29 @@ pub(super) fn read(
     };
     draft.patterns = data_patterns::patterns(top, &draft, notes);
     Some((draft, offered))
+}
+
+/// The table's fields: those of no CreateTable input listed as such, those with no place in a
+/// model listed with why.
+fn table_fields(t: Obj<'_, '_>, notes: &mut Notes) {
+    let known = [
+        "TableName",
+        "AttributeDefinitions",
+        "KeySchema",
+        "GlobalSecondaryIndexes",
+        "LocalSecondaryIndexes",
+        "BillingMode",
+        "StreamSpecification",
+        "TimeToLiveSpecification",
+    ];
+    let mut all: Vec<&str> = known.to_vec();
+    all.extend(NOT_MODELLED.iter().map(|(f, _)| *f));
+    t.unknown(&all, FORMAT, notes);
+    for (field, why) in NOT_MODELLED {
+        if t.get(field).is_some() {
+            notes.push(&child(t.path, field), format!("{why}; not imported"));
+        }
+    }
 }
 
 /// `AttributeDefinitions`: attribute name → `S`, `N` or `B`.
@@ -267,6 +273,24 @@ fn projection(x: Obj<'_, '_>, notes: &mut Notes) -> (&'static str, Vec<String>) 
     (ty, include)
 }
 
+/// An index's fields of no CreateTable input, and its capacity figures, listed.
+fn index_fields(x: Obj<'_, '_>, notes: &mut Notes) {
+    let capacity = [
+        "ProvisionedThroughput",
+        "OnDemandThroughput",
+        "WarmThroughput",
+    ];
+    let mut known = vec!["IndexName", "KeySchema", "Projection"];
+    known.extend(capacity);
+    x.unknown(&known, FORMAT, notes);
+    for f in capacity {
+        if x.get(f).is_some() {
+            let reason = "capacity figures are not part of a model; not imported";
+            notes.push(&child(x.path, f), reason);
+        }
+    }
+}
+
 fn indexes(
     t: Obj<'_, '_>,
     field: &str,
@@ -280,30 +304,7 @@ fn indexes(
         let Some(x) = Obj::new(v, &at, notes) else {
             continue;
         };
-        x.unknown(
-            &[
-                "IndexName",
-                "KeySchema",
-                "Projection",
-                "ProvisionedThroughput",
-                "OnDemandThroughput",
-                "WarmThroughput",
-            ],
-            FORMAT,
-            notes,
-        );
-        for f in [
-            "ProvisionedThroughput",
-            "OnDemandThroughput",
-            "WarmThroughput",
-        ] {
-            if x.get(f).is_some() {
-                notes.push(
-                    &child(&at, f),
-                    "capacity figures are not part of a model; not imported",
-                );
-            }
-        }
+        index_fields(x, notes);
         let Some(name) = x.str("IndexName", notes) else {
             continue;
         };

@@ -59,31 +59,7 @@ fn one(
         Some(Value::Number(n)) => n.to_string(),
         _ => String::new(),
     };
-    let Some(command) = o.str("implementation", notes) else {
-        let why = o
-            .str("reason", notes)
-            .map_or("it has no `implementation` command".to_string(), |r| {
-                format!("it is served outside DynamoDB ({r})")
-            });
-        return Err(why);
-    };
-    let r = request::parse(command).map_err(|e| format!("its command does not read: {e}"))?;
-    let table = r
-        .table
-        .clone()
-        .or_else(|| o.str("table", notes).map(str::to_string));
-    if table.as_deref() != Some(draft.table.name.as_str()) {
-        return Err(format!(
-            "it reads table `{}`, not the one imported",
-            shown(table.as_deref().unwrap_or("?"))
-        ));
-    }
-    for ignored in &r.ignored {
-        notes.push(
-            &child(o.path, "implementation"),
-            format!("{ignored}; ignored"),
-        );
-    }
+    let r = command(o, draft, notes)?;
     let description = o.str("description", notes).unwrap_or_default();
     let mut p = Pattern {
         name: unique_name(identifier("ap", &id), taken),
@@ -112,6 +88,34 @@ fn one(
     }
     options(&r, draft, index, &mut p, notes);
     Ok(p)
+}
+
+/// The entry's command, read, on the imported table; its options not mapped listed.
+fn command(o: Obj<'_, '_>, draft: &Draft, notes: &mut Notes) -> Result<Request, String> {
+    let Some(command) = o.str("implementation", notes) else {
+        let why = o
+            .str("reason", notes)
+            .map_or("it has no `implementation` command".to_string(), |r| {
+                format!("it is served outside DynamoDB ({r})")
+            });
+        return Err(why);
+    };
+    let r = request::parse(command).map_err(|e| format!("its command does not read: {e}"))?;
+    let table = r
+        .table
+        .clone()
+        .or_else(|| o.str("table", notes).map(str::to_string));
+    if table.as_deref() != Some(draft.table.name.as_str()) {
+        return Err(format!(
+            "it reads table `{}`, not the one imported",
+            shown(table.as_deref().unwrap_or("?"))
+        ));
+    }
+    for ignored in &r.ignored {
+        let at = child(o.path, "implementation");
+        notes.push(&at, format!("{ignored}; ignored"));
+    }
+    Ok(r)
 }
 
 /// The table's partition and sort key names.

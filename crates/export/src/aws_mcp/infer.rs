@@ -320,6 +320,53 @@ fn varying_text(members: &[(&Item, Shape)]) -> Vec<String> {
         .collect()
 }
 
+/// What the items of one entity write as keys: per key attribute, how many items write it and
+/// the first item's template; and the attributes the import named.
+struct Keys {
+    written: BTreeMap<String, usize>,
+    templates: Vec<(String, String)>,
+    invented: BTreeMap<String, String>,
+}
+
+fn merge_keys(name: &str, members: &[(&Item, Shape)], notes: &mut Notes) -> Keys {
+    let mut k = Keys {
+        written: BTreeMap::new(),
+        templates: Vec::new(),
+        invented: BTreeMap::new(),
+    };
+    let varying = varying_text(members);
+    for (item, (templates, new)) in members {
+        for (key, template) in templates {
+            *k.written.entry(key.clone()).or_default() += 1;
+            let template = if varying.contains(key) {
+                format!("{{{key}}}")
+            } else {
+                template.clone()
+            };
+            match k.templates.iter().find(|(x, _)| x == key) {
+                None => k.templates.push((key.clone(), template)),
+                Some((_, first)) if *first != template => {
+                    let reason = format!(
+                        "writes `{}` as `{}`, where the first item of `{}` writes `{}`; the first is kept",
+                        shown(key),
+                        shown(&template),
+                        shown(name),
+                        shown(first)
+                    );
+                    notes.push(&child(&item.path, key), reason);
+                }
+                Some(_) => {}
+            }
+        }
+        for (attr, text) in new {
+            k.invented
+                .entry(attr.clone())
+                .or_insert_with(|| text.clone());
+        }
+    }
+    k
+}
+
 fn group(
     name: String,
     members: &[(&Item, Shape)],
@@ -330,42 +377,18 @@ fn group(
         .first()
         .map(|(i, _)| i.path.clone())
         .unwrap_or_default();
-    let mut written: BTreeMap<String, usize> = BTreeMap::new();
-    let mut key_templates: Vec<(String, String)> = Vec::new();
-    let mut invented: BTreeMap<String, String> = BTreeMap::new();
-    let varying = varying_text(members);
-    for (item, (templates, new)) in members {
-        for (key, template) in templates {
-            *written.entry(key.clone()).or_default() += 1;
-            let template = &if varying.contains(key) {
-                format!("{{{key}}}")
-            } else {
-                template.clone()
-            };
-            match key_templates.iter().find(|(k, _)| k == key) {
-                None => key_templates.push((key.clone(), template.clone())),
-                Some((_, first)) if first != template => {
-                    let reason = format!(
-                        "writes `{}` as `{}`, where the first item of `{}` writes `{}`; the first is kept",
-                        shown(key),
-                        shown(template),
-                        shown(&name),
-                        shown(first)
-                    );
-                    notes.push(&child(&item.path, key), reason);
-                }
-                Some(_) => {}
-            }
-        }
-        for (attr, text) in new {
-            invented.entry(attr.clone()).or_insert_with(|| text.clone());
-        }
+    let mut k = merge_keys(&name, members, notes);
+    k.templates
+        .sort_by_key(|(x, _)| keys.iter().position(|t| &t.name == x));
+    for (attr, text) in &k.invented {
+        let reason = format!(
+            "`{}` in a key of `{}` is no attribute of its items; imported as a new string attribute `{attr}`",
+            shown(text),
+            shown(&name)
+        );
+        notes.push(&origin, reason);
     }
-    key_templates.sort_by_key(|(k, _)| keys.iter().position(|x| &x.name == k));
-    for (attr, text) in &invented {
-        notes.push(&origin, format!("`{}` in a key of `{}` is no attribute of its items; imported as a new string attribute `{attr}`", shown(text), shown(&name)));
-    }
-    let attributes = attributes(&name, members, keys, &key_templates, &invented, notes);
+    let attributes = attributes(&name, members, keys, &k, notes);
     let kind = members.first().and_then(|(i, _)| type_name(i));
     Inferred {
         entity: Entity {
@@ -375,11 +398,50 @@ fn group(
                 None => format!("Read off {} sample item(s)", members.len()),
             }),
             attributes,
-            keys: key_templates,
+            keys: k.templates,
             origin,
         },
-        written,
+        written: k.written,
         items: members.len(),
+    }
+}
+
+/// One attribute of the entity, typed from its items' values; `None` (listed) when no
+/// monotable type holds them.
+fn attribute(
+    name: &str,
+    attr: &str,
+    members: &[(&Item, Shape)],
+    notes: &mut Notes,
+) -> Option<Attribute> {
+    let values: Vec<&Val> = members
+        .iter()
+        .filter_map(|(i, _)| i.values.get(attr))
+        .collect();
+    match attribute_type(&values) {
+        Ok((ty, items)) => {
+            let required = values.len() == members.len() && values.iter().all(|v| v.ty != "NULL");
+            Some(Attribute {
+                name: attr.to_string(),
+                ty,
+                required,
+                items,
+                description: None,
+            })
+        }
+        Err(why) => {
+            let at = members
+                .first()
+                .map(|(i, _)| child(&i.path, attr))
+                .unwrap_or_default();
+            let reason = format!(
+                "attribute `{}` of `{}` {why}; not imported",
+                shown(attr),
+                shown(name)
+            );
+            notes.push(&at, reason);
+            None
+        }
     }
 }
 
@@ -387,56 +449,23 @@ fn attributes(
     name: &str,
     members: &[(&Item, Shape)],
     keys: &[TemplatedKey],
-    templates: &[(String, String)],
-    invented: &BTreeMap<String, String>,
+    k: &Keys,
     notes: &mut Notes,
 ) -> Vec<Attribute> {
     let self_keyed = |a: &str| {
-        templates
+        k.templates
             .iter()
-            .any(|(k, t)| k == a && *t == format!("{{{a}}}"))
+            .any(|(x, t)| x == a && *t == format!("{{{a}}}"))
     };
     let mut names: Vec<&String> = members.iter().flat_map(|(i, _)| i.values.keys()).collect();
     names.sort();
     names.dedup();
-    let mut out = Vec::new();
-    for attr in names {
-        if keys.iter().any(|k| &k.name == attr) && !self_keyed(attr) {
-            continue;
-        }
-        let values: Vec<&Val> = members
-            .iter()
-            .filter_map(|(i, _)| i.values.get(attr))
-            .collect();
-        match attribute_type(&values) {
-            Ok((ty, items)) => {
-                let required =
-                    values.len() == members.len() && values.iter().all(|v| v.ty != "NULL");
-                out.push(Attribute {
-                    name: attr.clone(),
-                    ty,
-                    required,
-                    items,
-                    description: None,
-                });
-            }
-            Err(why) => {
-                let at = members
-                    .first()
-                    .map(|(i, _)| child(&i.path, attr))
-                    .unwrap_or_default();
-                notes.push(
-                    &at,
-                    format!(
-                        "attribute `{}` of `{}` {why}; not imported",
-                        shown(attr),
-                        shown(name)
-                    ),
-                );
-            }
-        }
-    }
-    for attr in invented.keys() {
+    let mut out: Vec<Attribute> = names
+        .into_iter()
+        .filter(|a| !keys.iter().any(|x| &x.name == *a) || self_keyed(a))
+        .filter_map(|a| attribute(name, a, members, notes))
+        .collect();
+    for attr in k.invented.keys() {
         if !out.iter().any(|a| &a.name == attr) {
             out.push(Attribute {
                 name: attr.clone(),

@@ -391,24 +391,7 @@ fn read_entity<'a>(
         );
         return None;
     };
-    let sk = template_at(e.get("sk_template"), &child(e.path, "sk_template"), notes);
-    match (&table.sk, &sk) {
-        (Some(key), None) => {
-            let reason = format!(
-                "entity `{}` has no usable `sk_template`, and the table's sort key `{}` is written by every item; not imported",
-                shown(name),
-                shown(&key.name)
-            );
-            notes.push(e.path, reason);
-            return None;
-        }
-        (None, Some(_)) => notes.push(
-            &child(e.path, "sk_template"),
-            "the table has no sort key; ignored",
-        ),
-        _ => {}
-    }
-    let sk = if table.sk.is_some() { sk } else { None };
+    let sk = sort_template(name, e, table, notes)?;
     let gsi = read_mappings(e, gsis, notes);
     let patterns = match e.get("access_patterns") {
         Some(Value::Array(a)) => a.as_slice(),
@@ -425,6 +408,34 @@ fn read_entity<'a>(
         gsi,
         patterns,
     })
+}
+
+/// The entity's sort key template: `Some(None)` for a table without a sort key (a template
+/// given is listed), `None` (listed) for an entity without one in a table with one.
+fn sort_template(
+    name: &str,
+    e: Obj<'_, '_>,
+    table: &Table,
+    notes: &mut Notes,
+) -> Option<Option<Translated>> {
+    let sk = template_at(e.get("sk_template"), &child(e.path, "sk_template"), notes);
+    match (&table.sk, sk) {
+        (Some(key), None) => {
+            let reason = format!(
+                "entity `{}` has no usable `sk_template`, and the table's sort key `{}` is written by every item; not imported",
+                shown(name),
+                shown(&key.name)
+            );
+            notes.push(e.path, reason);
+            None
+        }
+        (None, Some(_)) => {
+            let reason = "the table has no sort key; ignored";
+            notes.push(&child(e.path, "sk_template"), reason);
+            Some(None)
+        }
+        (_, sk) => Some(sk),
+    }
 }
 
 /// One side of a `gsi_mappings` entry against the index's key.

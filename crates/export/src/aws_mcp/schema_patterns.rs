@@ -83,23 +83,7 @@ fn read_ap<'a>(value: &'a Value, at: String, notes: &mut Notes) -> Option<Ap<'a>
     let name = o
         .str("name", notes)
         .map_or_else(|| identifier("ap", &id), str::to_string);
-    let mut params = Vec::new();
-    for (i, p) in o.array("parameters", notes).iter().enumerate() {
-        let p_at = item(&child(&at, "parameters"), i);
-        let Some(p) = Obj::new(p, &p_at, notes) else {
-            continue;
-        };
-        p.unknown(&["name", "type", "entity_type", "default"], FORMAT, notes);
-        if p.get("default").is_some() {
-            notes.push(&child(&p_at, "default"), "a parameter's default value is the caller's; a monotable pattern does not hold one");
-        }
-        let (Some(n), Some(t)) = (p.str("name", notes), p.str("type", notes)) else {
-            continue;
-        };
-        if t != "entity" {
-            params.push((n.to_string(), t.to_string()));
-        }
-    }
+    let params = read_params(o, notes);
     let mut ap = Ap {
         id,
         name,
@@ -120,6 +104,29 @@ fn read_ap<'a>(value: &'a Value, at: String, notes: &mut Notes) -> Option<Ap<'a>
     }
     ap.at = at;
     Some(ap)
+}
+
+/// `parameters`: name and AWS type of each that is not a whole entity; a `default` listed.
+fn read_params(o: Obj<'_, '_>, notes: &mut Notes) -> Vec<(String, String)> {
+    let mut params = Vec::new();
+    for (i, p) in o.array("parameters", notes).iter().enumerate() {
+        let p_at = item(&child(o.path, "parameters"), i);
+        let Some(p) = Obj::new(p, &p_at, notes) else {
+            continue;
+        };
+        p.unknown(&["name", "type", "entity_type", "default"], FORMAT, notes);
+        if p.get("default").is_some() {
+            let reason = "a parameter's default value is the caller's; a monotable pattern does not hold one";
+            notes.push(&child(&p_at, "default"), reason);
+        }
+        let (Some(n), Some(t)) = (p.str("name", notes), p.str("type", notes)) else {
+            continue;
+        };
+        if t != "entity" {
+            params.push((n.to_string(), t.to_string()));
+        }
+    }
+    params
 }
 
 /// `filter_expression`: its fields become `filter`, its text goes in the description.

@@ -70,23 +70,9 @@ fn transaction(
         at,
         notes,
     );
-    let mut actions = Vec::new();
-    for (i, v) in o.array("entities_involved", notes).iter().enumerate() {
-        let a_at = item(&child(at, "entities_involved"), i);
-        let mut all: Vec<String> = taken.to_vec();
-        all.push(name.clone());
-        all.extend(actions.iter().map(|p: &Pattern| p.name.clone()));
-        match action(v, &a_at, read, &name, &all, notes) {
-            Ok(p) => actions.push(p),
-            Err(reason) => {
-                notes.push(
-                    &a_at,
-                    format!("not imported, and so neither is the transaction: {reason}"),
-                );
-                return Vec::new();
-            }
-        }
-    }
+    let Some(actions) = actions(o, read, &name, taken, notes) else {
+        return Vec::new();
+    };
     let description = o
         .str("description", notes)
         .map(|d| format!("AWS cross-table pattern: {d}"));
@@ -99,6 +85,32 @@ fn transaction(
     };
     tx.writes = actions.iter().map(|a| (a.name.clone(), Some(1))).collect();
     std::iter::once(tx).chain(actions).collect()
+}
+
+/// One write pattern per action, or `None` (the first action that cannot be, listed).
+fn actions(
+    o: Obj<'_, '_>,
+    read: &Read<'_>,
+    tx: &str,
+    taken: &[String],
+    notes: &mut Notes,
+) -> Option<Vec<Pattern>> {
+    let mut actions: Vec<Pattern> = Vec::new();
+    for (i, v) in o.array("entities_involved", notes).iter().enumerate() {
+        let at = item(&child(o.path, "entities_involved"), i);
+        let mut all: Vec<String> = taken.to_vec();
+        all.push(tx.to_string());
+        all.extend(actions.iter().map(|p| p.name.clone()));
+        match action(v, &at, read, tx, &all, notes) {
+            Ok(p) => actions.push(p),
+            Err(reason) => {
+                let reason = format!("not imported, and so neither is the transaction: {reason}");
+                notes.push(&at, reason);
+                return None;
+            }
+        }
+    }
+    Some(actions)
 }
 
 fn action(
