@@ -39,8 +39,10 @@ use serde_json::Value;
 
 use json::{Notes, item, shown};
 
-/// The largest file `monotable import --from aws-mcp` reads (16 MiB), sample items included.
-pub const MAX_AWS_MCP_BYTES: usize = 16 << 20;
+/// The largest file `monotable import --from aws-mcp` reads (4 MiB), sample items included: the
+/// file is held whole, as JSON, and takes about 50 times its size in memory (docs/benchmarks.md,
+/// "Growth"); the AWS server's guide has an agent write 5 to 10 sample items per table.
+pub const MAX_AWS_MCP_BYTES: usize = 4 << 20;
 
 /// Which of the AWS server's files it was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,7 +229,7 @@ fn not_aws(message: &str) -> AwsMcpError {
 
 pub(crate) fn nothing(notes: &Notes, reason: &str) -> AwsMcpError {
     AwsMcpError::NothingUsable {
-        reason: reason.to_string(),
+        reason: shown(reason).into_owned(),
         unmapped: notes.list.clone(),
     }
 }

@@ -50,7 +50,7 @@ pub const WORKBENCH: Limit = Limit {
 
 /// The AWS DynamoDB MCP server's data model (`import --from aws-mcp`), read whole.
 pub const AWS_MCP: Limit = Limit {
-    what: "AWS MCP data model",
+    what: "JSON data model of the AWS MCP server",
     bytes: monotable_export::aws_mcp::MAX_AWS_MCP_BYTES,
 };
 

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::data_model::FORMAT;
 use super::draft::{Draft, Entity, Index, Param, Pattern};
-use super::json::{Notes, Obj, child, identifier, item, shown, unique_name};
+use super::json::{Names, Notes, Obj, child, identifier, item, shown};
 use super::request::{self, Cond, Request};
 
 /// Every access pattern the draft's table can hold.
@@ -21,6 +21,7 @@ pub(super) fn patterns(top: &Map<String, Value>, draft: &Draft, notes: &mut Note
         return Vec::new();
     };
     let mut out: Vec<Pattern> = Vec::new();
+    let mut names = Names::default();
     for (i, v) in list.iter().enumerate() {
         let at = item("access_patterns", i);
         let Some(o) = Obj::new(v, &at, notes) else {
@@ -39,8 +40,7 @@ pub(super) fn patterns(top: &Map<String, Value>, draft: &Draft, notes: &mut Note
             FORMAT,
             notes,
         );
-        let taken: Vec<String> = out.iter().map(|p| p.name.clone()).collect();
-        match one(o, draft, &taken, notes) {
+        match one(o, draft, &mut names, notes) {
             Ok(p) => out.push(p),
             Err(reason) => notes.push(&at, format!("not imported: {reason}")),
         }
@@ -51,7 +51,7 @@ pub(super) fn patterns(top: &Map<String, Value>, draft: &Draft, notes: &mut Note
 fn one(
     o: Obj<'_, '_>,
     draft: &Draft,
-    taken: &[String],
+    names: &mut Names,
     notes: &mut Notes,
 ) -> Result<Pattern, String> {
     let id = match o.get("pattern") {
@@ -62,7 +62,7 @@ fn one(
     let r = command(o, draft, notes)?;
     let description = o.str("description", notes).unwrap_or_default();
     let mut p = Pattern {
-        name: unique_name(identifier("ap", &id), taken),
+        name: names.claim(identifier("ap", &id)),
         description: Some(format!("AWS pattern {id}: {description}")),
         operation: r.operation,
         origin: o.path.to_string(),

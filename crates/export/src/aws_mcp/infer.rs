@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::draft::{Attribute, Entity};
-use super::json::{Notes, child, identifier, shown, unique_name};
+use super::json::{Names, Notes, child, identifier, shown};
 
 /// Attributes naming an item's entity type, when the items carry one.
 const TYPE_ATTRIBUTES: &[&str] = &[
@@ -232,14 +232,10 @@ pub(super) fn entities(
             .or_default()
             .push((item, s));
     }
-    let mut taken: Vec<String> = Vec::new();
+    let mut names = Names::default();
     let mut out = Vec::new();
     for ((kind, primary_templates), members) in groups {
-        let name = unique_name(
-            entity_name(kind.as_deref(), &primary_templates, table),
-            &taken,
-        );
-        taken.push(name.clone());
+        let name = names.claim(entity_name(kind.as_deref(), &primary_templates, table));
         out.push(group(name, &members, keys, notes));
     }
     out

@@ -1,6 +1,8 @@
 //! Reading the AWS files' JSON: objects with their JSON path (`tables[0].entities.User`), the
 //! list of what was not mapped, and the fields a format does not know, each listed.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde_json::{Map, Value};
 
 use super::Unmapped;
@@ -9,17 +11,17 @@ use super::Unmapped;
 #[derive(Debug, Default)]
 pub(crate) struct Notes {
     pub list: Vec<Unmapped>,
+    seen: BTreeSet<(String, String)>,
 }
 
 impl Notes {
-    /// One thing at `path` not mapped, and why.
+    /// One thing at `path` not mapped, and why, once; a hidden character in either is shown
+    /// escaped (`\u{1b}`), so no answer or warning carries one raw.
     pub fn push(&mut self, path: &str, reason: impl Into<String>) {
-        let unmapped = Unmapped {
-            path: path.to_string(),
-            reason: reason.into(),
-        };
-        if !self.list.contains(&unmapped) {
-            self.list.push(unmapped);
+        let path = shown(path).into_owned();
+        let reason = shown(&reason.into()).into_owned();
+        if self.seen.insert((path.clone(), reason.clone())) {
+            self.list.push(Unmapped { path, reason });
         }
     }
 }
@@ -154,15 +156,32 @@ pub(crate) fn identifier(prefix: &str, text: &str) -> String {
     out
 }
 
-/// `name`, or `name_2`, `name_3`... when `taken` already holds it.
-pub(crate) fn unique_name(name: String, taken: &[String]) -> String {
-    if !taken.contains(&name) {
-        return name;
+/// The names given so far (of patterns, or of entities), each once, and the next suffix to try
+/// for each name asked for (so a name asked for n times costs n steps, not n²).
+#[derive(Debug, Default)]
+pub(crate) struct Names {
+    given: BTreeSet<String>,
+    next: BTreeMap<String, usize>,
+}
+
+impl Names {
+    /// `name`, or `name_2`, `name_3`... when it is taken; taken from now on.
+    pub fn claim(&mut self, name: String) -> String {
+        if self.given.insert(name.clone()) {
+            return name;
+        }
+        let mut n = self.next.get(&name).copied().unwrap_or(2);
+        let unique = loop {
+            let candidate = format!("{name}_{n}");
+            n += 1;
+            if !self.given.contains(&candidate) {
+                break candidate;
+            }
+        };
+        self.next.insert(name, n);
+        self.given.insert(unique.clone());
+        unique
     }
-    (2..)
-        .map(|n| format!("{name}_{n}"))
-        .find(|candidate| !taken.contains(candidate))
-        .unwrap_or(name)
 }
 
 #[cfg(test)]
@@ -184,8 +203,10 @@ mod tests {
         assert_eq!(identifier("ap", "1-2"), "ap1_2");
         assert_eq!(identifier("", "9lives"), "_9lives");
         assert_eq!(identifier("", "--"), "_");
-        let taken = vec!["get".to_string(), "get_2".to_string()];
-        assert_eq!(unique_name("get".to_string(), &taken), "get_3");
-        assert_eq!(unique_name("put".to_string(), &taken), "put");
+        let mut names = Names::default();
+        assert_eq!(names.claim("get".to_string()), "get");
+        assert_eq!(names.claim("get".to_string()), "get_2");
+        assert_eq!(names.claim("get".to_string()), "get_3");
+        assert_eq!(names.claim("put".to_string()), "put");
     }
 }

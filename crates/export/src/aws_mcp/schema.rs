@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::draft::{Attribute, Draft, Entity, Index, KeyAttr, Table};
-use super::json::{Notes, Obj, child, item, shown};
+use super::json::{Names, Notes, Obj, child, item, shown};
 use super::template::{Translated, lone_variable, translate};
 use super::{schema_patterns, schema_transactions, table_path};
 
@@ -112,10 +112,11 @@ pub(super) fn read(
         entities,
     };
     let mut draft = build(&read, notes);
-    draft.patterns = schema_patterns::patterns(&read, notes);
-    draft
-        .patterns
-        .extend(schema_transactions::cross_table(top, &read, notes));
+    let mut names = Names::default();
+    draft.patterns = schema_patterns::patterns(&read, &mut names, notes);
+    draft.patterns.extend(schema_transactions::cross_table(
+        top, &read, &mut names, notes,
+    ));
     Some((draft, offered))
 }
 

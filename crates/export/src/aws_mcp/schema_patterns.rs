@@ -14,7 +14,7 @@ use monotable_model::{KeyTemplate, Segment};
 use serde_json::Value;
 
 use super::draft::{Param, Pattern};
-use super::json::{Notes, Obj, child, identifier, item, shown, unique_name};
+use super::json::{Names, Notes, Obj, child, identifier, item, shown};
 use super::keys::{segment_text, variables};
 use super::schema::{Ent, EntityKey, FORMAT, Read};
 
@@ -40,7 +40,7 @@ struct Ap<'a> {
 }
 
 /// Every entity's patterns.
-pub(super) fn patterns(read: &Read<'_>, notes: &mut Notes) -> Vec<Pattern> {
+pub(super) fn patterns(read: &Read<'_>, names: &mut Names, notes: &mut Notes) -> Vec<Pattern> {
     let mut out: Vec<Pattern> = Vec::new();
     for e in &read.entities {
         let list = child(&e.origin, "access_patterns");
@@ -49,8 +49,7 @@ pub(super) fn patterns(read: &Read<'_>, notes: &mut Notes) -> Vec<Pattern> {
             let Some(ap) = read_ap(value, at, notes) else {
                 continue;
             };
-            let taken: Vec<String> = out.iter().map(|p| p.name.clone()).collect();
-            out.extend(pattern(read, e, &ap, &taken, notes));
+            out.extend(pattern(read, e, &ap, names, notes));
         }
     }
     out
@@ -229,7 +228,7 @@ fn pattern(
     read: &Read<'_>,
     e: &Ent<'_>,
     ap: &Ap<'_>,
-    taken: &[String],
+    names: &mut Names,
     notes: &mut Notes,
 ) -> Vec<Pattern> {
     let Some(op) = operation(ap.operation) else {
@@ -242,7 +241,7 @@ fn pattern(
         );
         return Vec::new();
     };
-    let name = pattern_name(&ap.name, taken, &ap.at, notes);
+    let name = pattern_name(&ap.name, names, &ap.at, notes);
     let mut p = Pattern {
         name,
         description: Some(description(ap)),
@@ -263,7 +262,7 @@ fn pattern(
         return vec![p];
     }
     let mut put = Pattern {
-        name: unique_name(format!("{}_put", p.name), taken),
+        name: names.claim(format!("{}_put", p.name)),
         description: Some(format!("Each put of `{}` (AWS BatchWriteItem)", p.name)),
         operation: "PutItem",
         key: std::mem::take(&mut p.key),
@@ -276,9 +275,8 @@ fn pattern(
     vec![p, put]
 }
 
-pub(super) fn pattern_name(name: &str, taken: &[String], at: &str, notes: &mut Notes) -> String {
-    let plain = identifier("", name);
-    let unique = unique_name(plain.clone(), taken);
+pub(super) fn pattern_name(name: &str, names: &mut Names, at: &str, notes: &mut Notes) -> String {
+    let unique = names.claim(identifier("", name));
     if unique != name {
         notes.push(&child(at, "name"), format!("pattern `{}` is named `{unique}` in the model (a name of letters, digits and `_`, unique)", shown(name)));
     }

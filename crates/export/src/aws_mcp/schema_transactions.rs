@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::draft::Pattern;
-use super::json::{Notes, Obj, child, identifier, item, kind, shown, unique_name};
+use super::json::{Names, Notes, Obj, child, identifier, item, kind, shown};
 use super::keys;
 use super::schema::{FORMAT, Read};
 use super::schema_patterns::pattern_name;
@@ -15,6 +15,7 @@ use super::schema_patterns::pattern_name;
 pub(super) fn cross_table(
     top: &Map<String, Value>,
     read: &Read<'_>,
+    names: &mut Names,
     notes: &mut Notes,
 ) -> Vec<Pattern> {
     let Some(list) = top.get("cross_table_access_patterns") else {
@@ -30,8 +31,7 @@ pub(super) fn cross_table(
     let mut out = Vec::new();
     for (i, value) in list.iter().enumerate() {
         let at = item("cross_table_access_patterns", i);
-        let taken: Vec<String> = out.iter().map(|p: &Pattern| p.name.clone()).collect();
-        out.extend(transaction(value, &at, read, &taken, notes));
+        out.extend(transaction(value, &at, read, names, notes));
     }
     out
 }
@@ -40,7 +40,7 @@ fn transaction(
     value: &Value,
     at: &str,
     read: &Read<'_>,
-    taken: &[String],
+    names: &mut Names,
     notes: &mut Notes,
 ) -> Vec<Pattern> {
     let Some(o) = Obj::new(value, at, notes) else {
@@ -66,11 +66,11 @@ fn transaction(
     }
     let name = pattern_name(
         o.str("name", notes).unwrap_or("transaction"),
-        taken,
+        names,
         at,
         notes,
     );
-    let Some(actions) = actions(o, read, &name, taken, notes) else {
+    let Some(actions) = actions(o, read, &name, names, notes) else {
         return Vec::new();
     };
     let description = o
@@ -92,16 +92,13 @@ fn actions(
     o: Obj<'_, '_>,
     read: &Read<'_>,
     tx: &str,
-    taken: &[String],
+    names: &mut Names,
     notes: &mut Notes,
 ) -> Option<Vec<Pattern>> {
     let mut actions: Vec<Pattern> = Vec::new();
     for (i, v) in o.array("entities_involved", notes).iter().enumerate() {
         let at = item(&child(o.path, "entities_involved"), i);
-        let mut all: Vec<String> = taken.to_vec();
-        all.push(tx.to_string());
-        all.extend(actions.iter().map(|p| p.name.clone()));
-        match action(v, &at, read, tx, &all, notes) {
+        match action(v, &at, read, tx, names, notes) {
             Ok(p) => actions.push(p),
             Err(reason) => {
                 let reason = format!("not imported, and so neither is the transaction: {reason}");
@@ -118,7 +115,7 @@ fn action(
     at: &str,
     read: &Read<'_>,
     tx: &str,
-    taken: &[String],
+    names: &mut Names,
     notes: &mut Notes,
 ) -> Result<Pattern, String> {
     let o = Obj::new(value, at, notes).ok_or("it is not an object")?;
@@ -154,10 +151,10 @@ fn action(
         .str("condition", notes)
         .and_then(|c| write_condition(c, read, &child(at, "condition"), notes));
     Ok(Pattern {
-        name: unique_name(
-            format!("{tx}_{verb}_{}", identifier("", entity).to_lowercase()),
-            taken,
-        ),
+        name: names.claim(format!(
+            "{tx}_{verb}_{}",
+            identifier("", entity).to_lowercase()
+        )),
         description: Some(format!("The {verb} of `{}` in `{tx}`", shown(entity))),
         operation: op,
         key,
