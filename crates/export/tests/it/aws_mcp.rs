@@ -355,3 +355,48 @@ fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+#[test]
+fn free_text_with_hidden_characters_is_written_escaped() {
+    let text = schema(json!({
+        "E": {
+            "entity_type": "E\u{202e}X", "pk_template": "E#{id}", "sk_template": "E",
+            "fields": [{ "name": "id", "type": "string", "required": true }],
+            "access_patterns": [{ "pattern_id": "1\u{1b}[2J", "name": "get", "description": "right\u{202e}left \u{1b}[31m",
+                "operation": "GetItem", "parameters": [{ "name": "id", "type": "string" }, { "name": "x\u{200b}", "type": "string" }],
+                "return_type": "single_entity" }]
+        }
+    }));
+    let import = import_aws_mcp(&text, &options(None)).unwrap();
+    let raw = |s: &str| {
+        s.chars()
+            .any(|c| c != '\n' && monotable_model::text::is_hidden(c))
+    };
+    assert!(!raw(&import.source), "{}", import.source);
+    assert!(
+        import.source.contains("right\\u202Eleft \\u001B[31m"),
+        "{}",
+        import.source
+    );
+    assert!(mt000(&import.source).is_empty());
+    // The model reads the description back as it was.
+    let model = monotable_model::parse(&import.source).unwrap();
+    let get = model.patterns.iter().find(|p| p.name == "get").unwrap();
+    assert!(
+        get.description
+            .as_deref()
+            .unwrap()
+            .contains("right\u{202e}left")
+    );
+    for u in &import.unmapped {
+        assert!(!raw(&u.path) && !raw(&u.reason), "{u:?}");
+    }
+    assert!(
+        import
+            .unmapped
+            .iter()
+            .any(|u| u.reason.contains("x\\u{200b}")),
+        "{:#?}",
+        import.unmapped
+    );
+}
