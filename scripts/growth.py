@@ -450,6 +450,37 @@ def workbench(facets, items=0, gsis=0, alias=True):
     return before + body + after
 
 
+def aws_schema(n):
+    """The AWS DynamoDB MCP server's schema.json: one table of n entities, three patterns each."""
+    def entity(k):
+        get = {"pattern_id": 3 * k, "name": "get", "description": "d", "operation": "GetItem",
+               "parameters": [{"name": "id", "type": "string"}], "return_type": "single_entity"}
+        query = dict(get, pattern_id=3 * k + 1, name="list", operation="Query",
+                     range_condition=">=", return_type="entity_list",
+                     parameters=[{"name": "id", "type": "string"}, {"name": "after", "type": "string"}])
+        put = dict(get, pattern_id=3 * k + 2, name="put", operation="PutItem",
+                   parameters=[{"name": "e", "type": "entity", "entity_type": f"E{k}"}])
+        return {"entity_type": f"E{k}", "pk_template": f"E{k}#{{id}}", "sk_template": "AT#{at}",
+                "fields": [{"name": "id", "type": "string", "required": True},
+                           {"name": "at", "type": "string", "required": True}],
+                "access_patterns": [get, query, put]}
+    config = {"table_name": "Hostile", "partition_key": "pk", "sort_key": "sk"}
+    return json.dumps({"tables": [{"table_config": config,
+                                   "entities": {f"E{k}": entity(k) for k in range(n)}}]})
+
+
+def aws_items(n):
+    """The AWS DynamoDB MCP server's dynamodb_data_model.json: n sample items of three shapes."""
+    keys = [{"AttributeName": a, "KeyType": t} for a, t in (("PK", "HASH"), ("SK", "RANGE"))]
+    table = {"TableName": "Hostile", "KeySchema": keys,
+             "AttributeDefinitions": [{"AttributeName": a, "AttributeType": "S"} for a in ("PK", "SK")]}
+    sk = ["PROFILE", "ORDER#o%d", "ADDR#a%d"]
+    items = [{"PutRequest": {"Item": {
+        "PK": {"S": f"USER#{i}"}, "SK": {"S": sk[i % 3].replace("%d", str(i))},
+        "user_id": {"S": str(i)}, "n": {"N": str(i)}, f"x{i % 50}": {"S": "v"}}}} for i in range(n)]
+    return json.dumps({"tables": [table], "items": {"Hostile": items}, "access_patterns": []})
+
+
 def workbench_nesting(n):
     return '{"DataModel": ' + "[" * n + "]" * n + "}"
 
@@ -466,6 +497,8 @@ MODELS = {
     "workbench-items": lambda n: workbench(3, items=n),
     "workbench-gsis": lambda n: workbench(3, gsis=n),
     "workbench-nesting": workbench_nesting,
+    "aws-schema": aws_schema,
+    "aws-items": aws_items,
 }
 
 EXPORTS = ["create-table", "cloudformation", "sam", "markdown", "nosql-workbench"]
@@ -511,6 +544,10 @@ CASES = {
                     [100, 10000]),
     "import-nesting": ("workbench-nesting", ["import", "--from", "nosql-workbench", "{in}"],
                        [100, 100000]),
+    "import-aws-schema": ("aws-schema", ["import", "--from", "aws-mcp", "{in}"], [1000, 3000]),
+    "import-aws-items": ("aws-items", ["import", "--from", "aws-mcp", "{in}"],
+                         [1000, 10000, 25000]),
+    "import-aws-fifo": ("fifo", ["import", "--from", "aws-mcp", "{in}"], [0]),
     "check-zero": (None, ["check", "/dev/zero"], [0]),
     "check-fifo": ("fifo", ["check", "{in}"], [0]),
     "import-fifo": ("fifo", ["import", "--from", "nosql-workbench", "{in}"], [0]),

@@ -5,13 +5,27 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -r requirements-dev.txt
-# Debian's Chromium for the browser tests (crates/cli/tests/it/ui_browser.rs), and `patch` for the
-# vendored engine's check (scripts/vendor-dynoxide.sh), when missing.
-if ! command -v chromium >/dev/null 2>&1 || ! command -v patch >/dev/null 2>&1; then
+# Debian's Chromium for the browser tests (crates/cli/tests/it/ui_browser.rs), `patch` for the
+# vendored engine's check (scripts/vendor-dynoxide.sh), and Node.js with npm for the MCP Inspector
+# (below), when missing.
+missing=""
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v patch >/dev/null 2>&1 || missing="$missing patch"
+command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
+if [ -n "$missing" ]; then
   sudo_if_needed=""
   if [ "$(id -u)" != 0 ]; then sudo_if_needed="sudo"; fi
   $sudo_if_needed apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_if_needed apt-get install -y -qq chromium patch >/dev/null
+  # shellcheck disable=SC2086 # one word per package
+  DEBIAN_FRONTEND=noninteractive $sudo_if_needed apt-get install -y -qq $missing >/dev/null
+fi
+# The MCP Inspector's CLI mode, a second MCP client for the server's tests
+# (crates/cli/tests/it/mcp_inspector.rs), at the version scripts/mcp-inspector/package-lock.json
+# pins; installed again when the lock file changed since.
+inspector=scripts/mcp-inspector
+if ! cmp -s "$inspector/package-lock.json" "$inspector/node_modules/.installed-lock.json"; then
+  (cd "$inspector" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$inspector/package-lock.json" "$inspector/node_modules/.installed-lock.json"
 fi
 cargo fmt --all -- --check
 # Each crate's top-level modules depend one way (the cycles it lists are to be removed).

@@ -116,10 +116,12 @@ enum Command {
     /// --function, a Lambda function behind an HTTP API), a markdown design document or a NoSQL
     /// Workbench data model.
     Export(export::ExportArgs),
-    /// Import a NoSQL Workbench data model as a monotable model file.
+    /// Import a NoSQL Workbench data model, or the AWS DynamoDB MCP server's data model JSON
+    /// (dynamodb_data_model.json or schema.json), as a monotable model file; what it cannot map
+    /// is listed as warnings.
     Import(import::ImportArgs),
-    /// Serve check, explain, verify, cost, diff, export, render_keys, sample_items and schema as
-    /// MCP tools on standard input and output, for coding agents (docs/mcp.md).
+    /// Serve check, explain, verify, cost, diff, export, render_keys, sample_items, schema and
+    /// import_aws_mcp as MCP tools on standard input and output, for coding agents (docs/mcp.md).
     ///
     /// Models are given as text or as paths under --root; nothing outside it is read and
     /// nothing is written. Each model is at most 1 MiB, each call at most --timeout seconds.

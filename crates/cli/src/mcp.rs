@@ -1,6 +1,6 @@
 //! `monotable mcp --root DIR`: the MCP server on standard input and output (crates/mcp), for
-//! coding agents: check, explain, verify, cost, diff, export, render_keys, sample_items and schema
-//! as tools (docs/mcp.md).
+//! coding agents: check, explain, verify, cost, diff, export, render_keys, sample_items, schema and
+//! import_aws_mcp as tools (docs/mcp.md).
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -12,6 +12,7 @@
 //! | `sam` | [`sam`] / [`sam_with`] |
 //! | `markdown` | [`markdown`] / [`markdown_with`] |
 
+pub mod aws_mcp;
 mod cloudformation;
 mod consumers;
 mod create_table;
@@ -21,6 +22,7 @@ mod markdown;
 mod mermaid;
 mod sam;
 mod sam_options;
+mod toml_text;
 pub mod workbench;
 
 use std::fmt;

@@ -6,10 +6,13 @@
 //! work is done by the same library functions (`run`). The server reads only under its root,
 //! writes nothing, caps every input at [`MAX_MODEL_BYTES`] and every call at its timeout, and
 //! answers bad input with a tool error (`isError`), never a crash (docs/mcp.md).
+//! `import_aws_mcp` (`import`) takes the AWS DynamoDB MCP server's data model JSON instead, and
+//! answers the model it reads into, as `monotable import --from aws-mcp` does.
 
 mod error;
 mod explain;
 mod framing;
+mod import;
 mod input;
 mod outputs;
 mod resources;
@@ -19,6 +22,7 @@ mod shapes;
 
 pub use error::McpError;
 pub use framing::{LineCapped, MAX_MESSAGE_BYTES};
+pub use import::{ImportAwsMcpInput, ImportAwsMcpOutput, UnmappedPart};
 pub use input::{MAX_MODEL_BYTES, Root};
 pub use server::{Config, DEFAULT_TIMEOUT, MAX_RUNNING_CALLS, MonotableServer};
 

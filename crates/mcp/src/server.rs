@@ -89,7 +89,11 @@ pub struct VerifyInput {
     #[serde(flatten)]
     pub source: ModelSource,
     /// The seed of the generated data (the CLI's default when absent).
+    // Schema'd as a plain integer, not `["integer", "null"]`: the field is optional, and clients
+    // that type a command line's `key=value` by the schema (the MCP Inspector's CLI mode) only
+    // read a single type.
     #[serde(default)]
+    #[schemars(with = "u64")]
     pub seed: Option<u64>,
 }
 
@@ -115,9 +119,11 @@ pub struct SampleItemsInput {
     pub entity: Option<String>,
     /// How many items, at most 50 (5 when absent).
     #[serde(default)]
+    #[schemars(with = "u32")]
     pub count: Option<u32>,
     /// The seed of the generated data (verify's default when absent).
     #[serde(default)]
+    #[schemars(with = "u64")]
     pub seed: Option<u64>,
 }
 
@@ -138,13 +144,13 @@ impl MonotableServer {
         Ok(MonotableServer {
             config,
             running: Arc::new(Semaphore::new(MAX_RUNNING_CALLS)),
-            tool_router: Self::tool_router() + Self::shapes_router(),
+            tool_router: Self::tool_router() + Self::shapes_router() + Self::import_router(),
         })
     }
 
     /// `work` on a blocking thread once one of [`MAX_RUNNING_CALLS`] is free, given up after the
     /// timeout (waiting included); a panic is a tool error.
-    async fn blocking<T, F>(&self, tool: &'static str, work: F) -> Result<T, String>
+    pub(crate) async fn blocking<T, F>(&self, tool: &'static str, work: F) -> Result<T, String>
     where
         T: Send + 'static,
         F: FnOnce(Root) -> Result<T, McpError> + Send + 'static,
@@ -339,7 +345,8 @@ impl ServerHandler for MonotableServer {
             ))
             .with_instructions(
                 "monotable judges DynamoDB single-table designs: check (lints), explain (a rule), \
-                 verify (patterns against an oracle), cost, diff, export, schema. Models are TOML \
+                 verify (patterns against an oracle), cost, diff, export, schema; import_aws_mcp \
+                 reads the AWS DynamoDB MCP server's data model JSON into a model. Models are TOML \
                  (resource monotable://docs/model.md), given as text or as a path under the \
                  server's root. The prompt `design-loop` walks the whole loop.",
             )

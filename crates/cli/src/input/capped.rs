@@ -48,6 +48,12 @@ pub const WORKBENCH: Limit = Limit {
     bytes: 256 << 20,
 };
 
+/// The AWS DynamoDB MCP server's data model (`import --from aws-mcp`), read whole.
+pub const AWS_MCP: Limit = Limit {
+    what: "JSON data model of the AWS MCP server",
+    bytes: monotable_export::aws_mcp::MAX_AWS_MCP_BYTES,
+};
+
 /// A file that could not be read whole.
 #[derive(Debug)]
 pub enum ReadError {

@@ -157,3 +157,32 @@ fn a_workbench_file_with_more_facets_than_a_model_holds_is_refused() {
     );
     assert!(out.stdout.is_empty(), "nothing written");
 }
+
+#[test]
+fn an_aws_mcp_file_past_its_limit_or_endless_is_refused() {
+    let limit = "it is larger than 4 MiB (4,194,304 bytes), the most a JSON data model of the AWS MCP server may hold";
+    let out = endless(
+        &["import", "--from", "aws-mcp", "/dev/stdin"],
+        b"{\"tables\": [",
+        &[b' '; 65536],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("cannot read /dev/stdin: {limit}")),
+        "{err}"
+    );
+    // One byte over: valid JSON padded with spaces.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("big.json");
+    let head = r#"{"tables": [{"table_config": {"table_name": "Things", "partition_key": "pk"}}]}"#;
+    let pad = monotable_export::aws_mcp::MAX_AWS_MCP_BYTES + 1 - head.len();
+    std::fs::write(&path, format!("{head}{}", " ".repeat(pad))).expect("write");
+    let out = run(
+        &["import", "--from", "aws-mcp", path.to_str().expect("utf-8")],
+        &root(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains(limit), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "nothing written");
+}

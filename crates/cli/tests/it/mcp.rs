@@ -254,7 +254,7 @@ fn malformed_json_rpc_gets_an_error_and_the_server_keeps_serving() {
         assert!(
             answer["result"]["tools"]
                 .as_array()
-                .is_some_and(|t| t.len() == 9),
+                .is_some_and(|t| t.len() == 10),
             "{answer}"
         );
     };

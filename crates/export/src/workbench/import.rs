@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::document::{Bounded, Document, TableDoc};
 use super::{SOURCE_BEGIN, SOURCE_END};
+use crate::toml_text::{bare, quoted};
 use monotable_model::definition::{scalar_type, table_definition};
 
 /// A NoSQL Workbench file could not be imported.
@@ -357,38 +358,6 @@ fn differences(model: &Model, table: &Table) -> Vec<String> {
         }
     }
     out
-}
-
-/// A TOML basic string.
-fn quoted(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A TOML key: bare when it can be.
-fn bare(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    {
-        s.to_string()
-    } else {
-        quoted(s)
-    }
 }
 
 /// A template variable name from free text.

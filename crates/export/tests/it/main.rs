@@ -1,5 +1,6 @@
 //! The export crate's integration tests, one binary: each module is one feature's suite.
 
+mod aws_mcp;
 mod cfn_lint;
 mod golden;
 mod hidden;

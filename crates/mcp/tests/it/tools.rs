@@ -2,77 +2,10 @@
 //! tools listed with their schemas, each tool called, the resources and the prompt read, and
 //! every kind of bad input answered with an error after which the server still serves.
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams};
+use serde_json::json;
 
-use rmcp::model::{
-    CallToolRequestParams, CallToolResult, GetPromptRequestParams, ReadResourceRequestParams,
-};
-use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt};
-use serde_json::{Value, json};
-
-type Client = RunningService<RoleClient, ()>;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A server on `root` and a client connected to it.
-async fn connect(root: &Path) -> Client {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let config = monotable_mcp::Config {
-        root: monotable_mcp::Root::new(root).unwrap(),
-        timeout: Duration::from_secs(120),
-    };
-    tokio::spawn(async move { monotable_mcp::serve(config, server_io).await });
-    ().serve(client_io).await.unwrap()
-}
-
-/// `tool` called with `arguments`; a JSON-RPC error as `Err`.
-async fn call(
-    client: &Client,
-    tool: &'static str,
-    arguments: Value,
-) -> Result<CallToolResult, String> {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments must be an object")
-    };
-    client
-        .call_tool(CallToolRequestParams::new(tool).with_arguments(arguments))
-        .await
-        .map_err(|e| e.to_string())
-}
-
-/// The structured output of a call that must succeed.
-async fn ok(client: &Client, tool: &'static str, arguments: Value) -> Value {
-    let result = call(client, tool, arguments).await.unwrap();
-    assert_ne!(result.is_error, Some(true), "{tool}: {result:?}");
-    result.structured_content.expect("structured content")
-}
-
-/// The message of a call that must be a tool error.
-async fn tool_error(client: &Client, tool: &'static str, arguments: Value) -> String {
-    let result = call(client, tool, arguments).await.unwrap();
-    assert_eq!(result.is_error, Some(true), "{tool}: {result:?}");
-    let text = result
-        .content
-        .first()
-        .and_then(|c| c.as_text())
-        .expect("a message");
-    text.text.clone()
-}
-
-/// The server still answers: a check of a small valid model.
-async fn still_serves(client: &Client) {
-    let doc = ok(
-        client,
-        "check",
-        json!({ "path": "crates/check/tests/fixtures/MT001/pass.toml" }),
-    )
-    .await;
-    assert_eq!(doc["summary"]["errors"], 0);
-}
+use crate::client::{call, connect, ok, still_serves, tool_error, workspace};
 
 #[tokio::test]
 async fn every_tool_is_listed_with_its_input_and_output_schema() {
@@ -88,6 +21,7 @@ async fn every_tool_is_listed_with_its_input_and_output_schema() {
             "diff",
             "explain",
             "export",
+            "import_aws_mcp",
             "render_keys",
             "sample_items",
             "schema",
@@ -118,6 +52,7 @@ async fn every_tool_is_listed_with_its_input_and_output_schema() {
         ("sample_items", "items"),
         ("export", "text"),
         ("schema", "schema"),
+        ("import_aws_mcp", "unmapped"),
     ] {
         let listed = tools.iter().find(|t| t.name == tool).unwrap();
         let output = listed.output_schema.as_ref().unwrap();
