@@ -237,8 +237,13 @@ impl Local {
             joined.map_err(|e| ServeError::Server(e.to_string()))??;
         }
         for (name, delivery) in self.deliveries {
-            if let Err(e) = delivery.await {
-                eprintln!("consumer {name} stopped abnormally: {e}");
+            // A listener that failed did not stop the consumers: stop them here.
+            if served.is_err() {
+                delivery.abort();
+            }
+            match delivery.await {
+                Err(e) if !e.is_cancelled() => eprintln!("consumer {name} stopped abnormally: {e}"),
+                _ => {}
             }
         }
         served?;
