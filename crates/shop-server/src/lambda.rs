@@ -1,6 +1,8 @@
-//! The binary as the shop's AWS Lambda function (`bootstrap` on provided.al2023): real DynamoDB,
-//! the table named by `TABLE_NAME`, callers from API Gateway's JWT authorizer, logs for
-//! CloudWatch, and init failures reported to the Runtime API.
+//! The binary as the shop's AWS Lambda functions (`bootstrap` on provided.al2023): real DynamoDB,
+//! the table named by `TABLE_NAME`, logs for CloudWatch, and init failures reported to the
+//! Runtime API. Without `MONOTABLE_CONSUMER` it is the HTTP API, callers from API Gateway's JWT
+//! authorizer; with it, that stream consumer (`productSales`): DynamoDB stream events in,
+//! partial batch responses out.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -17,6 +19,9 @@ pub const CURSOR_SECRET_ENV: &str = "MONOTABLE_CURSOR_SECRET";
 pub const GROUPS_CLAIM_ENV: &str = "MONOTABLE_GROUPS_CLAIM";
 /// The group that makes a caller an admin (default `admin`).
 pub const ADMIN_GROUP_ENV: &str = "MONOTABLE_ADMIN_GROUP";
+/// The stream consumer the function runs instead of the HTTP API (the SAM template sets it on
+/// each consumer's function).
+pub const CONSUMER_ENV: &str = "MONOTABLE_CONSUMER";
 
 /// Logs as CloudWatch wants them: no colour, no timestamp of our own (CloudWatch adds one),
 /// JSON when the function's log format is JSON, and the request id of the invocation in every
@@ -50,19 +55,41 @@ pub fn main() -> ExitCode {
         Ok(r) => r,
         Err(e) => return init_failed(&anyhow::anyhow!("cannot start the async runtime: {e}")),
     };
-    let shop = match runtime.block_on(init()) {
+    let consumer = std::env::var(CONSUMER_ENV)
+        .ok()
+        .filter(|name| !name.is_empty());
+    let shop = match runtime.block_on(init(consumer.as_deref())) {
         Ok(shop) => shop,
         Err(e) => return init_failed(&e),
     };
-    match runtime.block_on(monotable_shop::lambda::run(monotable_shop::api::router(
-        shop,
-    ))) {
+    let served = match &consumer {
+        None => runtime.block_on(monotable_shop::lambda::run(monotable_shop::api::router(
+            shop,
+        ))),
+        Some(name) => match runtime.block_on(monotable_shop::lambda::run_consumer(name, shop)) {
+            Some(served) => served,
+            None => return init_failed(&unknown_consumer(name)),
+        },
+    };
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error = %e, "the Lambda runtime loop failed");
             ExitCode::FAILURE
         }
     }
+}
+
+/// A `MONOTABLE_CONSUMER` this binary does not run.
+fn unknown_consumer(name: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{CONSUMER_ENV} is `{name}`, not a consumer of the shop; it runs {}",
+        monotable_shop::lambda::CONSUMERS
+            .iter()
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// What the Lambda runtime library reads from the environment Lambda sets (it panics without
@@ -73,8 +100,9 @@ const RUNTIME_ENV: [&str; 3] = [
     "AWS_LAMBDA_FUNCTION_MEMORY_SIZE",
 ];
 
-/// Everything before the first invocation: the environment, the model, the secret, the client.
-async fn init() -> anyhow::Result<Shop> {
+/// Everything before the first invocation: the environment, the model, the secret (for the
+/// HTTP API), the client; `consumer` is the stream consumer to run instead of the API.
+async fn init(consumer: Option<&str>) -> anyhow::Result<Shop> {
     for name in RUNTIME_ENV {
         if std::env::var(name).is_err() {
             bail!(
@@ -86,17 +114,20 @@ async fn init() -> anyhow::Result<Shop> {
     if memory.parse::<i32>().is_err() {
         bail!("AWS_LAMBDA_FUNCTION_MEMORY_SIZE is `{memory}`, not a number of MB");
     }
+    if let Some(name) = consumer
+        && !monotable_shop::lambda::CONSUMERS.contains(&name)
+    {
+        return Err(unknown_consumer(name));
+    }
     let mut model = monotable_shop::model().context("the shop's model does not parse")?;
     if let Ok(table) = std::env::var(TABLE_ENV) {
         model.table.name = table;
     }
-    let secret = std::env::var(CURSOR_SECRET_ENV).unwrap_or_default();
-    if secret.len() < crate::secret::MIN_SECRET_LEN {
-        bail!(
-            "{CURSOR_SECRET_ENV} must hold at least {} characters so every instance seals cursors alike",
-            crate::secret::MIN_SECRET_LEN
-        );
-    }
+    let cursor_key = match consumer {
+        // A consumer answers no caller: it verifies no token and seals no cursor.
+        Some(_) => Vec::new(),
+        None => cursor_key()?,
+    };
     let dynamo = monotable_connect::connect(&monotable_connect::Backend::Aws).await?;
     Ok(Shop::new(
         dynamo.client().clone(),
@@ -105,8 +136,20 @@ async fn init() -> anyhow::Result<Shop> {
             std::env::var(GROUPS_CLAIM_ENV).ok().as_deref(),
             std::env::var(ADMIN_GROUP_ENV).ok().as_deref(),
         )),
-        Shop::cursor_key_from_secret(secret.as_bytes()),
+        cursor_key,
     ))
+}
+
+/// The cursor key from `MONOTABLE_CURSOR_SECRET`, which must be long enough.
+fn cursor_key() -> anyhow::Result<Vec<u8>> {
+    let secret = std::env::var(CURSOR_SECRET_ENV).unwrap_or_default();
+    if secret.len() < crate::secret::MIN_SECRET_LEN {
+        bail!(
+            "{CURSOR_SECRET_ENV} must hold at least {} characters so every instance seals cursors alike",
+            crate::secret::MIN_SECRET_LEN
+        );
+    }
+    Ok(Shop::cursor_key_from_secret(secret.as_bytes()))
 }
 
 /// Log an init failure, tell the Runtime API (so Lambda reports the reason, not a bare exit),

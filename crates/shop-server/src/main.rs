@@ -2,6 +2,7 @@
 //! the embedded engine's DynamoDB endpoint, `token`, `load-sample` and `openapi` serve it; on
 //! AWS Lambda (`AWS_LAMBDA_RUNTIME_API` set) it is the shop's function, whatever its arguments.
 
+mod consumers;
 mod lambda;
 mod load_sample;
 mod openapi;
@@ -43,9 +44,10 @@ enum Command {
     /// 127.0.0.1:8000.
     ///
     /// boto3, the AWS CLI and NoSQL Workbench connect to the endpoint with any access key and
-    /// region. The shop's table is created from its model when missing. Data lives in --data-dir
-    /// (default ./.monotable). Ctrl-C or SIGTERM stops it cleanly; every acknowledged write is
-    /// on disk.
+    /// region. The shop's table is created from its model when missing, and its stream consumer
+    /// (`productSales`, the per-product daily sales) runs from the table's stream, its place
+    /// kept in --data-dir/consumers. Data lives in --data-dir (default ./.monotable). Ctrl-C or
+    /// SIGTERM stops it cleanly; every acknowledged write is on disk.
     Serve(serve::ServeArgs),
     /// Print a bearer token for the local shop API (HS256, the data directory's secret).
     Token(token::TokenArgs),

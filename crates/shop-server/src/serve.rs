@@ -1,7 +1,8 @@
 //! `monotable-shop serve`: the shop's REST API on its own port beside the embedded engine's
 //! DynamoDB endpoint (`monotable_cli_common::serve`, as `monotable serve` runs it), with the
-//! shop's table created from its model, `/metrics`, and `monotable ui` for the shop's model
-//! under `/ui`; both listeners on loopback and private to this machine's programs, until
+//! shop's table created from its model, its stream consumers run from the engine's stream
+//! ([`consumers`](crate::consumers)), `/metrics`, and `monotable ui` for the shop's model under
+//! `/ui`; both listeners on loopback and private to this machine's programs, until
 //! Ctrl-C/SIGTERM.
 
 use std::process::ExitCode;
@@ -15,7 +16,7 @@ use monotable_connect::serve::{self, DataGate};
 use monotable_shop::auth::Auth;
 use monotable_shop::{Shop, ShopOptions};
 
-use crate::secret;
+use crate::{consumers, secret};
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -35,6 +36,10 @@ pub struct ServeArgs {
     /// Longest date range `GET /orders?from&to` accepts, in days.
     #[arg(long, default_value_t = monotable_shop::orders::MAX_RANGE_DAYS, value_parser = clap::value_parser!(i64).range(1..=3660), value_name = "DAYS")]
     max_range_days: i64,
+    /// Run no stream consumer (the shop's `productSales`): the table keeps its stream, for a
+    /// consumer run elsewhere to read from the DynamoDB endpoint.
+    #[arg(long)]
+    no_consumers: bool,
 }
 
 /// The shop over `engine`'s client, with the table created when missing; tokens may live
@@ -63,14 +68,19 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         api_port,
         max_token_lifetime,
         max_range_days,
+        no_consumers,
     } = args;
-    let local = Local::open(engine).await?;
+    let mut local = Local::open(engine).await?;
     let (api, api_url) = local.bind(api_port, "--api-port").await?;
     let options = ShopOptions {
         max_range_days,
         recreate_missing_table: true,
     };
     let (shop, created, secret_source) = shop(local.engine(), max_token_lifetime, options).await?;
+    let consumer_lines = match no_consumers {
+        true => vec![("consumer", "none (--no-consumers)".to_string())],
+        false => consumers::start(&mut local, &shop).await?,
+    };
     let table = shop.table().to_string();
     let table_view = match local.gate() {
         DataGate::Open => "the shop's model and its table, read-only",
@@ -79,7 +89,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
         DataGate::Off => "the shop's model; its table is off beyond loopback without --auth",
     };
-    local
+    let mut banner = local
         .banner(
             "monotable-shop",
             "the shop on the embedded DynamoDB engine",
@@ -93,8 +103,11 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             ),
         )
         .line("ui", format!("{api_url}/ui/   ({table_view})"))
-        .line("token", token_hint(&secret_source))
-        .print();
+        .line("token", token_hint(&secret_source));
+    for (label, line) in consumer_lines {
+        banner = banner.line(label, line);
+    }
+    banner.print();
 
     let router = monotable_shop::api::router(shop)
         .merge(local.metrics(monotable_shop::api::refuse))

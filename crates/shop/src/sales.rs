@@ -3,7 +3,7 @@
 //! each change applied exactly once however often its record comes, and the admin's read of a
 //! product's days. docs/streams.md, "The shop's sales aggregate", explains the design.
 //!
-//! A stream runner turns each record it delivers into a [`SaleEvent`]
+//! The consumer's handler ([`consumer`]) turns each record delivered into a [`SaleEvent`]
 //! ([`SaleEvent::line_added`] for an `OrderItem` INSERT, [`SaleEvent::order_changed`] for an
 //! `Order` INSERT or MODIFY) and hands them, in order, to [`apply_all`].
 
@@ -22,6 +22,10 @@ use crate::patterns::{
     AddSales, ApplySale, GetOrderWithItems, GetProductSales, MarkSaleApplied, OpenSalesDay,
 };
 use crate::time_util::{self, Bound};
+
+pub mod consumer;
+#[cfg(feature = "sales-faults")]
+mod faults;
 
 /// How long a [`SaleApplied`] marker is kept: well past the 24 hours a stream keeps a record, so
 /// every redelivery of a record meets its marker.

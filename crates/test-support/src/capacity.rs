@@ -174,17 +174,25 @@ pub fn metrics_name_the_hot_key(base: &str) -> Value {
 }
 
 /// Without `--capacity`, `base/metrics` answers 200 all the same, saying emulation is off, in
-/// Prometheus text and in JSON.
-pub fn metrics_say_capacity_is_off(base: &str) {
+/// Prometheus text and in JSON; then only the stream consumers' figures, when serve runs any
+/// (the shop's). The JSON answer.
+pub fn metrics_say_capacity_is_off(base: &str) -> Value {
     let text = prometheus(base, "/metrics");
+    let (first, rest) = text.split_once('\n').expect("a line");
     assert_eq!(
-        text,
-        "# monotable capacity emulation is off (start serve with --capacity)\n"
+        first,
+        "# monotable capacity emulation is off (start serve with --capacity)"
+    );
+    assert!(
+        rest.lines()
+            .all(|l| l.is_empty() || l.contains("monotable_consumer_")),
+        "{text}"
     );
     let (status, _, text) = get_text(base, "/metrics?format=json", &[]);
     assert_eq!(status, 200, "{text}");
     let body: Value = serde_json::from_str(&text).expect("JSON metrics");
-    assert_eq!(body, json!({"capacity": "off"}));
+    assert_eq!(body["capacity"], json!("off"), "{body}");
+    body
 }
 
 /// `GET base+path`, answered 200 in Prometheus' text format: the text.

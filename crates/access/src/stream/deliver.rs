@@ -8,6 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
@@ -97,6 +98,8 @@ pub struct Delivery {
     iterators: HashMap<String, String>,
     stream_arn: Option<String>,
     metrics: Arc<Metrics>,
+    /// Set by [`Delivery::run`] when its stop came: no batch starts after it.
+    stopping: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Delivery {
@@ -138,6 +141,7 @@ impl Delivery {
             iterators: HashMap::new(),
             stream_arn: None,
             metrics: Arc::new(Metrics::default()),
+            stopping: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -179,17 +183,37 @@ impl Delivery {
         let mut handled = 0;
         for shard in shards {
             handled += self.drain_shard(&arn, &shard).await?;
+            if self.stopping() {
+                return Ok(handled);
+            }
         }
         self.metrics.caught_up();
         Ok(handled)
     }
 
     /// Deliver until `stop` completes, polling a caught-up stream every `options.poll`. A failed
-    /// read is logged and tried again on the next poll.
+    /// read is logged and tried again on the next poll. A stop that comes while a batch is being
+    /// handled lets that batch finish and its checkpoint be written, and starts no other batch
+    /// nor retry: a restart resumes after the last batch done.
     pub async fn run(mut self, stop: impl Future<Output = ()>) {
         tokio::pin!(stop);
         loop {
-            if let Err(e) = self.drain().await {
+            let stopping = self.stopping.clone();
+            let drained = {
+                let drain = self.drain();
+                tokio::pin!(drain);
+                tokio::select! {
+                    drained = &mut drain => drained,
+                    () = &mut stop => {
+                        stopping.store(true, Ordering::Relaxed);
+                        if let Err(e) = drain.await {
+                            tracing::warn!("{e}");
+                        }
+                        return;
+                    }
+                }
+            };
+            if let Err(e) = drained {
                 tracing::warn!("{e}");
                 self.iterators.clear();
             }
@@ -198,6 +222,11 @@ impl Delivery {
                 _ = tokio::time::sleep(self.options.poll) => {}
             }
         }
+    }
+
+    /// Whether [`Delivery::run`] was told to stop.
+    fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::Relaxed)
     }
 
     async fn drain_shard(&mut self, arn: &str, shard: &str) -> Result<u64, DeliverError> {
@@ -223,6 +252,10 @@ impl Delivery {
                 .map_err(|e| self.stream_error(e))?;
             let empty = page.records.is_empty();
             handled += self.deliver_page(shard, page.records).await?;
+            if self.stopping() {
+                // The page may be part done: the next reader starts from the checkpoint.
+                break;
+            }
             match (empty, page.next) {
                 (true, Some(next)) => {
                     // Caught up: keep the iterator for the next drain.
@@ -264,9 +297,14 @@ impl Delivery {
         let size = usize::try_from(self.settings.batch_size.max(1)).unwrap_or(usize::MAX);
         let mut rest = mine.as_slice();
         while !rest.is_empty() {
+            if self.stopping() {
+                return Ok(handled);
+            }
             let (batch, after) = rest.split_at(size.min(rest.len()));
             rest = after;
-            self.deliver_batch(batch.to_vec()).await?;
+            if !self.deliver_batch(batch.to_vec()).await? {
+                return Ok(handled);
+            }
             handled += u64::try_from(batch.len()).unwrap_or(u64::MAX);
             if let Some(end) = batch.last() {
                 self.save(shard, &end.sequence).await?;
@@ -279,8 +317,9 @@ impl Delivery {
         Ok(handled)
     }
 
-    /// Deliver one batch until every record succeeded or was sent to the failure destination.
-    async fn deliver_batch(&mut self, batch: Vec<StreamRecord>) -> Result<(), DeliverError> {
+    /// Deliver one batch until every record succeeded or was sent to the failure destination
+    /// (`true`), or until a stop came before a retry (`false`: the batch is not done).
+    async fn deliver_batch(&mut self, batch: Vec<StreamRecord>) -> Result<bool, DeliverError> {
         let mut queue: VecDeque<(Vec<StreamRecord>, u32)> = VecDeque::from([(batch, 0)]);
         while let Some((batch, tries)) = queue.pop_front() {
             let event = self.event(&batch);
@@ -295,6 +334,9 @@ impl Delivery {
                 self.send_on_records(&failed).await?;
                 continue;
             }
+            if self.stopping() {
+                return Ok(false);
+            }
             self.metrics.retried();
             tokio::time::sleep(backoff(self.options.backoff, tries)).await;
             if self.settings.bisect_on_error && failed.len() > 1 {
@@ -307,7 +349,7 @@ impl Delivery {
                 queue.push_front((failed, tries + 1));
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     fn event(&self, batch: &[StreamRecord]) -> Event {

@@ -1,7 +1,9 @@
 //! `GET /metrics` (on `monotable serve`'s DynamoDB endpoint, on `monotable-shop serve`'s API
 //! port): what the capacity emulator counted (consumed capacity, requests and throttles per
 //! table, index and hottest partition key), as Prometheus text or, with `?format=json`, as
-//! JSON. With emulation off it still answers 200, saying so.
+//! JSON. With emulation off it still answers 200, saying so. The stream consumers `serve` runs
+//! (the shop's `productSales`) add their delivery counters: lag, failures, retries, one series
+//! per consumer (`monotable_consumer_lag_records{consumer="productSales"}`).
 //!
 //! Partition keys are table data (an e-mail address, a draft product's id), so a hot key is
 //! named by its pseudonym (`key_id`) only; `?keys=values` adds the values, behind the same
@@ -16,6 +18,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use monotable_access::stream::metrics::{self as consumer_metrics, Metrics as ConsumerMetrics};
 use monotable_connect::capacity::{Emulator, MetricsSnapshot};
 use monotable_connect::serve::DataGate;
 use monotable_connect::serve::guard::Refuse;
@@ -23,16 +26,25 @@ use monotable_connect::serve::guard::Refuse;
 /// The content type of Prometheus' text exposition format.
 pub const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
+/// A stream consumer's name and its delivery counters.
+pub type Consumer = (&'static str, Arc<ConsumerMetrics>);
+
 struct Metrics {
     emulator: Option<Arc<Emulator>>,
+    consumers: Vec<Consumer>,
     gate: DataGate,
     refuse: Refuse,
 }
 
-/// The `/metrics` route over `emulator` (`None`: emulation is off), key values behind `gate`.
-/// Refusals (a bad query, the gate's, a 405 for other methods) come in `refuse`'s shape: the
-/// listener's own, like its other routes.
-pub fn router(emulator: Option<Arc<Emulator>>, gate: DataGate, refuse: Refuse) -> Router {
+/// The `/metrics` route over `emulator` (`None`: emulation is off) and `consumers`, key values
+/// behind `gate`. Refusals (a bad query, the gate's, a 405 for other methods) come in
+/// `refuse`'s shape: the listener's own, like its other routes.
+pub fn router(
+    emulator: Option<Arc<Emulator>>,
+    consumers: Vec<Consumer>,
+    gate: DataGate,
+    refuse: Refuse,
+) -> Router {
     Router::new()
         .route(
             "/metrics",
@@ -46,6 +58,7 @@ pub fn router(emulator: Option<Arc<Emulator>>, gate: DataGate, refuse: Refuse) -
         )
         .with_state(Arc::new(Metrics {
             emulator,
+            consumers,
             gate,
             refuse,
         }))
@@ -87,9 +100,14 @@ async fn metrics(
         };
         (snapshot, emulator.settings().scale)
     });
+    let consumers: Vec<_> = metrics
+        .consumers
+        .iter()
+        .map(|(name, m)| (*name, m.snapshot()))
+        .collect();
     match query.get("format").map(String::as_str) {
-        None | Some("prometheus" | "text") => text(snapshot),
-        Some("json") => json(snapshot),
+        None | Some("prometheus" | "text") => text(snapshot, &consumers),
+        Some("json") => json(snapshot, &consumers),
         Some(other) => invalid(
             &metrics,
             format!("unknown format `{other}`: use `json`, or none for Prometheus text"),
@@ -101,10 +119,13 @@ fn invalid(metrics: &Metrics, message: String) -> Response {
     (metrics.refuse)(StatusCode::BAD_REQUEST, "invalid_query", message)
 }
 
+/// A consumer's counters at one moment.
+type ConsumerSnapshot<'a> = (&'a str, consumer_metrics::MetricsSnapshot);
+
 /// Prometheus text: the emulator's families and its scale as a gauge, or one comment line when
-/// emulation is off (an empty scrape, not an error).
-fn text(snapshot: Option<(MetricsSnapshot, f64)>) -> Response {
-    let body = match snapshot {
+/// emulation is off (an empty scrape, not an error); then the consumers' families.
+fn text(snapshot: Option<(MetricsSnapshot, f64)>, consumers: &[ConsumerSnapshot<'_>]) -> Response {
+    let mut body = match snapshot {
         Some((snapshot, scale)) => {
             let mut body = snapshot.prometheus();
             body.push_str(
@@ -116,12 +137,16 @@ fn text(snapshot: Option<(MetricsSnapshot, f64)>) -> Response {
         }
         None => "# monotable capacity emulation is off (start serve with --capacity)\n".to_string(),
     };
+    if !consumers.is_empty() {
+        body.push_str(&consumer_metrics::prometheus(consumers));
+    }
     ([(header::CONTENT_TYPE, PROMETHEUS_TEXT)], body).into_response()
 }
 
-/// The snapshot as JSON with `"capacity": "on"` and the scale added, or `{"capacity": "off"}`.
-fn json(snapshot: Option<(MetricsSnapshot, f64)>) -> Response {
-    let body = match snapshot {
+/// The snapshot as JSON with `"capacity": "on"` and the scale added, or `{"capacity": "off"}`;
+/// and `"consumers"`, each consumer's counters by its name, when `serve` runs any.
+fn json(snapshot: Option<(MetricsSnapshot, f64)>, consumers: &[ConsumerSnapshot<'_>]) -> Response {
+    let mut body = match snapshot {
         Some((snapshot, scale)) => {
             let mut body = serde_json::to_value(snapshot).unwrap_or_default();
             if let Some(fields) = body.as_object_mut() {
@@ -132,6 +157,26 @@ fn json(snapshot: Option<(MetricsSnapshot, f64)>) -> Response {
         }
         None => serde_json::json!({ "capacity": "off" }),
     };
+    if let Some(fields) = body.as_object_mut()
+        && !consumers.is_empty()
+    {
+        let each = consumers
+            .iter()
+            .map(|(name, m)| {
+                let counters = serde_json::json!({
+                    "delivered": m.delivered,
+                    "batches": m.batches,
+                    "failures": m.failures,
+                    "retries": m.retries,
+                    "sent_to_on_failure": m.sent_to_on_failure,
+                    "lag_records": m.lag_records,
+                    "lag_ms": m.lag_ms,
+                });
+                (name.to_string(), counters)
+            })
+            .collect();
+        fields.insert("consumers".into(), serde_json::Value::Object(each));
+    }
     axum::Json(body).into_response()
 }
 
@@ -147,7 +192,7 @@ mod tests {
     }
 
     fn metrics_router(emulator: Option<Arc<Emulator>>, gate: DataGate) -> Router {
-        router(emulator, gate, refuse)
+        router(emulator, Vec::new(), gate, refuse)
     }
 
     async fn get(router: Router, uri: &str) -> (StatusCode, String, String) {
@@ -190,6 +235,30 @@ mod tests {
         assert_eq!(status, 200);
         let json: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(json, serde_json::json!({ "capacity": "off" }));
+    }
+
+    #[tokio::test]
+    async fn each_consumer_shows_its_lag_and_failures_in_both_formats() {
+        let consumers: Vec<Consumer> = vec![("productSales", Arc::default())];
+        let router = || router(None, consumers.clone(), DataGate::Open, refuse);
+        let (status, _, body) = get(router(), "/metrics").await;
+        assert_eq!(status, 200);
+        for family in [
+            "monotable_consumer_lag_records",
+            "monotable_consumer_lag_milliseconds",
+            "monotable_consumer_failures_total",
+            "monotable_consumer_retries_total",
+        ] {
+            assert!(
+                body.contains(&format!("{family}{{consumer=\"productSales\"}} 0\n")),
+                "{body}"
+            );
+        }
+        let (_, _, body) = get(router(), "/metrics?format=json").await;
+        let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(json["capacity"], "off");
+        assert_eq!(json["consumers"]["productSales"]["lag_records"], 0);
+        assert_eq!(json["consumers"]["productSales"]["failures"], 0);
     }
 
     #[tokio::test]
@@ -271,7 +340,7 @@ mod tests {
             (signed, "/metrics?keys=values", 401),
             (DataGate::Off, "/metrics?keys=values", 403),
         ] {
-            let router = router(emulator.clone(), gate, endpoint::refuse);
+            let router = router(emulator.clone(), Vec::new(), gate, endpoint::refuse);
             let (got, content_type, body) = get(router, uri).await;
             assert_eq!(got, status, "{uri}: {body}");
             assert_eq!(content_type, "application/x-amz-json-1.0", "{uri}");

@@ -1,13 +1,15 @@
 //! `serve` as both programs run it: the embedded engine opened at the data location (with
 //! `--capacity`, its capacity-emulating clone), served as a DynamoDB endpoint on `--host` behind
 //! the guard and limits, with more routes beside it (`monotable serve` puts `/metrics` there)
-//! and more listeners (`monotable-shop serve` adds the shop's API port), one stop signal for all,
-//! and the start-up banner ([`Banner`]).
+//! and more listeners (`monotable-shop serve` adds the shop's API port), stream consumers run
+//! beside them ([`Local::run_consumer`]), one stop signal for all, and the start-up banner
+//! ([`Banner`]).
 
 mod args;
 mod banner;
 pub mod metrics;
 
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -76,6 +78,10 @@ pub struct Local {
     dynamodb_url: String,
     stopped: watch::Receiver<bool>,
     started: Instant,
+    /// The stream consumers' counters, for `/metrics`.
+    consumers: Vec<metrics::Consumer>,
+    /// Their deliveries, each ending once the stop signal came.
+    deliveries: Vec<(&'static str, tokio::task::JoinHandle<()>)>,
 }
 
 impl Local {
@@ -107,6 +113,8 @@ impl Local {
             dynamodb_url,
             stopped,
             started,
+            consumers: Vec::new(),
+            deliveries: Vec::new(),
         })
     }
 
@@ -136,6 +144,28 @@ impl Local {
         self.stopped.clone()
     }
 
+    /// Completes on Ctrl-C or SIGTERM (at once if one came already).
+    pub fn stop(&self) -> impl Future<Output = ()> + Send + 'static {
+        let mut stopped = self.stopped.clone();
+        async move {
+            let _ = stopped.wait_for(|s| *s).await;
+        }
+    }
+
+    /// Run stream consumer `name`'s delivery beside the listeners: `delivery` should end soon
+    /// after [`Local::stop`] completes (`monotable::stream::Delivery::run` finishes the batch in
+    /// hand), and [`Local::serve`] waits for it before it closes the engine. `/metrics`
+    /// ([`Local::metrics`], made after this call) shows `metrics` as its counters.
+    pub fn run_consumer(
+        &mut self,
+        name: &'static str,
+        metrics: Arc<monotable_access::stream::metrics::Metrics>,
+        delivery: impl Future<Output = ()> + Send + 'static,
+    ) {
+        self.consumers.push((name, metrics));
+        self.deliveries.push((name, tokio::spawn(delivery)));
+    }
+
     /// Bind another listener on `--host` at `port` (set by `flag`); the socket and its URL.
     pub async fn bind(
         &self,
@@ -150,10 +180,15 @@ impl Local {
         self.args.guard(cors_methods, refuse)
     }
 
-    /// `GET /metrics` over this engine's capacity emulator, key values behind [`Local::gate`],
-    /// refusals in `refuse`'s shape.
+    /// `GET /metrics` over this engine's capacity emulator and the consumers run so far, key
+    /// values behind [`Local::gate`], refusals in `refuse`'s shape.
     pub fn metrics(&self, refuse: Refuse) -> Router {
-        metrics::router(self.engine.capacity().cloned(), self.gate(), refuse)
+        metrics::router(
+            self.engine.capacity().cloned(),
+            self.consumers.clone(),
+            self.gate(),
+            refuse,
+        )
     }
 
     /// The banner's first lines, for `program` (`monotable`), serving `what`; the capacity
@@ -163,8 +198,8 @@ impl Local {
     }
 
     /// Serve the DynamoDB endpoint, with `beside` merged into its router, and `others`, until
-    /// Ctrl-C or SIGTERM; then let running requests finish, close the engine (every
-    /// acknowledged write is on disk) and say where the data is.
+    /// Ctrl-C or SIGTERM; then let running requests finish and the consumers end, close the
+    /// engine (every acknowledged write is on disk) and say where the data is.
     pub async fn serve(
         self,
         beside: Router,
@@ -200,6 +235,16 @@ impl Local {
         .await;
         while let Some(joined) = servers.join_next().await {
             joined.map_err(|e| ServeError::Server(e.to_string()))??;
+        }
+        for (name, delivery) in self.deliveries {
+            // A listener that failed did not stop the consumers: stop them here.
+            if served.is_err() {
+                delivery.abort();
+            }
+            match delivery.await {
+                Err(e) if !e.is_cancelled() => eprintln!("consumer {name} stopped abnormally: {e}"),
+                _ => {}
+            }
         }
         served?;
         drop(self.engine);

@@ -320,6 +320,73 @@ async fn a_restart_resumes_after_the_checkpoint_and_a_crash_before_it_redelivers
     assert!(after.lock().unwrap().is_empty());
 }
 
+/// `run` stopped while its first batch is handled (the handler fires the stop, then answers:
+/// success, or every record failed when `fail`); what the handler saw.
+async fn run_stopped_in_first_batch(
+    t: &TestTable,
+    options: stream::Options,
+    fail: bool,
+) -> Vec<String> {
+    let seen = Seen::default();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let stop = Arc::new(Mutex::new(Some(stop)));
+    let record = recorder(seen.clone(), move |_| fail);
+    let handler = move |changes: Vec<Delivered<TaskActivityChange>>| {
+        if let Some(stop) = stop.lock().unwrap().take() {
+            let _ = stop.send(());
+        }
+        let response = record(changes);
+        async move {
+            tokio::task::yield_now().await;
+            response.await
+        }
+    };
+    let delivery = stream::runner(&t.dynamo, t, TaskActivityConsumer, handler, options)
+        .await
+        .unwrap();
+    delivery
+        .run(async {
+            let _ = stopped.await;
+        })
+        .await;
+    seen.lock().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_stop_lets_the_batch_in_hand_finish_and_starts_no_other_batch_nor_a_retry() {
+    for fail in [false, true] {
+        let t = TestTable::new().await;
+        write_some(&t).await;
+        let dir = tempfile::tempdir().unwrap();
+        let options = || stream::Options {
+            data_dir: Some(dir.path().to_path_buf()),
+            ..stream::testing::options()
+        };
+        let seen = run_stopped_in_first_batch(&t, options(), fail).await;
+        assert_eq!(seen, ALL_CHANGES[..3], "fail: {fail}");
+        let after = Seen::default();
+        let mut delivery = stream::runner(
+            &t.dynamo,
+            &t,
+            TaskActivityConsumer,
+            recorder(after.clone(), |_| false),
+            options(),
+        )
+        .await
+        .unwrap();
+        delivery.drain().await.unwrap();
+        // A batch done is checkpointed; a failed one stopped before its retry is not, and was
+        // not sent to the failure file: the restart gets it again.
+        let rest = if fail {
+            &ALL_CHANGES[..]
+        } else {
+            &ALL_CHANGES[3..]
+        };
+        assert_eq!(*after.lock().unwrap(), rest, "fail: {fail}");
+        assert!(delivery.failed_records().await.unwrap().is_empty());
+    }
+}
+
 #[tokio::test]
 async fn an_item_that_does_not_decode_is_a_typed_error_and_goes_to_the_failure_file() {
     let t = TestTable::new().await;

@@ -33,7 +33,12 @@ fn a_hot_key_is_throttled_like_dynamodb_and_metrics_name_it() {
 fn metrics_answer_without_capacity_and_behind_the_guard() {
     let dir = tempfile::tempdir().unwrap();
     let served = serve_without_capacity(Program::Shop, dir.path());
-    metrics_say_capacity_is_off(&served.api);
+    let metrics = metrics_say_capacity_is_off(&served.api);
+    // The shop's stream consumer is there, caught up.
+    assert_eq!(
+        metrics["consumers"]["productSales"]["lag_records"], 0,
+        "{metrics}"
+    );
     let (status, body) = http(&served.api, "GET", "/metrics?format=xml", &[], None).unwrap();
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["error"]["code"], "invalid_query", "{body}");

@@ -1,0 +1,3 @@
+//! Helpers shared by the shop-server suites.
+
+pub mod sales;
