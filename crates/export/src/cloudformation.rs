@@ -7,7 +7,7 @@
 use monotable_model::Model;
 
 use crate::create_table::table_properties;
-use crate::json::{Json, Object, get_att, pretty, reference};
+use crate::json::{Json, Object, get_att, pretty, reference, sub};
 use monotable_model::definition::{TableDefinition, table_definition};
 
 /// Logical ID of the table resource in both templates.
@@ -122,4 +122,17 @@ pub fn cloudformation(model: &Model) -> String {
         )
         .with("Outputs", outputs);
     pretty(&template.into())
+}
+
+/// `Fn::Sub` text for a literal: `${` would start a substitution, `${!` is its escape.
+fn sub_literal(text: &str) -> String {
+    text.replace("${", "${!")
+}
+
+/// The ARN of one of the table's indexes, `${Table.Arn}/index/NAME`.
+pub(crate) fn index_arn(name: &str) -> Json {
+    sub(&format!(
+        "${{{TABLE_RESOURCE}.Arn}}/index/{}",
+        sub_literal(name)
+    ))
 }

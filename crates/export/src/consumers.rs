@@ -124,7 +124,7 @@ fn role(model: &Model, consumer: &Consumer) -> Json {
                 PolicyResource::Stream => get_att(TABLE_RESOURCE, "StreamArn"),
                 PolicyResource::Streams => sub(&format!("${{{TABLE_RESOURCE}.Arn}}/stream/*")),
                 PolicyResource::FailureDestination(d) => destination_arn(consumer, *d),
-                PolicyResource::Index(name) => crate::sam::index_arn(name),
+                PolicyResource::Index(name) => crate::cloudformation::index_arn(name),
                 // `PolicyResource` is non-exhaustive: anything else is the table.
                 _ => get_att(TABLE_RESOURCE, "Arn"),
             };

@@ -10,8 +10,8 @@
 use monotable_model::Model;
 
 use crate::cloudformation::{
-    TABLE_NAME_PARAMETER, TABLE_RESOURCE, description, table_name_parameter, table_outputs,
-    table_resource,
+    TABLE_NAME_PARAMETER, TABLE_RESOURCE, description, index_arn, table_name_parameter,
+    table_outputs, table_resource,
 };
 use crate::iam::{PolicyResource, policy_statements};
 use crate::json::{Json, Object, get_att, pretty, reference, sub};
@@ -65,19 +65,6 @@ pub fn routes_from_openapi(document: &serde_json::Value) -> Vec<Route> {
 
 fn is_empty_object(value: &serde_json::Value) -> bool {
     value.as_object().is_some_and(serde_json::Map::is_empty)
-}
-
-/// `Fn::Sub` text for a literal: `${` would start a substitution, `${!` is its escape.
-fn sub_literal(text: &str) -> String {
-    text.replace("${", "${!")
-}
-
-/// The ARN of one of the table's indexes, `${Table.Arn}/index/NAME`.
-pub(crate) fn index_arn(name: &str) -> Json {
-    sub(&format!(
-        "${{{TABLE_RESOURCE}.Arn}}/index/{}",
-        sub_literal(name)
-    ))
 }
 
 fn policy_resource(model: &Model) -> Option<Json> {
