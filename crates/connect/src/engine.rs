@@ -31,7 +31,8 @@ pub struct Engine {
 struct Disk {
     /// Held (exclusively locked) for the engine's lifetime; released when the file closes.
     _lock: fs::File,
-    files: Vec<FileIdentity>,
+    /// The database file, then its write-ahead log.
+    files: [FileIdentity; 2],
     durability: Durability,
     /// Set once a file went missing or was replaced: every later request is refused.
     lost: AtomicBool,
@@ -163,7 +164,8 @@ impl Engine {
             path: path.to_path_buf(),
         };
         if disk.lost.load(Ordering::Relaxed) {
-            return Err(lost(&disk.files[0].path));
+            let [database, _log] = &disk.files;
+            return Err(lost(&database.path));
         }
         for file in &disk.files {
             if file.id.is_some() && identity(&file.path) != file.id {
@@ -226,13 +228,10 @@ fn open_dir(dir: &Path) -> Result<(Database, Disk), OpenError> {
         path: dir.to_path_buf(),
         source,
     })?;
-    let files = [file, wal]
-        .into_iter()
-        .map(|path| FileIdentity {
-            id: identity(&path),
-            path,
-        })
-        .collect();
+    let files = [file, wal].map(|path| FileIdentity {
+        id: identity(&path),
+        path,
+    });
     let disk = Disk {
         _lock: lock,
         files,
