@@ -15,6 +15,11 @@ use crate::config::{DataLocation, LOCK_FILE};
 use crate::durability::{Durability, NotDurable};
 use crate::error::OpenError;
 
+/// The engine's wall clock set by hand (dynoxide's): the time its stream records are stamped
+/// with, and its TTL reads. A test or bench moves it to age records past the stream's retention
+/// without waiting ([`Engine::memory_with_clock`]); clones share the time.
+pub use dynoxide::storage_backend::ManualClock;
+
 /// The embedded DynamoDB-compatible engine. Cloning is cheap and shares the database.
 #[derive(Clone)]
 pub struct Engine {
@@ -76,13 +81,7 @@ impl Engine {
     /// that it and the database file can be written, and open (or create) the database.
     pub fn open(location: &DataLocation) -> Result<Engine, OpenError> {
         let (db, disk) = match location {
-            DataLocation::Memory => {
-                let db = Database::memory().map_err(|e| OpenError::Engine {
-                    path: PathBuf::from(":memory:"),
-                    message: e.to_string(),
-                })?;
-                (db, None)
-            }
+            DataLocation::Memory => (Database::memory().map_err(memory_error)?, None),
             DataLocation::Dir(dir) => {
                 let (db, disk) = open_dir(dir)?;
                 (db, Some(Arc::new(disk)))
@@ -100,6 +99,18 @@ impl Engine {
     /// A fresh in-memory engine, for tests.
     pub fn memory() -> Result<Engine, OpenError> {
         Engine::open(&DataLocation::Memory)
+    }
+
+    /// A fresh in-memory engine whose stream records and TTL read the time from `clock`, for
+    /// tests and benches of what happens as records age.
+    pub fn memory_with_clock(clock: &ManualClock) -> Result<Engine, OpenError> {
+        Ok(Engine {
+            db: Database::memory_with_clock(clock.arc()).map_err(memory_error)?,
+            location: DataLocation::Memory,
+            disk: None,
+            #[cfg(feature = "capacity")]
+            capacity: None,
+        })
     }
 
     /// This engine with DynamoDB's throughput rules applied to every data-plane request
@@ -199,6 +210,13 @@ impl Engine {
                 .map_err(|NotDurable(why)| Unavailable::NotDurable(why)),
             None => Ok(()),
         }
+    }
+}
+
+fn memory_error(e: dynoxide::DynoxideError) -> OpenError {
+    OpenError::Engine {
+        path: PathBuf::from(":memory:"),
+        message: e.to_string(),
     }
 }
 
