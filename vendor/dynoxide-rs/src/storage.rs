@@ -2213,9 +2213,13 @@ impl Storage {
         table_name: &str,
         shard_id: &str,
     ) -> Result<(Option<String>, Option<String>)> {
-        // Compared as numbers: as text, "10" sorts before "9".
+        // Compared as numbers: as text, "10" sorts before "9". One subquery
+        // each: SQLite answers a lone MIN or MAX from the end of the shard's
+        // index, but reads the whole range for the two in one SELECT.
         let result: std::result::Result<(Option<String>, Option<String>), _> = self.conn.query_row(
-            "SELECT MIN(CAST(sequence_number AS INTEGER)), MAX(CAST(sequence_number AS INTEGER)) FROM _stream_records WHERE table_name = ?1 AND shard_id = ?2",
+            "SELECT
+                 (SELECT MIN(CAST(sequence_number AS INTEGER)) FROM _stream_records WHERE table_name = ?1 AND shard_id = ?2),
+                 (SELECT MAX(CAST(sequence_number AS INTEGER)) FROM _stream_records WHERE table_name = ?1 AND shard_id = ?2)",
             params![table_name, shard_id],
             |row| {
                 let min: Option<i64> = row.get(0)?;
@@ -2798,6 +2802,31 @@ mod tests {
         assert_eq!(held(&storage), 360);
         // Another table's stream keeps its own trim point.
         assert_eq!(storage.trim_stream_records("U").unwrap(), None);
+    }
+
+    /// A shard's range is its own lowest and highest sequence number, as
+    /// numbers, whatever other shards and tables hold; none for an empty one.
+    #[test]
+    fn a_shard_sequence_range_is_its_own_lowest_and_highest_number() {
+        let storage = Storage::memory().unwrap();
+        let now = storage.clock().now_unix_secs() as i64;
+        for (table, shard, seq) in [
+            ("T", "s", "9"),
+            ("T", "s", "10"),
+            ("T", "t", "1"),
+            ("T", "s", "11"),
+            ("U", "s", "99"),
+        ] {
+            storage
+                .insert_stream_record(table, "INSERT", "{}", None, None, seq, shard, now)
+                .unwrap();
+        }
+        let range = |table, shard| storage.get_shard_sequence_range(table, shard).unwrap();
+        let some = |n: &str| Some(n.to_string());
+        assert_eq!(range("T", "s"), (some("9"), some("11")));
+        assert_eq!(range("T", "t"), (some("1"), some("1")));
+        assert_eq!(range("U", "s"), (some("99"), some("99")));
+        assert_eq!(range("U", "t"), (None, None));
     }
 
     fn stored_event_ids(storage: &Storage) -> Vec<Option<String>> {
