@@ -151,13 +151,28 @@ impl Engine {
         } else {
             self.db.disable_bulk_loading()
         };
-        result.map_err(|e| OpenError::Engine {
+        result.map_err(|e| self.setting_error(&e))
+    }
+
+    /// A setting the engine refused, naming its database.
+    fn setting_error(&self, e: &dynoxide::DynoxideError) -> OpenError {
+        OpenError::Engine {
             path: self
                 .location
                 .database_file()
                 .unwrap_or_else(|| PathBuf::from(":memory:")),
             message: e.to_string(),
-        })
+        }
+    }
+
+    /// Keep each table's stream records for `retention` (24 hours by default, as DynamoDB
+    /// Streams does). Older records are trimmed on the next read or write of their stream,
+    /// and a read from a position whose following records were trimmed answers
+    /// `TrimmedDataAccessException`, as DynamoDB's does (docs/streams.md).
+    pub fn set_stream_retention(&self, retention: std::time::Duration) -> Result<(), OpenError> {
+        self.db
+            .set_stream_retention(retention)
+            .map_err(|e| self.setting_error(&e))
     }
 
     /// Whether the data lives in a file (so calls do disk I/O).
