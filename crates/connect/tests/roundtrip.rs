@@ -2,7 +2,8 @@
 //! pagination) on every backend: the embedded engine in-process, `serve` over HTTP, and, when
 //! `MONOTABLE_TEST_ENDPOINT` is set, any external DynamoDB-compatible endpoint. The tests through
 //! `serve` need its feature (`cargo test -p monotable-connect --all-features`; the workspace's
-//! test run has it on).
+//! test run has it on). On the embedded engine alone, with a clock the test moves: a stream
+//! trimmed past its retention, read through the official Streams client.
 
 use std::collections::HashMap;
 #[cfg(feature = "serve")]
