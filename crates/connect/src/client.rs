@@ -15,19 +15,62 @@ use crate::config::DataLocation;
 use crate::engine::Engine;
 use crate::error::ConnectError;
 
-/// A connected DynamoDB: the SDK client, and the embedded engine when there is one.
+/// A connected DynamoDB: the SDK client, and where its requests go ([`Source`]).
 #[derive(Debug, Clone)]
 pub struct Dynamo {
     client: aws_sdk_dynamodb::Client,
-    #[cfg(feature = "engine")]
-    engine: Option<Engine>,
-    /// The SDK config an endpoint or AWS client was built from (the streams client's too).
-    #[cfg(feature = "streams")]
-    sdk_config: Option<aws_config::SdkConfig>,
+    #[cfg_attr(
+        not(feature = "streams"),
+        allow(
+            dead_code,
+            reason = "without `streams` only the table client is built from it"
+        )
+    )]
+    source: Source,
     backend: Backend,
 }
 
+/// Where a [`Dynamo`]'s clients send their requests: the embedded engine through the
+/// in-process connector, or the endpoint (or AWS) an SDK config names. The DynamoDB client and
+/// the Streams client are both built from it, so they always reach the same DynamoDB.
+#[derive(Debug, Clone)]
+enum Source {
+    /// The embedded engine, answered in this process.
+    #[cfg(feature = "engine")]
+    Engine(Engine),
+    /// An endpoint or AWS: the SDK config (endpoint, region, credentials) the clients share.
+    Sdk(Box<aws_config::SdkConfig>),
+}
+
+impl Source {
+    fn dynamodb_client(&self) -> aws_sdk_dynamodb::Client {
+        match self {
+            #[cfg(feature = "engine")]
+            Source::Engine(engine) => crate::inprocess::client(engine.clone()),
+            Source::Sdk(config) => aws_sdk_dynamodb::Client::new(config),
+        }
+    }
+
+    #[cfg(feature = "streams")]
+    fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
+        match self {
+            #[cfg(feature = "engine")]
+            Source::Engine(engine) => crate::inprocess::streams_client(engine.clone()),
+            Source::Sdk(config) => aws_sdk_dynamodbstreams::Client::new(config),
+        }
+    }
+}
+
 impl Dynamo {
+    /// A connection to `source`, which `backend` names.
+    fn new(source: Source, backend: Backend) -> Dynamo {
+        Dynamo {
+            client: source.dynamodb_client(),
+            source,
+            backend,
+        }
+    }
+
     /// The client. Callers never learn which backend answers it.
     pub fn client(&self) -> &aws_sdk_dynamodb::Client {
         &self.client
@@ -36,7 +79,10 @@ impl Dynamo {
     /// The embedded engine, when the backend is embedded (for `serve` to expose it).
     #[cfg(feature = "engine")]
     pub fn engine(&self) -> Option<&Engine> {
-        self.engine.as_ref()
+        match &self.source {
+            Source::Engine(engine) => Some(engine),
+            Source::Sdk(_) => None,
+        }
     }
 
     /// The official DynamoDB Streams client for the same DynamoDB: the same endpoint, region
@@ -44,15 +90,7 @@ impl Dynamo {
     /// stream is read only through it.
     #[cfg(feature = "streams")]
     pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
-        #[cfg(feature = "engine")]
-        if let Some(engine) = &self.engine {
-            return crate::inprocess::streams_client(engine.clone());
-        }
-        match &self.sdk_config {
-            Some(config) => aws_sdk_dynamodbstreams::Client::new(config),
-            // Only the embedded backend is built without an SDK config, and it has its engine.
-            None => unreachable!("a Dynamo without an engine has its SDK config"),
-        }
+        self.source.streams_client()
     }
 
     /// The backend this client talks to.
@@ -63,12 +101,8 @@ impl Dynamo {
     /// A connected embedded engine.
     #[cfg(feature = "engine")]
     pub fn embedded(engine: Engine) -> Dynamo {
-        Dynamo {
-            client: crate::inprocess::client(engine.clone()),
-            sdk_config: None,
-            backend: Backend::Embedded(engine.location().clone()),
-            engine: Some(engine),
-        }
+        let backend = Backend::Embedded(engine.location().clone());
+        Dynamo::new(Source::Engine(engine), backend)
     }
 
     /// One cheap call (ListTables, limit 1) that fails with [`ConnectError::Unreachable`] when
@@ -128,28 +162,14 @@ pub async fn connect(backend: &Backend) -> Result<Dynamo, ConnectError> {
                 ));
             }
             let config = loader.load().await;
-            Ok(Dynamo {
-                client: aws_sdk_dynamodb::Client::new(&config),
-                #[cfg(feature = "engine")]
-                engine: None,
-                #[cfg(feature = "streams")]
-                sdk_config: Some(config),
-                backend: backend.clone(),
-            })
+            Ok(Dynamo::new(Source::Sdk(Box::new(config)), backend.clone()))
         }
         Backend::Aws => {
             let config = aws_config::defaults(BehaviorVersion::latest()).load().await;
             if config.region().is_none() {
                 return Err(ConnectError::NoRegion);
             }
-            Ok(Dynamo {
-                client: aws_sdk_dynamodb::Client::new(&config),
-                #[cfg(feature = "engine")]
-                engine: None,
-                #[cfg(feature = "streams")]
-                sdk_config: Some(config),
-                backend: backend.clone(),
-            })
+            Ok(Dynamo::new(Source::Sdk(Box::new(config)), backend.clone()))
         }
     }
 }
@@ -268,6 +288,77 @@ mod tests {
                 "{bad}: {err}"
             );
         }
+    }
+
+    /// An endpoint connection holds no engine, and its Streams client is built from the same
+    /// SDK config as its table client (the same region; the endpoint is the config's).
+    #[tokio::test]
+    async fn an_endpoint_connection_builds_both_clients_from_one_config() {
+        let dynamo = connect(&Backend::Endpoint("http://127.0.0.1:8000".into()))
+            .await
+            .unwrap();
+        assert!(matches!(dynamo.source, Source::Sdk(_)));
+        #[cfg(feature = "engine")]
+        assert!(dynamo.engine().is_none());
+        #[cfg(feature = "streams")]
+        assert_eq!(
+            dynamo
+                .streams_client()
+                .config()
+                .region()
+                .map(|r| r.as_ref()),
+            dynamo.client().config().region().map(|r| r.as_ref()),
+        );
+    }
+
+    /// An embedded connection's two clients reach its one engine: a table created through the
+    /// DynamoDB client has its stream listed by the Streams client, and a clone shares both.
+    #[cfg(feature = "engine")]
+    #[tokio::test]
+    async fn an_embedded_connections_streams_client_reads_its_own_engine() {
+        use aws_sdk_dynamodb::types::{
+            AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
+            StreamSpecification, StreamViewType,
+        };
+        let dynamo = memory().unwrap();
+        assert!(dynamo.engine().is_some());
+        dynamo
+            .client()
+            .create_table()
+            .table_name("Tbl")
+            .key_schema(
+                KeySchemaElement::builder()
+                    .attribute_name("pk")
+                    .key_type(KeyType::Hash)
+                    .build()
+                    .unwrap(),
+            )
+            .attribute_definitions(
+                AttributeDefinition::builder()
+                    .attribute_name("pk")
+                    .attribute_type(ScalarAttributeType::S)
+                    .build()
+                    .unwrap(),
+            )
+            .billing_mode(BillingMode::PayPerRequest)
+            .stream_specification(
+                StreamSpecification::builder()
+                    .stream_enabled(true)
+                    .stream_view_type(StreamViewType::NewImage)
+                    .build()
+                    .unwrap(),
+            )
+            .send()
+            .await
+            .unwrap();
+        let streams = dynamo.clone().streams_client().list_streams().send().await;
+        let tables: Vec<_> = streams
+            .unwrap()
+            .streams()
+            .iter()
+            .filter_map(|s| s.table_name().map(str::to_string))
+            .collect();
+        assert_eq!(tables, ["Tbl"]);
     }
 
     /// Without the `engine` feature the embedded backend is refused, saying which feature is

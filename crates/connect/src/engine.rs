@@ -15,6 +15,11 @@ use crate::config::{DataLocation, LOCK_FILE};
 use crate::durability::{Durability, NotDurable};
 use crate::error::OpenError;
 
+/// The engine's wall clock set by hand (dynoxide's): the time its stream records are stamped
+/// with, and its TTL reads. A test or bench moves it to age records past the stream's retention
+/// without waiting ([`Engine::memory_with_clock`]); clones share the time.
+pub use dynoxide::storage_backend::ManualClock;
+
 /// The embedded DynamoDB-compatible engine. Cloning is cheap and shares the database.
 #[derive(Clone)]
 pub struct Engine {
@@ -31,7 +36,8 @@ pub struct Engine {
 struct Disk {
     /// Held (exclusively locked) for the engine's lifetime; released when the file closes.
     _lock: fs::File,
-    files: Vec<FileIdentity>,
+    /// The database file, then its write-ahead log.
+    files: [FileIdentity; 2],
     durability: Durability,
     /// Set once a file went missing or was replaced: every later request is refused.
     lost: AtomicBool,
@@ -75,13 +81,7 @@ impl Engine {
     /// that it and the database file can be written, and open (or create) the database.
     pub fn open(location: &DataLocation) -> Result<Engine, OpenError> {
         let (db, disk) = match location {
-            DataLocation::Memory => {
-                let db = Database::memory().map_err(|e| OpenError::Engine {
-                    path: PathBuf::from(":memory:"),
-                    message: e.to_string(),
-                })?;
-                (db, None)
-            }
+            DataLocation::Memory => (Database::memory().map_err(memory_error)?, None),
             DataLocation::Dir(dir) => {
                 let (db, disk) = open_dir(dir)?;
                 (db, Some(Arc::new(disk)))
@@ -99,6 +99,18 @@ impl Engine {
     /// A fresh in-memory engine, for tests.
     pub fn memory() -> Result<Engine, OpenError> {
         Engine::open(&DataLocation::Memory)
+    }
+
+    /// A fresh in-memory engine whose stream records and TTL read the time from `clock`, for
+    /// tests and benches of what happens as records age.
+    pub fn memory_with_clock(clock: &ManualClock) -> Result<Engine, OpenError> {
+        Ok(Engine {
+            db: Database::memory_with_clock(clock.arc()).map_err(memory_error)?,
+            location: DataLocation::Memory,
+            disk: None,
+            #[cfg(feature = "capacity")]
+            capacity: None,
+        })
     }
 
     /// This engine with DynamoDB's throughput rules applied to every data-plane request
@@ -139,13 +151,28 @@ impl Engine {
         } else {
             self.db.disable_bulk_loading()
         };
-        result.map_err(|e| OpenError::Engine {
+        result.map_err(|e| self.setting_error(&e))
+    }
+
+    /// A setting the engine refused, naming its database.
+    fn setting_error(&self, e: &dynoxide::DynoxideError) -> OpenError {
+        OpenError::Engine {
             path: self
                 .location
                 .database_file()
                 .unwrap_or_else(|| PathBuf::from(":memory:")),
             message: e.to_string(),
-        })
+        }
+    }
+
+    /// Keep each table's stream records for `retention` (24 hours by default, as DynamoDB
+    /// Streams does). Older records are trimmed on the next read or write of their stream,
+    /// and a read from a position whose following records were trimmed answers
+    /// `TrimmedDataAccessException`, as DynamoDB's does (docs/streams.md).
+    pub fn set_stream_retention(&self, retention: std::time::Duration) -> Result<(), OpenError> {
+        self.db
+            .set_stream_retention(retention)
+            .map_err(|e| self.setting_error(&e))
     }
 
     /// Whether the data lives in a file (so calls do disk I/O).
@@ -163,7 +190,8 @@ impl Engine {
             path: path.to_path_buf(),
         };
         if disk.lost.load(Ordering::Relaxed) {
-            return Err(lost(&disk.files[0].path));
+            let [database, _log] = &disk.files;
+            return Err(lost(&database.path));
         }
         for file in &disk.files {
             if file.id.is_some() && identity(&file.path) != file.id {
@@ -200,6 +228,13 @@ impl Engine {
     }
 }
 
+fn memory_error(e: dynoxide::DynoxideError) -> OpenError {
+    OpenError::Engine {
+        path: PathBuf::from(":memory:"),
+        message: e.to_string(),
+    }
+}
+
 fn open_dir(dir: &Path) -> Result<(Database, Disk), OpenError> {
     crate::private::create_dir(dir).map_err(|source| OpenError::CreateDir {
         path: dir.to_path_buf(),
@@ -226,13 +261,10 @@ fn open_dir(dir: &Path) -> Result<(Database, Disk), OpenError> {
         path: dir.to_path_buf(),
         source,
     })?;
-    let files = [file, wal]
-        .into_iter()
-        .map(|path| FileIdentity {
-            id: identity(&path),
-            path,
-        })
-        .collect();
+    let files = [file, wal].map(|path| FileIdentity {
+        id: identity(&path),
+        path,
+    });
     let disk = Disk {
         _lock: lock,
         files,

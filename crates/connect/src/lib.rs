@@ -58,7 +58,7 @@ pub use client::memory;
 pub use client::{Dynamo, connect};
 pub use config::{Backend, DATABASE_FILE, DEFAULT_DATA_DIR, DataLocation};
 #[cfg(feature = "engine")]
-pub use engine::Engine;
+pub use engine::{Engine, ManualClock};
 #[cfg(feature = "serve")]
 pub use error::ServeError;
 pub use error::{ConnectError, OpenError};

@@ -2,7 +2,8 @@
 //! pagination) on every backend: the embedded engine in-process, `serve` over HTTP, and, when
 //! `MONOTABLE_TEST_ENDPOINT` is set, any external DynamoDB-compatible endpoint. The tests through
 //! `serve` need its feature (`cargo test -p monotable-connect --all-features`; the workspace's
-//! test run has it on).
+//! test run has it on). On the embedded engine alone, with a clock the test moves: a stream
+//! trimmed past its retention, read through the official Streams client.
 
 use std::collections::HashMap;
 #[cfg(feature = "serve")]
@@ -395,4 +396,165 @@ async fn an_unreachable_endpoint_is_named() {
         message.starts_with(&format!("cannot reach DynamoDB at {url}: ")),
         "{message}"
     );
+}
+
+/// The embedded engine keeps a stream's records for its retention (24 hours by default; an
+/// hour here), as DynamoDB Streams does, on a clock the test moves. Through the official
+/// Streams client: a position whose following records were trimmed, by sequence number or by
+/// an iterator held across the gap, answers `TrimmedDataAccessException`; TRIM_HORIZON starts at
+/// the oldest record kept; a reader that had everything loses nothing.
+#[tokio::test]
+async fn records_past_the_retention_answer_trimmed_data_access_to_the_streams_client() {
+    use aws_sdk_dynamodbstreams::types::ShardIteratorType as Kind;
+    let clock = monotable_connect::ManualClock::new(1_800_000_000);
+    let engine = monotable_connect::Engine::memory_with_clock(&clock).unwrap();
+    engine
+        .set_stream_retention(Duration::from_secs(3600))
+        .unwrap();
+    let client = monotable_connect::inprocess::client(engine.clone());
+    let streams = monotable_connect::inprocess::streams_client(engine);
+    let stream = Stream::create(&client, &streams).await;
+    for pk in ["A", "B"] {
+        stream.put(pk).await;
+    }
+    let old_horizon = stream.iterator(Kind::TrimHorizon, None).await.unwrap();
+    let seqs = stream.sequence_numbers(&old_horizon).await;
+    clock.tick(Duration::from_secs(2 * 3600));
+    stream.put("C").await;
+
+    let trimmed = |e: &aws_sdk_dynamodbstreams::Error| {
+        matches!(
+            e,
+            aws_sdk_dynamodbstreams::Error::TrimmedDataAccessException(_)
+        )
+    };
+    let after_a = stream
+        .iterator(Kind::AfterSequenceNumber, Some(&seqs[0]))
+        .await;
+    assert!(after_a.as_ref().is_err_and(trimmed), "{after_a:?}");
+    let at_b = stream
+        .iterator(Kind::AtSequenceNumber, Some(&seqs[1]))
+        .await;
+    assert!(at_b.as_ref().is_err_and(trimmed), "{at_b:?}");
+    let held = stream.records(&old_horizon).await;
+    assert!(held.as_ref().is_err_and(trimmed), "{held:?}");
+
+    let horizon = stream.iterator(Kind::TrimHorizon, None).await.unwrap();
+    let kept = stream.sequence_numbers(&horizon).await;
+    assert_eq!(kept.len(), 1);
+    let after_b = stream
+        .iterator(Kind::AfterSequenceNumber, Some(&seqs[1]))
+        .await
+        .unwrap();
+    assert_eq!(stream.sequence_numbers(&after_b).await, kept);
+    assert_eq!(stream.starting_sequence_number().await, kept[0]);
+}
+
+/// A table with a stream, read through the official Streams client.
+struct Stream {
+    client: Client,
+    streams: aws_sdk_dynamodbstreams::Client,
+    table: String,
+    arn: String,
+}
+
+impl Stream {
+    async fn create(client: &Client, streams: &aws_sdk_dynamodbstreams::Client) -> Stream {
+        use aws_sdk_dynamodb::types::{BillingMode, StreamSpecification, StreamViewType};
+        let table = unique_table("Trim");
+        client
+            .create_table()
+            .table_name(&table)
+            .key_schema(
+                KeySchemaElement::builder()
+                    .attribute_name("PK")
+                    .key_type(KeyType::Hash)
+                    .build()
+                    .unwrap(),
+            )
+            .attribute_definitions(
+                AttributeDefinition::builder()
+                    .attribute_name("PK")
+                    .attribute_type(ScalarAttributeType::S)
+                    .build()
+                    .unwrap(),
+            )
+            .billing_mode(BillingMode::PayPerRequest)
+            .stream_specification(
+                StreamSpecification::builder()
+                    .stream_enabled(true)
+                    .stream_view_type(StreamViewType::KeysOnly)
+                    .build()
+                    .unwrap(),
+            )
+            .send()
+            .await
+            .unwrap();
+        let listed = streams.list_streams().table_name(&table).send().await;
+        let arn = listed.unwrap().streams()[0]
+            .stream_arn()
+            .unwrap()
+            .to_string();
+        Stream {
+            client: client.clone(),
+            streams: streams.clone(),
+            table,
+            arn,
+        }
+    }
+
+    async fn put(&self, pk: &str) {
+        let put = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .item("PK", s(pk));
+        put.send().await.unwrap();
+    }
+
+    async fn iterator(
+        &self,
+        kind: aws_sdk_dynamodbstreams::types::ShardIteratorType,
+        sequence: Option<&str>,
+    ) -> Result<String, aws_sdk_dynamodbstreams::Error> {
+        let out = self
+            .streams
+            .get_shard_iterator()
+            .stream_arn(&self.arn)
+            .shard_id(format!("shardId-00000001-{}", self.table))
+            .shard_iterator_type(kind)
+            .set_sequence_number(sequence.map(str::to_string))
+            .send()
+            .await?;
+        Ok(out.shard_iterator.unwrap())
+    }
+
+    async fn records(
+        &self,
+        iterator: &str,
+    ) -> Result<Vec<aws_sdk_dynamodbstreams::types::Record>, aws_sdk_dynamodbstreams::Error> {
+        let out = self
+            .streams
+            .get_records()
+            .shard_iterator(iterator)
+            .send()
+            .await?;
+        Ok(out.records().to_vec())
+    }
+
+    async fn sequence_numbers(&self, iterator: &str) -> Vec<String> {
+        let records = self.records(iterator).await.unwrap();
+        records
+            .iter()
+            .filter_map(|r| r.dynamodb()?.sequence_number().map(str::to_string))
+            .collect()
+    }
+
+    async fn starting_sequence_number(&self) -> String {
+        let described = self.streams.describe_stream().stream_arn(&self.arn).send();
+        let described = described.await.unwrap();
+        let shard = &described.stream_description().unwrap().shards()[0];
+        let range = shard.sequence_number_range().unwrap();
+        range.starting_sequence_number().unwrap().to_string()
+    }
 }

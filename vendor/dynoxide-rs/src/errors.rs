@@ -111,6 +111,12 @@ pub enum DynoxideError {
     #[error("{0}")]
     IdempotentParameterMismatchException(String),
 
+    /// A DynamoDB Streams read (GetShardIterator, GetRecords) at a position the
+    /// shard no longer holds: records after it were trimmed, being older than
+    /// the stream's retention (24 hours, as DynamoDB keeps them).
+    #[error("{0}")]
+    TrimmedDataAccessException(String),
+
     /// Catch-all for internal / unexpected errors (SQLite failures, etc.).
     #[error("{0}")]
     InternalServerError(String),
@@ -225,6 +231,9 @@ impl DynoxideError {
             DynoxideError::IdempotentParameterMismatchException(_) => {
                 "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException"
             }
+            DynoxideError::TrimmedDataAccessException(_) => {
+                "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException"
+            }
             DynoxideError::ConversionError(_) => "com.amazon.coral.validate#ValidationException",
             DynoxideError::InternalServerError(_) => {
                 "com.amazonaws.dynamodb.v20120810#InternalServerError"
@@ -265,6 +274,7 @@ impl DynoxideError {
             DynoxideError::IdempotentParameterMismatchException(_) => "IdempotentParameterMismatch",
             DynoxideError::SerializationException(_) => "SerializationError",
             DynoxideError::LimitExceededException(_) => "RequestLimitExceeded",
+            DynoxideError::TrimmedDataAccessException(_) => "TrimmedDataAccess",
             DynoxideError::InternalServerError(_) => "InternalServerError",
             DynoxideError::UnsupportedCapability(_) => "UnsupportedOperation",
             #[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
@@ -499,6 +509,18 @@ mod tests {
         assert_eq!(enveloped.short_error_code(), plain.short_error_code());
         assert_eq!(enveloped.to_json(), plain.to_json());
         assert_eq!(enveloped.to_string(), plain.to_string());
+    }
+
+    #[test]
+    fn trimmed_data_access_is_a_client_error_of_its_own_type() {
+        let err = DynoxideError::TrimmedDataAccessException("trimmed".into());
+        assert_eq!(err.status_code(), 400);
+        let body: serde_json::Value = serde_json::from_str(&err.to_json()).unwrap();
+        assert_eq!(
+            body["__type"],
+            "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException"
+        );
+        assert_eq!(body["message"], "trimmed");
     }
 
     #[test]

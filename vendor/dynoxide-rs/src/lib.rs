@@ -772,6 +772,17 @@ impl Database<RusqliteBackend> {
         })
     }
 
+    /// Keep stream records for `retention` instead of the default 24 hours
+    /// ([`streams::DEFAULT_STREAM_RETENTION`]): older records are trimmed on
+    /// the next read or write of their stream, and a read from before them
+    /// answers `TrimmedDataAccessException`.
+    pub fn set_stream_retention(&self, retention: std::time::Duration) -> Result<()> {
+        self.with_storage_mut(|s| {
+            s.set_stream_retention(retention);
+            Ok(())
+        })
+    }
+
     /// Execute a closure with exclusive access to the storage layer.
     pub(crate) fn with_storage<F, T>(&self, f: F) -> Result<T>
     where

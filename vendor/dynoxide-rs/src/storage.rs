@@ -278,6 +278,8 @@ pub struct Storage {
     metadata_cache: RefCell<HashMap<String, TableMetadata>>,
     /// Wall-clock used by stream / TTL paths. Defaults to [`SystemClock`].
     clock: Arc<dyn Clock>,
+    /// How long streams keep records, and when writes next trim them.
+    stream_retention: crate::streams::Retention,
     /// Countdown to a forced GSI insert failure, for tests that need a write
     /// to fail part way through its index fan-out. `None` never fires. Compiled
     /// out of every build but the crate's own unit tests.
@@ -304,6 +306,7 @@ impl Storage {
             #[cfg(test)]
             item_size_fault: RefCell::new(None),
             clock: Arc::new(SystemClock),
+            stream_retention: Default::default(),
         };
         storage.initialize().map_err(Self::maybe_encrypted_error)?;
         storage.conn.busy_timeout(REQUEST_BUSY_TIMEOUT)?;
@@ -355,6 +358,25 @@ impl Storage {
         self.clock.as_ref()
     }
 
+    /// Keep stream records for `retention` instead of
+    /// [`DEFAULT_STREAM_RETENTION`](crate::streams::DEFAULT_STREAM_RETENTION)
+    /// (24 hours, as DynamoDB does). Returns `self`, as [`Self::with_clock`].
+    pub fn with_stream_retention(mut self, retention: std::time::Duration) -> Self {
+        self.set_stream_retention(retention);
+        self
+    }
+
+    /// Keep stream records for `retention` from now on: older ones are trimmed
+    /// on the next read or write of their stream.
+    pub fn set_stream_retention(&mut self, retention: std::time::Duration) {
+        self.stream_retention = crate::streams::Retention::new(retention);
+    }
+
+    /// How long stream records are kept.
+    pub fn stream_retention(&self) -> std::time::Duration {
+        self.stream_retention.period()
+    }
+
     /// If a SQLite error is SQLITE_NOTADB, return a clearer error message
     /// suggesting the database may be encrypted.
     fn maybe_encrypted_error(err: DynoxideError) -> DynoxideError {
@@ -399,6 +421,7 @@ impl Storage {
             #[cfg(test)]
             item_size_fault: RefCell::new(None),
             clock: Arc::new(SystemClock),
+            stream_retention: Default::default(),
         };
         storage.initialize()?;
         storage.conn.busy_timeout(REQUEST_BUSY_TIMEOUT)?;
@@ -416,6 +439,7 @@ impl Storage {
             #[cfg(test)]
             item_size_fault: RefCell::new(None),
             clock: Arc::new(SystemClock),
+            stream_retention: Default::default(),
         };
         storage.initialize()?;
         Ok(storage)
@@ -1864,6 +1888,7 @@ impl Storage {
             run_backup(&backup)?;
         }
         self.metadata_cache.borrow_mut().clear();
+        self.stream_retention.forget_write_trims();
         Ok(())
     }
 
@@ -1885,6 +1910,7 @@ impl Storage {
             #[cfg(test)]
             item_size_fault: RefCell::new(self.item_size_fault.take()),
             clock: Arc::clone(&self.clock),
+            stream_retention: crate::streams::Retention::new(self.stream_retention.period()),
         };
         let copied = match rusqlite::backup::Backup::new(source, &mut staged.conn) {
             Ok(backup) => run_backup(&backup),
@@ -1975,6 +2001,15 @@ impl Storage {
         created_at: i64,
         user_identity: Option<&str>,
     ) -> Result<()> {
+        // Every writer of stream records comes through here, so trimming here
+        // keeps every stream within its retention; now and then, not on every
+        // write (see `streams::Retention::write_trim_due`).
+        if self
+            .stream_retention
+            .write_trim_due(table_name, self.clock().now_unix_secs())
+        {
+            self.trim_stream_records(table_name)?;
+        }
         // Globally unique, as DynamoDB's eventID is: 32 lowercase hex digits.
         let event_id = uuid::Uuid::new_v4().simple().to_string();
         self.conn.execute(
@@ -1985,14 +2020,19 @@ impl Storage {
         Ok(())
     }
 
-    /// Get the next sequence number for a table's stream: one past the last,
-    /// and never below the clock's floor.
+    /// Get the next sequence number for a table's stream: one past the last
+    /// (kept or trimmed), and never below the clock's floor.
     pub fn next_stream_sequence_number(&self, table_name: &str) -> Result<i64> {
-        let result: std::result::Result<i64, _> = self.conn.query_row(
-            "SELECT COALESCE(MAX(CAST(sequence_number AS INTEGER)), 0) + 1 FROM _stream_records WHERE table_name = ?1",
-            params![table_name],
-            |row| row.get(0),
-        );
+        // Prepared once: every write to a table with a stream asks.
+        let result: std::result::Result<i64, _> = self
+            .conn
+            .prepare_cached(
+                "SELECT MAX(
+                     COALESCE((SELECT MAX(CAST(sequence_number AS INTEGER)) FROM _stream_records WHERE table_name = ?1), 0),
+                     COALESCE((SELECT trimmed_through FROM _stream_trims WHERE table_name = ?1), 0)
+                 ) + 1",
+            )
+            .and_then(|mut statement| statement.query_row(params![table_name], |row| row.get(0)));
         let next = result.unwrap_or(1);
         Ok(next.max(crate::streams::sequence_number_floor(self.clock())))
     }
@@ -2049,6 +2089,79 @@ impl Storage {
         Ok(rows)
     }
 
+    /// Trim `table_name`'s stream of the records older than the retention, by
+    /// the clock, and return its trim point: the highest sequence number ever
+    /// trimmed from it (`None` before any was). A read at a position before
+    /// the trim point would miss records, so it answers
+    /// `TrimmedDataAccessException`.
+    ///
+    /// The oldest records go, up to the first one young enough to keep, so the
+    /// stream stays one run from its trim point on, even if the clock stepped
+    /// back between writes. When the oldest record is young enough this costs
+    /// two index lookups.
+    pub fn trim_stream_records(&self, table_name: &str) -> Result<Option<i64>> {
+        use rusqlite::OptionalExtension;
+        let cutoff = self.stream_retention.cutoff(self.clock().now_unix_secs());
+        let oldest: Option<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT created_at FROM _stream_records WHERE table_name = ?1
+                 ORDER BY CAST(sequence_number AS INTEGER) LIMIT 1",
+            )?
+            .query_row(params![table_name], |row| row.get(0))
+            .optional()?;
+        if oldest.is_some_and(|created_at| created_at < cutoff) {
+            self.trim_stream_before(table_name, cutoff)?;
+        }
+        Ok(self
+            .conn
+            .prepare_cached("SELECT trimmed_through FROM _stream_trims WHERE table_name = ?1")?
+            .query_row(params![table_name], |row| row.get(0))
+            .optional()?)
+    }
+
+    /// Delete the records of `table_name`'s stream before the first one
+    /// created at or after `cutoff`, and raise its trim point to the last.
+    fn trim_stream_before(&self, table_name: &str, cutoff: i64) -> Result<()> {
+        use rusqlite::OptionalExtension;
+        // Walked from the oldest: only the records to trim are passed over.
+        let kept: Option<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT CAST(sequence_number AS INTEGER) FROM _stream_records
+                 WHERE table_name = ?1 AND created_at >= ?2
+                 ORDER BY CAST(sequence_number AS INTEGER) LIMIT 1",
+            )?
+            .query_row(params![table_name, cutoff], |row| row.get(0))
+            .optional()?;
+        let last: Option<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT MAX(CAST(sequence_number AS INTEGER)) FROM _stream_records
+                 WHERE table_name = ?1 AND CAST(sequence_number AS INTEGER) < ?2",
+            )?
+            .query_row(params![table_name, kept.unwrap_or(i64::MAX)], |row| {
+                row.get(0)
+            })?;
+        let Some(last) = last else {
+            return Ok(());
+        };
+        self.conn
+            .prepare_cached(
+                "DELETE FROM _stream_records
+                 WHERE table_name = ?1 AND CAST(sequence_number AS INTEGER) <= ?2",
+            )?
+            .execute(params![table_name, last])?;
+        self.conn
+            .prepare_cached(
+                "INSERT INTO _stream_trims (table_name, trimmed_through) VALUES (?1, ?2)
+                 ON CONFLICT (table_name)
+                 DO UPDATE SET trimmed_through = MAX(trimmed_through, excluded.trimmed_through)",
+            )?
+            .execute(params![table_name, last])?;
+        Ok(())
+    }
+
     /// List tables that have streams enabled.
     pub fn list_stream_enabled_tables(&self) -> Result<Vec<TableMetadata>> {
         let sql = format!(
@@ -2100,9 +2213,13 @@ impl Storage {
         table_name: &str,
         shard_id: &str,
     ) -> Result<(Option<String>, Option<String>)> {
-        // Compared as numbers: as text, "10" sorts before "9".
+        // Compared as numbers: as text, "10" sorts before "9". One subquery
+        // each: SQLite answers a lone MIN or MAX from the end of the shard's
+        // index, but reads the whole range for the two in one SELECT.
         let result: std::result::Result<(Option<String>, Option<String>), _> = self.conn.query_row(
-            "SELECT MIN(CAST(sequence_number AS INTEGER)), MAX(CAST(sequence_number AS INTEGER)) FROM _stream_records WHERE table_name = ?1 AND shard_id = ?2",
+            "SELECT
+                 (SELECT MIN(CAST(sequence_number AS INTEGER)) FROM _stream_records WHERE table_name = ?1 AND shard_id = ?2),
+                 (SELECT MAX(CAST(sequence_number AS INTEGER)) FROM _stream_records WHERE table_name = ?1 AND shard_id = ?2)",
             params![table_name, shard_id],
             |row| {
                 let min: Option<i64> = row.get(0)?;
@@ -2651,6 +2768,67 @@ mod tests {
             .unwrap();
     }
 
+    /// Writes alone keep a stream within its retention, with nobody reading
+    /// it: they trim in batches at most a minute apart by the clock, and a
+    /// read trims exactly.
+    #[test]
+    fn writes_trim_a_stream_nobody_reads() {
+        use crate::storage_backend::{Clock, ManualClock};
+        use std::time::Duration;
+        let clock = ManualClock::new(1_800_000_000);
+        let storage = Storage::memory()
+            .unwrap()
+            .with_clock(clock.arc())
+            .with_stream_retention(Duration::from_secs(3600));
+        let held = |s: &Storage| -> i64 {
+            s.conn()
+                .query_row("SELECT COUNT(*) FROM _stream_records", [], |r| r.get(0))
+                .unwrap()
+        };
+        // A record every ten seconds for three hours.
+        let mut seqs = Vec::new();
+        for _ in 0..3 * 360 {
+            let seq = storage.next_stream_sequence_number("T").unwrap();
+            let now = clock.now_unix_secs() as i64;
+            storage
+                .insert_stream_record("T", "INSERT", "{}", None, None, &seq.to_string(), "s", now)
+                .unwrap();
+            seqs.push(seq);
+            clock.tick(Duration::from_secs(10));
+        }
+        // The last hour's 360, and at most the last minute's trim's 6 more.
+        assert!((360..=366).contains(&held(&storage)), "{}", held(&storage));
+        assert_eq!(storage.trim_stream_records("T").unwrap(), Some(seqs[719]));
+        assert_eq!(held(&storage), 360);
+        // Another table's stream keeps its own trim point.
+        assert_eq!(storage.trim_stream_records("U").unwrap(), None);
+    }
+
+    /// A shard's range is its own lowest and highest sequence number, as
+    /// numbers, whatever other shards and tables hold; none for an empty one.
+    #[test]
+    fn a_shard_sequence_range_is_its_own_lowest_and_highest_number() {
+        let storage = Storage::memory().unwrap();
+        let now = storage.clock().now_unix_secs() as i64;
+        for (table, shard, seq) in [
+            ("T", "s", "9"),
+            ("T", "s", "10"),
+            ("T", "t", "1"),
+            ("T", "s", "11"),
+            ("U", "s", "99"),
+        ] {
+            storage
+                .insert_stream_record(table, "INSERT", "{}", None, None, seq, shard, now)
+                .unwrap();
+        }
+        let range = |table, shard| storage.get_shard_sequence_range(table, shard).unwrap();
+        let some = |n: &str| Some(n.to_string());
+        assert_eq!(range("T", "s"), (some("9"), some("11")));
+        assert_eq!(range("T", "t"), (some("1"), some("1")));
+        assert_eq!(range("U", "s"), (some("99"), some("99")));
+        assert_eq!(range("U", "t"), (None, None));
+    }
+
     fn stored_event_ids(storage: &Storage) -> Vec<Option<String>> {
         storage
             .stream_records_with_event_ids("T", "s", 0, 10)
@@ -3056,6 +3234,7 @@ mod tests {
             gsi_insert_fault: RefCell::new(gsi_insert),
             item_size_fault: RefCell::new(item_size),
             clock: Arc::new(SystemClock),
+            stream_retention: Default::default(),
         };
         storage.initialize()?;
         Ok(storage)

@@ -2,12 +2,13 @@
 //!
 //! Generates stream records on write operations when streams are enabled on a table.
 
-use crate::errors::Result;
+use crate::errors::{DynoxideError, Result};
 use crate::storage::TableMetadata;
 use crate::storage_backend::StorageBackend;
 use crate::storage_backend::clock::Clock;
 use crate::types::{AttributeValue, Item};
 use std::collections::HashMap;
+use std::time::Duration;
 
 /// Region used in ARNs for the local emulator.
 pub const LOCAL_REGION: &str = "dynoxide";
@@ -67,6 +68,100 @@ pub(crate) fn parse_sequence_number(public: &str) -> Option<i64> {
 #[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
 pub(crate) fn sequence_number_floor(clock: &dyn Clock) -> i64 {
     (clock.now_unix_secs_f64() * 1_000_000.0) as i64
+}
+
+/// How long a stream keeps a record, as DynamoDB Streams does: 24 hours.
+///
+/// A record older than this (by the storage clock) is trimmed, and a read at
+/// a position whose following records were trimmed answers
+/// `TrimmedDataAccessException`, as DynamoDB's does. Set another with
+/// `Storage::with_stream_retention` or `Database::set_stream_retention`.
+pub const DEFAULT_STREAM_RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// How often, at most, by the clock, writes to one table trim its stream.
+///
+/// Once a stream holds a day of records, nearly every write would find one to
+/// trim; trimming every so often deletes them in batches instead. Reads trim
+/// exactly, so no reader is served a record older than the retention.
+#[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
+const WRITE_TRIM_INTERVAL: Duration = Duration::from_secs(60);
+
+/// A database's stream retention, and when writes to each table next trim
+/// its stream.
+#[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
+#[derive(Debug)]
+pub(crate) struct Retention {
+    period: Duration,
+    /// Per table, the clock second from which a write trims again.
+    next_write_trim: std::cell::RefCell<HashMap<String, i64>>,
+}
+
+#[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
+impl Retention {
+    pub(crate) fn new(period: Duration) -> Self {
+        Self {
+            period,
+            next_write_trim: Default::default(),
+        }
+    }
+
+    pub(crate) fn period(&self) -> Duration {
+        self.period
+    }
+
+    /// The oldest `created_at` a record may carry at `now` and be kept.
+    pub(crate) fn cutoff(&self, now: u64) -> i64 {
+        whole_secs(now).saturating_sub(whole_secs(self.period.as_secs()))
+    }
+
+    /// Whether a write to `table` at `now` trims its stream. It does at most
+    /// once per [`WRITE_TRIM_INTERVAL`] (or per retention, when shorter).
+    pub(crate) fn write_trim_due(&self, table: &str, now: u64) -> bool {
+        let now = whole_secs(now);
+        let interval = whole_secs(WRITE_TRIM_INTERVAL.min(self.period).as_secs());
+        let mut next = self.next_write_trim.borrow_mut();
+        match next.get_mut(table) {
+            Some(at) if now < *at => false,
+            Some(at) => {
+                *at = now.saturating_add(interval);
+                true
+            }
+            None => {
+                next.insert(table.to_string(), now.saturating_add(interval));
+                true
+            }
+        }
+    }
+
+    /// Let the next write to every table trim (after a restore, or a new
+    /// retention).
+    pub(crate) fn forget_write_trims(&self) {
+        self.next_write_trim.borrow_mut().clear();
+    }
+}
+
+#[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
+impl Default for Retention {
+    fn default() -> Self {
+        Self::new(DEFAULT_STREAM_RETENTION)
+    }
+}
+
+#[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
+fn whole_secs(secs: u64) -> i64 {
+    i64::try_from(secs).unwrap_or(i64::MAX)
+}
+
+/// Refuse a read at stored sequence number `position` (it returns the records
+/// after it) when records after it were trimmed: the shard's trim point,
+/// the highest sequence number trimmed from it, lies beyond it.
+pub(crate) fn check_not_trimmed(position: i64, trim_point: Option<i64>) -> Result<()> {
+    match trim_point {
+        Some(trimmed) if position < trimmed => Err(DynoxideError::TrimmedDataAccessException(
+            "The operation attempted to read past the oldest stream record in a shard.".to_string(),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Generate a stream label from the current timestamp.

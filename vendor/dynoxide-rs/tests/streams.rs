@@ -925,3 +925,206 @@ fn a_sequence_number_on_trim_horizon_or_latest_is_refused() {
         );
     }
 }
+
+// ------------------------------------------------------------------
+// Retention: records older than 24 hours are trimmed
+// ------------------------------------------------------------------
+
+const HOUR: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// A database on a clock the test moves, with a stream table `Evt`.
+fn on_a_clock() -> (Database, dynoxide::storage_backend::ManualClock) {
+    let clock = dynoxide::storage_backend::ManualClock::new(1_800_000_000);
+    let db = Database::memory_with_clock(clock.arc()).unwrap();
+    create_stream_table(&db, "Evt", "NEW_IMAGE");
+    (db, clock)
+}
+
+fn shard_iterator_result(
+    db: &Database,
+    kind: &str,
+    seq: Option<&str>,
+) -> dynoxide::Result<Option<String>> {
+    let mut req = json!({
+        "StreamArn": get_stream_arn(db, "Evt"),
+        "ShardId": "shardId-00000001-Evt",
+        "ShardIteratorType": kind
+    });
+    if let Some(seq) = seq {
+        req["SequenceNumber"] = json!(seq);
+    }
+    db.get_shard_iterator(serde_json::from_value(req).unwrap())
+        .map(|r| r.shard_iterator)
+}
+
+fn is_trimmed<T: std::fmt::Debug>(result: dynoxide::Result<T>) -> bool {
+    match result {
+        Err(e @ dynoxide::DynoxideError::TrimmedDataAccessException(_)) => {
+            assert_eq!(
+                e.error_type(),
+                "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException"
+            );
+            assert_eq!(e.status_code(), 400);
+            true
+        }
+        other => {
+            eprintln!("not trimmed: {other:?}");
+            false
+        }
+    }
+}
+
+fn get_records_result(
+    db: &Database,
+    iterator: &str,
+) -> dynoxide::Result<dynoxide::actions::get_records::GetRecordsResponse> {
+    db.get_records(serde_json::from_value(json!({"ShardIterator": iterator})).unwrap())
+}
+
+#[test]
+fn records_older_than_a_day_are_trimmed_and_the_horizon_moves_past_them() {
+    let (db, clock) = on_a_clock();
+    put_item(&db, "Evt", "k0", "v");
+    put_item(&db, "Evt", "k1", "v");
+    clock.tick(2 * HOUR);
+    put_item(&db, "Evt", "k2", "v");
+    let seqs = sequence_numbers(&db, "Evt");
+
+    // 23 hours on, all three are within the day.
+    clock.tick(21 * HOUR);
+    assert_eq!(
+        record_keys(&get_records(
+            &db,
+            &shard_iterator(&db, "Evt", "TRIM_HORIZON", None)
+        )),
+        ["k0", "k1", "k2"]
+    );
+
+    // 25 hours after the first two, they are gone; the third is 23 hours old.
+    clock.tick(2 * HOUR);
+    let horizon = shard_iterator(&db, "Evt", "TRIM_HORIZON", None);
+    assert_eq!(record_keys(&get_records(&db, &horizon)), ["k2"]);
+    let arn = get_stream_arn(&db, "Evt");
+    let desc = db
+        .describe_stream(serde_json::from_value(json!({"StreamArn": &arn})).unwrap())
+        .unwrap();
+    let range = &desc.stream_description.shards[0].sequence_number_range;
+    assert_eq!(range.starting_sequence_number.as_ref(), Some(&seqs[2]));
+
+    // A day after the last write, the stream is empty and reads from its end.
+    clock.tick(2 * HOUR);
+    let horizon = shard_iterator(&db, "Evt", "TRIM_HORIZON", None);
+    let page = get_records(&db, &horizon);
+    assert!(page.records.is_empty());
+    put_item(&db, "Evt", "k3", "v");
+    assert_eq!(
+        record_keys(&get_records(&db, &page.next_shard_iterator.unwrap())),
+        ["k3"]
+    );
+}
+
+#[test]
+fn a_sequence_number_whose_following_records_were_trimmed_answers_trimmed_data_access() {
+    let (db, clock) = on_a_clock();
+    for key in ["k0", "k1"] {
+        put_item(&db, "Evt", key, "v");
+    }
+    clock.tick(2 * HOUR);
+    put_item(&db, "Evt", "k2", "v");
+    let seqs = sequence_numbers(&db, "Evt");
+    clock.tick(23 * HOUR);
+
+    // After k0, or at k1: k1 was trimmed, so the reader would miss it.
+    assert!(is_trimmed(shard_iterator_result(
+        &db,
+        "AFTER_SEQUENCE_NUMBER",
+        Some(&seqs[0])
+    )));
+    assert!(is_trimmed(shard_iterator_result(
+        &db,
+        "AT_SEQUENCE_NUMBER",
+        Some(&seqs[1])
+    )));
+    assert!(is_trimmed(shard_iterator_result(
+        &db,
+        "AT_SEQUENCE_NUMBER",
+        Some(&seqs[0])
+    )));
+    // After k1, the last record trimmed, nothing is missed.
+    let after = shard_iterator(&db, "Evt", "AFTER_SEQUENCE_NUMBER", Some(&seqs[1]));
+    assert_eq!(record_keys(&get_records(&db, &after)), ["k2"]);
+    let at = shard_iterator(&db, "Evt", "AT_SEQUENCE_NUMBER", Some(&seqs[2]));
+    assert_eq!(record_keys(&get_records(&db, &at)), ["k2"]);
+}
+
+#[test]
+fn an_iterator_whose_records_age_out_before_it_is_used_answers_trimmed_data_access() {
+    let (db, clock) = on_a_clock();
+    put_item(&db, "Evt", "k0", "v");
+    put_item(&db, "Evt", "k1", "v");
+    let horizon = shard_iterator(&db, "Evt", "TRIM_HORIZON", None);
+    let after_k0 = {
+        let seqs = sequence_numbers(&db, "Evt");
+        shard_iterator(&db, "Evt", "AFTER_SEQUENCE_NUMBER", Some(&seqs[0]))
+    };
+    let caught_up = get_records(&db, &horizon).next_shard_iterator.unwrap();
+    clock.tick(25 * HOUR);
+    put_item(&db, "Evt", "k2", "v");
+
+    // Records they would have returned were trimmed, by the write or by the read.
+    assert!(is_trimmed(get_records_result(&db, &horizon)));
+    assert!(is_trimmed(get_records_result(&db, &after_k0)));
+    // A reader that had read everything lost nothing: it gets the new record.
+    assert_eq!(record_keys(&get_records(&db, &caught_up)), ["k2"]);
+    // LATEST and TRIM_HORIZON never point before the trim point.
+    let latest = shard_iterator(&db, "Evt", "LATEST", None);
+    assert!(get_records(&db, &latest).records.is_empty());
+    let horizon = shard_iterator(&db, "Evt", "TRIM_HORIZON", None);
+    assert_eq!(record_keys(&get_records(&db, &horizon)), ["k2"]);
+}
+
+#[test]
+fn the_retention_is_set_on_the_database() {
+    let (db, clock) = on_a_clock();
+    db.set_stream_retention(HOUR).unwrap();
+    put_item(&db, "Evt", "k0", "v");
+    clock.tick(HOUR / 2);
+    put_item(&db, "Evt", "k1", "v");
+    clock.tick(HOUR * 3 / 4);
+    assert_eq!(
+        record_keys(&get_records(
+            &db,
+            &shard_iterator(&db, "Evt", "TRIM_HORIZON", None)
+        )),
+        ["k1"]
+    );
+
+    // A longer retention keeps what is left for longer.
+    db.set_stream_retention(10 * HOUR).unwrap();
+    clock.tick(5 * HOUR);
+    assert_eq!(
+        record_keys(&get_records(
+            &db,
+            &shard_iterator(&db, "Evt", "TRIM_HORIZON", None)
+        )),
+        ["k1"]
+    );
+}
+
+#[test]
+fn sequence_numbers_keep_rising_after_the_whole_stream_was_trimmed() {
+    let (db, clock) = on_a_clock();
+    db.set_stream_retention(std::time::Duration::ZERO).unwrap();
+    put_item(&db, "Evt", "k0", "v");
+    let first = sequence_numbers(&db, "Evt")[0].clone();
+    clock.tick(std::time::Duration::from_secs(1));
+    let horizon = shard_iterator(&db, "Evt", "TRIM_HORIZON", None);
+    assert!(get_records(&db, &horizon).records.is_empty());
+
+    // Even on a clock set back, a new record follows the trimmed one.
+    clock.set(1_700_000_000);
+    put_item(&db, "Evt", "k1", "v");
+    let page = get_records(&db, &horizon);
+    assert_eq!(record_keys(&page), ["k1"]);
+    assert!(page.records[0].dynamodb.sequence_number > first);
+}

@@ -96,6 +96,10 @@ pub struct Delivery {
     store: Store,
     checkpoint: Checkpoint,
     iterators: HashMap<String, String>,
+    /// Shards whose delivery resumed at TRIM_HORIZON after the stream trimmed records it had
+    /// not delivered, each with the checkpoint it skipped from, until the next page says where
+    /// it resumed.
+    skipped: HashMap<String, Option<String>>,
     stream_arn: Option<String>,
     metrics: Arc<Metrics>,
     /// Set by [`Delivery::run`] when its stop came: no batch starts after it.
@@ -139,6 +143,7 @@ impl Delivery {
             store,
             checkpoint,
             iterators: HashMap::new(),
+            skipped: HashMap::new(),
             stream_arn: None,
             metrics: Arc::new(Metrics::default()),
             stopping: Arc::new(AtomicBool::new(false)),
@@ -233,23 +238,28 @@ impl Delivery {
         let mut handled = 0;
         let mut iterator = match self.iterators.remove(shard) {
             Some(it) => Some(it),
-            None => {
-                let position = match self.checkpoint.get(shard) {
-                    Some(sequence) => Position::After(sequence.clone()),
-                    None => match self.settings.starting_position {
-                        monotable_model::StartingPosition::TrimHorizon => Position::TrimHorizon,
-                        monotable_model::StartingPosition::Latest => Position::Latest,
-                    },
-                };
-                get_records::iterator(&self.client, arn, shard, &position)
-                    .await
-                    .map_err(|e| self.stream_error(e))?
-            }
+            None => self.start_shard(arn, shard).await?,
         };
         while let Some(current) = iterator.take() {
-            let page = get_records::get_records(&self.client, &current, page_size(&self.settings))
-                .await
-                .map_err(|e| self.stream_error(e))?;
+            let page =
+                match get_records::get_records(&self.client, &current, page_size(&self.settings))
+                    .await
+                {
+                    Ok(page) => page,
+                    // Trimmed again before a page was read from TRIM_HORIZON: the next poll retries.
+                    Err(e @ StreamError::Trimmed { .. }) if self.skipped.contains_key(shard) => {
+                        return Err(self.stream_error(e));
+                    }
+                    Err(StreamError::Trimmed { .. }) => {
+                        iterator = self.resume_at_trim_horizon(arn, shard).await?;
+                        continue;
+                    }
+                    Err(e) => return Err(self.stream_error(e)),
+                };
+            if let Some(from) = self.skipped.remove(shard) {
+                let first = page.records.iter().find_map(|r| r.as_ref().ok());
+                self.report_skip(shard, from.as_deref(), first);
+            }
             let empty = page.records.is_empty();
             handled += self.deliver_page(shard, page.records).await?;
             if self.stopping() {
@@ -266,6 +276,56 @@ impl Delivery {
             }
         }
         Ok(handled)
+    }
+
+    /// The iterator a shard's delivery starts from: after its checkpoint, or at the consumer's
+    /// starting position without one; at TRIM_HORIZON when records after the checkpoint were
+    /// trimmed.
+    async fn start_shard(
+        &mut self,
+        arn: &str,
+        shard: &str,
+    ) -> Result<Option<String>, DeliverError> {
+        let position = match self.checkpoint.get(shard) {
+            Some(sequence) => Position::After(sequence.clone()),
+            None => match self.settings.starting_position {
+                monotable_model::StartingPosition::TrimHorizon => Position::TrimHorizon,
+                monotable_model::StartingPosition::Latest => Position::Latest,
+            },
+        };
+        match get_records::iterator(&self.client, arn, shard, &position).await {
+            Err(StreamError::Trimmed { .. }) => self.resume_at_trim_horizon(arn, shard).await,
+            result => result.map_err(|e| self.stream_error(e)),
+        }
+    }
+
+    /// The stream trimmed records this consumer had not delivered (they were older than it
+    /// keeps records): as Lambda's event source mapping does, go on from the oldest record
+    /// kept. The loss is counted, and reported with the next page ([`Delivery::report_skip`]).
+    async fn resume_at_trim_horizon(
+        &mut self,
+        arn: &str,
+        shard: &str,
+    ) -> Result<Option<String>, DeliverError> {
+        self.metrics.trimmed();
+        self.skipped
+            .insert(shard.to_string(), self.checkpoint.get(shard).cloned());
+        get_records::iterator(&self.client, arn, shard, &Position::TrimHorizon)
+            .await
+            .map_err(|e| self.stream_error(e))
+    }
+
+    /// Warn how far delivery skipped: from its checkpoint (`after`) to `first`, the oldest
+    /// record the stream kept.
+    fn report_skip(&self, shard: &str, after: Option<&str>, first: Option<&StreamRecord>) {
+        tracing::warn!(
+            consumer = self.settings.name,
+            shard,
+            skipped_after = after,
+            resumed_at = first.map(|r| r.sequence.as_str()),
+            "{}",
+            skip_text(after, first, now_ms())
+        );
     }
 
     /// Deliver one page's records: its consumer's records in batches, checkpointing after each,
@@ -425,6 +485,28 @@ impl Delivery {
     }
 }
 
+/// What a skip over trimmed records says: from where (the checkpoint's sequence number) to
+/// where (the oldest record kept, and its age at `now_ms`).
+fn skip_text(after: Option<&str>, first: Option<&StreamRecord>, now_ms: i64) -> String {
+    let from = after.map_or_else(
+        || "since the consumer started".to_string(),
+        |s| format!("after sequence number {s}"),
+    );
+    let to = match first {
+        Some(r) => {
+            let age = r
+                .created_ms
+                .map_or(0, |at| now_ms.saturating_sub(at) / 1000);
+            format!("sequence number {}, written {age} s ago", r.sequence)
+        }
+        None => "the next record written (the stream holds none now)".to_string(),
+    };
+    format!(
+        "records {from} were trimmed from the stream before they were delivered (older than \
+         the stream keeps records); delivery resumes at {to}"
+    )
+}
+
 /// The records a GetRecords asks for: a batch, or more when batches are small.
 fn page_size(settings: &ConsumerSettings) -> i32 {
     i32::try_from(settings.batch_size)
@@ -458,4 +540,39 @@ pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The warning names how far delivery skipped: the checkpoint it had, the record it resumes
+    /// at and that record's age.
+    #[test]
+    fn a_skip_over_trimmed_records_names_both_ends() {
+        let mut first = StreamRecord::from_streams(
+            &aws_sdk_dynamodbstreams::types::Record::builder()
+                .event_name(aws_sdk_dynamodbstreams::types::OperationType::Insert)
+                .dynamodb(
+                    aws_sdk_dynamodbstreams::types::StreamRecord::builder()
+                        .sequence_number("200")
+                        .build(),
+                )
+                .build(),
+        )
+        .unwrap();
+        first.created_ms = Some(1_000_000);
+        assert_eq!(
+            skip_text(Some("100"), Some(&first), 1_090_000),
+            "records after sequence number 100 were trimmed from the stream before they were \
+             delivered (older than the stream keeps records); delivery resumes at sequence \
+             number 200, written 90 s ago"
+        );
+        assert_eq!(
+            skip_text(None, None, 0),
+            "records since the consumer started were trimmed from the stream before they were \
+             delivered (older than the stream keeps records); delivery resumes at the next \
+             record written (the stream holds none now)"
+        );
+    }
 }

@@ -21,6 +21,16 @@ pub enum StreamError {
         /// The table.
         table: String,
     },
+    /// The records after the position asked for are gone: the stream trimmed them, being
+    /// older than it keeps records (24 hours on DynamoDB): `TrimmedDataAccessException`. The
+    /// oldest record kept is at [`Position::TrimHorizon`].
+    #[error("{operation} failed: {source}")]
+    Trimmed {
+        /// The operation (`GetShardIterator`, `GetRecords`).
+        operation: &'static str,
+        /// What DynamoDB Streams said.
+        source: ServiceError,
+    },
     /// A DynamoDB Streams call failed.
     #[error("{operation} failed: {source}")]
     Call {
@@ -39,11 +49,17 @@ fn call<E>(
 where
     E: aws_sdk_dynamodbstreams::error::ProvideErrorMetadata + std::error::Error + 'static,
 {
-    move |e| StreamError::Call {
-        operation,
-        source: ServiceError::from_sdk(&e),
+    move |e| {
+        let source = ServiceError::from_sdk(&e);
+        match e.as_service_error().and_then(|s| s.code()) {
+            Some(TRIMMED) => StreamError::Trimmed { operation, source },
+            _ => StreamError::Call { operation, source },
+        }
     }
 }
+
+/// The error code of a read before the oldest record a shard keeps.
+const TRIMMED: &str = "TrimmedDataAccessException";
 
 /// The ARN of `table`'s stream (the newest, when it was turned off and on).
 pub async fn stream_arn(client: &Client, table: &str) -> Result<String, StreamError> {
@@ -104,6 +120,7 @@ pub enum Position {
 }
 
 /// An iterator into `shard` at `position`; `None` when the shard has none (closed and read).
+/// [`StreamError::Trimmed`] when records after `position` were trimmed.
 pub async fn iterator(
     client: &Client,
     stream_arn: &str,
@@ -135,7 +152,8 @@ pub struct RecordPage {
     pub next: Option<String>,
 }
 
-/// Up to `limit` records (at most [`MAX_RECORDS_PER_CALL`]) from `iterator`.
+/// Up to `limit` records (at most [`MAX_RECORDS_PER_CALL`]) from `iterator`;
+/// [`StreamError::Trimmed`] when the records it points at were trimmed since it was issued.
 pub async fn get_records(
     client: &Client,
     iterator: &str,

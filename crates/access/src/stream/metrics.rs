@@ -12,6 +12,7 @@ pub struct Metrics {
     failures: AtomicU64,
     retries: AtomicU64,
     sent_on: AtomicU64,
+    trimmed: AtomicU64,
     lag_records: AtomicU64,
     oldest_ms: AtomicI64,
 }
@@ -30,6 +31,9 @@ pub struct MetricsSnapshot {
     /// Records sent to the failure destination (or dropped, without one) once retries were
     /// spent.
     pub sent_to_on_failure: u64,
+    /// Times delivery found that the stream had trimmed records it had not delivered (its
+    /// checkpoint older than the stream keeps records) and resumed at the oldest record kept.
+    pub trimmed_skips: u64,
     /// Records read from the stream for the consumer and not handled yet.
     pub lag_records: u64,
     /// Age in milliseconds of the oldest of them (0 when caught up).
@@ -45,7 +49,7 @@ type Family = (
 );
 
 /// Each metric, in the order they are shown.
-const FAMILIES: [Family; 7] = [
+const FAMILIES: [Family; 8] = [
     (
         "monotable_consumer_delivered_records_total",
         "counter",
@@ -75,6 +79,12 @@ const FAMILIES: [Family; 7] = [
         "counter",
         "Records sent to the failure destination once their retries were spent.",
         |m| m.sent_to_on_failure,
+    ),
+    (
+        "monotable_consumer_trimmed_skips_total",
+        "counter",
+        "Times records were trimmed from the stream before the consumer had them; delivery resumed at the oldest record kept.",
+        |m| m.trimmed_skips,
     ),
     (
         "monotable_consumer_lag_records",
@@ -125,6 +135,7 @@ impl Metrics {
             failures: self.failures.load(Ordering::Relaxed),
             retries: self.retries.load(Ordering::Relaxed),
             sent_to_on_failure: self.sent_on.load(Ordering::Relaxed),
+            trimmed_skips: self.trimmed.load(Ordering::Relaxed),
             lag_records: self.lag_records.load(Ordering::Relaxed),
             lag_ms,
         }
@@ -146,6 +157,11 @@ impl Metrics {
 
     pub(crate) fn sent_on(&self, records: usize) {
         self.sent_on.fetch_add(count(records), Ordering::Relaxed);
+    }
+
+    /// The stream trimmed records before they were delivered; delivery skipped them.
+    pub(crate) fn trimmed(&self) {
+        self.trimmed.fetch_add(1, Ordering::Relaxed);
     }
 
     /// `pending` are read and not handled yet.

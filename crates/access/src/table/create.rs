@@ -2,6 +2,7 @@
 //! export describes), created when missing ([`ensure_table`]).
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::BuildError;
 use aws_sdk_dynamodb::types::{
     GlobalSecondaryIndex, LocalSecondaryIndex, StreamSpecification, StreamViewType,
 };
@@ -70,35 +71,36 @@ pub async fn ensure_table(client: &Client, model: &Model) -> Result<bool, TableE
 /// meanwhile is no error.
 async fn create(client: &Client, definition: &TableDefinition) -> Result<(), TableCall> {
     let table = &definition.table_name;
+    let unbuilt = |e: BuildError| TableCall::unbuilt("CreateTable", table, &e);
     let mut request = client
         .create_table()
         .table_name(table)
-        .set_key_schema(Some(key_schema(&definition.key_schema)))
-        .set_attribute_definitions(Some(attributes(definition, |_| true)))
+        .set_key_schema(Some(key_schema(&definition.key_schema).map_err(unbuilt)?))
+        .set_attribute_definitions(Some(attributes(definition, |_| true).map_err(unbuilt)?))
         .billing_mode(billing(definition))
-        .set_provisioned_throughput(throughput(definition.billing.throughput()));
+        .set_provisioned_throughput(throughput(definition.billing.throughput()).map_err(unbuilt)?);
     for index in &definition.global_secondary_indexes {
         let gsi = GlobalSecondaryIndex::builder()
             .index_name(&index.name)
-            .set_key_schema(Some(key_schema(&index.key_schema)))
+            .set_key_schema(Some(key_schema(&index.key_schema).map_err(unbuilt)?))
             .projection(projection(&index.projection))
-            .set_provisioned_throughput(throughput(index.throughput));
-        request = request.global_secondary_indexes(gsi.build().expect("gsi is complete"));
+            .set_provisioned_throughput(throughput(index.throughput).map_err(unbuilt)?);
+        request = request.global_secondary_indexes(gsi.build().map_err(unbuilt)?);
     }
     if let Some(view) = definition.stream_view {
         let stream = StreamSpecification::builder()
             .stream_enabled(true)
             .stream_view_type(StreamViewType::from(view.as_str()))
             .build()
-            .expect("stream specification is complete");
+            .map_err(unbuilt)?;
         request = request.stream_specification(stream);
     }
     for index in &definition.local_secondary_indexes {
         let lsi = LocalSecondaryIndex::builder()
             .index_name(&index.name)
-            .set_key_schema(Some(key_schema(&index.key_schema)))
+            .set_key_schema(Some(key_schema(&index.key_schema).map_err(unbuilt)?))
             .projection(projection(&index.projection));
-        request = request.local_secondary_indexes(lsi.build().expect("lsi is complete"));
+        request = request.local_secondary_indexes(lsi.build().map_err(unbuilt)?);
     }
     match request.send().await {
         Ok(_) => Ok(()),

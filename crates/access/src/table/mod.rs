@@ -64,6 +64,24 @@ impl TableCall {
     }
 }
 
+impl TableCall {
+    /// An `operation` on `table` whose request the SDK could not build (a required field
+    /// missing): no call was made. A bug to fix, classified as [`ServiceError::Validation`].
+    pub(crate) fn unbuilt(
+        operation: &'static str,
+        table: &str,
+        e: &aws_sdk_dynamodb::error::BuildError,
+    ) -> TableCall {
+        TableCall {
+            operation,
+            table: table.to_string(),
+            error: ServiceError::Validation {
+                message: format!("the request could not be built: {e}"),
+            },
+        }
+    }
+}
+
 /// A table (or one of its indexes) that did not become ACTIVE in time.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("table `{table}` is still {status} after waiting; try again shortly")]
@@ -92,4 +110,55 @@ pub async fn wait_active<E: From<TableCall> + From<NotActive>>(
         table: table.to_string(),
         status,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_sdk_dynamodb::types::{KeySchemaElement, TimeToLiveSpecification};
+
+    /// A request the SDK cannot build is a `TableCall` that names the operation and the table
+    /// and reads as a bug to fix (a validation error, not retried), never a panic.
+    #[test]
+    fn a_request_the_sdk_cannot_build_is_an_error_not_a_panic() {
+        let incomplete = [
+            KeySchemaElement::builder()
+                .attribute_name("PK")
+                .build()
+                .err(),
+            TimeToLiveSpecification::builder()
+                .enabled(true)
+                .build()
+                .err(),
+        ];
+        for e in incomplete {
+            let e = e.expect("a required field is missing");
+            let call = TableCall::unbuilt("CreateTable", "Shop", &e);
+            assert!(matches!(call.error, ServiceError::Validation { .. }));
+            assert!(!call.error.is_transient());
+            let text = call.to_string();
+            assert!(
+                text.starts_with(
+                    "CreateTable on table `Shop` failed: the request could not be built: "
+                ),
+                "{text}"
+            );
+        }
+    }
+
+    /// Every SDK shape the model's table needs is built whole: the shop's table (global and
+    /// local indexes, provisioned or on demand) converts without a `BuildError`.
+    #[test]
+    fn the_models_table_converts_to_complete_sdk_shapes() {
+        let model = monotable_model::parse(include_str!("../../../../examples/shop/shop.toml"))
+            .expect("the shop's model");
+        let definition = monotable_model::definition::table_definition(&model);
+        assert!(shape::key_schema(&definition.key_schema).is_ok());
+        assert!(shape::attributes(&definition, |_| true).is_ok_and(|a| !a.is_empty()));
+        assert!(shape::throughput(definition.billing.throughput()).is_ok());
+        for index in &definition.global_secondary_indexes {
+            assert!(shape::key_schema(&index.key_schema).is_ok());
+            assert!(shape::throughput(index.throughput).is_ok());
+        }
+    }
 }

@@ -1,6 +1,9 @@
 //! The model crate's table definition (`monotable_model::definition`, the same table every
-//! export describes) as the SDK's types, for CreateTable and UpdateTable.
+//! export describes) as the SDK's types, for CreateTable and UpdateTable. A type the SDK cannot
+//! build (a required field missing) is its `BuildError`, which the caller reports as a
+//! [`TableCall`](super::TableCall) that made no call, never a panic.
 
+use aws_sdk_dynamodb::error::BuildError;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, Projection, ProvisionedThroughput,
     ScalarAttributeType,
@@ -20,7 +23,7 @@ fn scalar(ty: KeyAttributeType) -> ScalarAttributeType {
 pub(super) fn attributes(
     definition: &TableDefinition,
     keep: impl Fn(&str) -> bool,
-) -> Vec<AttributeDefinition> {
+) -> Result<Vec<AttributeDefinition>, BuildError> {
     definition
         .attribute_definitions
         .iter()
@@ -30,18 +33,18 @@ pub(super) fn attributes(
                 .attribute_name(&a.name)
                 .attribute_type(scalar(a.ty))
                 .build()
-                .expect("name and type are set")
         })
         .collect()
 }
 
-pub(super) fn key_schema(schema: &definition::KeySchema) -> Vec<KeySchemaElement> {
+pub(super) fn key_schema(
+    schema: &definition::KeySchema,
+) -> Result<Vec<KeySchemaElement>, BuildError> {
     let key = |name: &str, kind: KeyType| {
         KeySchemaElement::builder()
             .attribute_name(name)
             .key_type(kind)
             .build()
-            .expect("name and key type are set")
     };
     schema
         .elements()
@@ -62,16 +65,18 @@ pub(super) fn projection(projection: &definition::Projection) -> Projection {
     .build()
 }
 
-pub(super) fn throughput(t: Option<definition::Throughput>) -> Option<ProvisionedThroughput> {
-    let t = t?;
+pub(super) fn throughput(
+    t: Option<definition::Throughput>,
+) -> Result<Option<ProvisionedThroughput>, BuildError> {
+    let Some(t) = t else {
+        return Ok(None);
+    };
     let units = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    Some(
-        ProvisionedThroughput::builder()
-            .read_capacity_units(units(t.read_capacity_units))
-            .write_capacity_units(units(t.write_capacity_units))
-            .build()
-            .expect("units are set"),
-    )
+    ProvisionedThroughput::builder()
+        .read_capacity_units(units(t.read_capacity_units))
+        .write_capacity_units(units(t.write_capacity_units))
+        .build()
+        .map(Some)
 }
 
 pub(super) fn billing(definition: &TableDefinition) -> BillingMode {

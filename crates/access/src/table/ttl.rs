@@ -42,7 +42,7 @@ pub(super) async fn set(
         .attribute_name(attribute)
         .enabled(enabled)
         .build()
-        .expect("ttl spec is complete");
+        .map_err(|e| TableCall::unbuilt("UpdateTimeToLive", table, &e))?;
     client
         .update_time_to_live()
         .table_name(table)

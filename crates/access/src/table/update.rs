@@ -2,6 +2,7 @@
 //! data, and the billing mode set; each waits until the table is ACTIVE again.
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::BuildError;
 use aws_sdk_dynamodb::operation::update_table::builders::UpdateTableFluentBuilder;
 use aws_sdk_dynamodb::types::{
     CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
@@ -49,17 +50,18 @@ pub async fn create_index(
             table: table.clone(),
             index: name.to_string(),
         })?;
+    let unbuilt = |e: BuildError| TableCall::unbuilt("UpdateTable", table, &e);
     let create = CreateGlobalSecondaryIndexAction::builder()
         .index_name(&index.name)
-        .set_key_schema(Some(key_schema(&index.key_schema)))
+        .set_key_schema(Some(key_schema(&index.key_schema).map_err(unbuilt)?))
         .projection(projection(&index.projection))
-        .set_provisioned_throughput(throughput(index.throughput))
+        .set_provisioned_throughput(throughput(index.throughput).map_err(unbuilt)?)
         .build()
-        .expect("the index is complete");
+        .map_err(unbuilt)?;
     let keyed = |a: &str| index.key_schema.elements().any(|(k, _)| k == a);
     let request = client
         .update_table()
-        .set_attribute_definitions(Some(attributes(&definition, keyed)))
+        .set_attribute_definitions(Some(attributes(&definition, keyed).map_err(unbuilt)?))
         .global_secondary_index_updates(
             GlobalSecondaryIndexUpdate::builder().create(create).build(),
         );
@@ -75,7 +77,7 @@ pub async fn delete_index(
     let delete = DeleteGlobalSecondaryIndexAction::builder()
         .index_name(name)
         .build()
-        .expect("the name is set");
+        .map_err(|e| TableCall::unbuilt("UpdateTable", table, &e))?;
     let request = client.update_table().global_secondary_index_updates(
         GlobalSecondaryIndexUpdate::builder().delete(delete).build(),
     );
@@ -85,11 +87,14 @@ pub async fn delete_index(
 /// Sets the table's billing mode to the model's (with its throughput when provisioned).
 pub async fn update_billing(client: &Client, model: &Model) -> Result<(), UpdateTableError> {
     let definition = table_definition(model);
+    let table = &definition.table_name;
+    let throughput = throughput(definition.billing.throughput())
+        .map_err(|e| TableCall::unbuilt("UpdateTable", table, &e))?;
     let request = client
         .update_table()
         .billing_mode(billing(&definition))
-        .set_provisioned_throughput(throughput(definition.billing.throughput()));
-    call(client, &definition.table_name, request).await
+        .set_provisioned_throughput(throughput);
+    call(client, table, request).await
 }
 
 /// The one UpdateTable call (on `table`), and the wait until the table is ACTIVE again.

@@ -118,8 +118,9 @@ pub struct Emulator {
     settings: Settings,
     catalog: catalog::Catalog,
     state: Mutex<State>,
-    /// The key of [`Emulator::pseudonym`]: drawn at start, never shown.
-    key_secret: [u8; 32],
+    /// The key of [`Emulator::pseudonym`]: drawn at start, never shown. One SHA-256 block, the
+    /// key size HMAC takes without a length check ([`KEY_BYTES`]).
+    key_secret: [u8; KEY_BYTES],
 }
 
 impl std::fmt::Debug for Emulator {
@@ -198,6 +199,10 @@ struct Peaks {
     peak: [f64; 2],
 }
 
+/// The pseudonyms' key length: SHA-256's block, so the key needs no hashing or padding and HMAC
+/// takes it as a fixed-size array, with no length to check at run time.
+const KEY_BYTES: usize = 64;
+
 /// Partition buckets kept before idle (full) ones are dropped.
 const PRUNE_AT: usize = 100_000;
 
@@ -211,7 +216,7 @@ fn op_index(op: Op) -> usize {
 impl Emulator {
     /// An emulator with `settings`.
     pub fn new(settings: Settings) -> Emulator {
-        let mut key_secret = [0u8; 32];
+        let mut key_secret = [0u8; KEY_BYTES];
         if getrandom::fill(&mut key_secret).is_err() {
             // No system randomness here: std's per-process hash keys are the next best secret.
             use std::hash::{BuildHasher, Hasher};
@@ -235,8 +240,7 @@ impl Emulator {
     /// address, say) without that key, which never leaves the process.
     pub fn pseudonym(&self, table: &str, index: Option<&str>, key: &str) -> String {
         use hmac::{KeyInit, Mac};
-        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.key_secret)
-            .expect("HMAC takes a key of any length");
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new(&self.key_secret.into());
         for part in [table, index.unwrap_or(""), key] {
             // Lengths first, so no two (table, index, key) triples share an input.
             mac.update(&u64::try_from(part.len()).unwrap_or(u64::MAX).to_be_bytes());

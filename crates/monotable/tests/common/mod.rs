@@ -264,6 +264,22 @@ impl TestTable {
         }
     }
 
+    /// A table on an embedded engine whose stream records are stamped by `clock`, which the
+    /// test moves to age them past the stream's retention.
+    pub async fn on_clock(clock: &monotable::connect::ManualClock) -> TestTable {
+        let model = model();
+        let engine = monotable::connect::Engine::memory_with_clock(clock).expect("engine");
+        let dynamo = monotable::connect::Dynamo::embedded(engine);
+        monotable::ensure_table(dynamo.client(), &model)
+            .await
+            .expect("table");
+        TestTable {
+            table: Table::new(dynamo.client().clone(), &model.table.name),
+            dynamo,
+            external: None,
+        }
+    }
+
     /// Whether the table is on an external endpoint (whose indexes lag writes).
     pub fn is_external(&self) -> bool {
         self.external.is_some()

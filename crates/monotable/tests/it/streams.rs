@@ -430,6 +430,102 @@ async fn an_item_that_does_not_decode_is_a_typed_error_and_goes_to_the_failure_f
     assert!(err.to_string().contains("title"), "{err}");
 }
 
+/// A day and an hour: past the 24 hours a stream keeps a record.
+const PAST_RETENTION: std::time::Duration = std::time::Duration::from_secs(25 * 3600);
+
+async fn create_tasks(t: &TestTable, numbers: std::ops::RangeInclusive<i64>) {
+    for n in numbers {
+        CreateTask {
+            task: &task("p1", n),
+        }
+        .send(t)
+        .await
+        .unwrap();
+    }
+}
+
+/// A consumer that fell more than a day behind, with its stream iterator held across the gap:
+/// the records it missed were trimmed, so it resumes at the oldest record kept, as Lambda's
+/// event source mapping does, and counts the skip. One that had caught up loses nothing.
+#[tokio::test]
+async fn a_consumer_whose_records_were_trimmed_skips_to_the_oldest_record_kept() {
+    let clock = monotable::connect::ManualClock::new(1_800_000_000);
+    let t = TestTable::on_clock(&clock).await;
+    write_some(&t).await;
+    let seen = Seen::default();
+    let mut delivery = stream::runner(
+        &t.dynamo,
+        &t,
+        TaskActivityConsumer,
+        recorder(seen.clone(), |_| false),
+        stream::testing::options(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(delivery.drain().await.unwrap(), 5);
+
+    // Caught up, then a day passes: the next record comes with nothing skipped.
+    clock.tick(PAST_RETENTION);
+    create_tasks(&t, 3..=3).await;
+    assert_eq!(delivery.drain().await.unwrap(), 1);
+    assert_eq!(delivery.metrics().snapshot().trimmed_skips, 0);
+
+    // Two records it never read age out: it resumes at the record after them.
+    create_tasks(&t, 4..=5).await;
+    clock.tick(PAST_RETENTION);
+    create_tasks(&t, 6..=6).await;
+    seen.lock().unwrap().clear();
+    assert_eq!(delivery.drain().await.unwrap(), 1);
+    assert_eq!(*seen.lock().unwrap(), ["task 6 created"]);
+    let metrics = delivery.metrics().snapshot();
+    assert_eq!((metrics.trimmed_skips, metrics.lag_records), (1, 0));
+    assert!(
+        stream::prometheus(&[("taskActivity", metrics)])
+            .contains("monotable_consumer_trimmed_skips_total{consumer=\"taskActivity\"} 1\n")
+    );
+}
+
+/// A restart whose checkpoint is older than the stream keeps records: the engine answers
+/// TrimmedDataAccessException to the iterator after it, and delivery resumes at the oldest
+/// record kept (and keeps going from there after the next restart).
+#[tokio::test]
+async fn a_restart_from_a_checkpoint_older_than_the_stream_resumes_at_the_oldest_record() {
+    let clock = monotable::connect::ManualClock::new(1_800_000_000);
+    let t = TestTable::on_clock(&clock).await;
+    let dir = tempfile::tempdir().unwrap();
+    let open = |seen: Seen| {
+        stream::runner(
+            &t.dynamo,
+            &t,
+            TaskActivityConsumer,
+            recorder(seen, |_| false),
+            stream::Options {
+                data_dir: Some(dir.path().to_path_buf()),
+                ..stream::testing::options()
+            },
+        )
+    };
+    create_tasks(&t, 1..=1).await;
+    open(Seen::default()).await.unwrap().drain().await.unwrap();
+
+    // While it is down: a record, a day, and two more.
+    create_tasks(&t, 2..=2).await;
+    clock.tick(PAST_RETENTION);
+    create_tasks(&t, 3..=4).await;
+    let seen = Seen::default();
+    let mut restarted = open(seen.clone()).await.unwrap();
+    assert_eq!(restarted.drain().await.unwrap(), 2);
+    assert_eq!(*seen.lock().unwrap(), ["task 3 created", "task 4 created"]);
+    assert_eq!(restarted.metrics().snapshot().trimmed_skips, 1);
+
+    create_tasks(&t, 5..=5).await;
+    let seen = Seen::default();
+    let mut again = open(seen.clone()).await.unwrap();
+    assert_eq!(again.drain().await.unwrap(), 1);
+    assert_eq!(*seen.lock().unwrap(), ["task 5 created"]);
+    assert_eq!(again.metrics().snapshot().trimmed_skips, 0);
+}
+
 mod decoding {
     use proptest::prelude::*;
 

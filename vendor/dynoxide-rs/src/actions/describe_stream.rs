@@ -90,6 +90,8 @@ pub async fn execute<S: StorageBackend>(
 
     let label = meta.stream_label.clone().unwrap_or_default();
     let sid = streams::shard_id(&table_name);
+    // The shard's range starts at the oldest record kept.
+    storage.trim_stream_records(&table_name).await?;
     let (start_seq, end_seq) = storage.get_shard_sequence_range(&table_name, &sid).await?;
     let public = |seq: Option<String>| {
         seq.and_then(|s| s.parse().ok())

@@ -97,6 +97,12 @@ pub async fn execute<S: StorageBackend>(
         .stream_view_type
         .unwrap_or_else(|| "NEW_AND_OLD_IMAGES".to_string());
 
+    // The records after the iterator's position may have been trimmed since it
+    // was issued: DynamoDB answers TrimmedDataAccessException then, rather than
+    // skip to the oldest record kept.
+    let trimmed = storage.trim_stream_records(&table_name).await?;
+    crate::streams::check_not_trimmed(position, trimmed)?;
+
     let limit = request.limit.unwrap_or(1000).min(1000);
     let raw_records = storage
         .get_stream_records_with_event_ids(&table_name, &shard_id, position, limit)

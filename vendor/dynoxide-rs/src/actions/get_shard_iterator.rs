@@ -87,14 +87,18 @@ pub async fn execute<S: StorageBackend>(
         ));
     }
 
+    // Records older than the retention go first; the trim point is the
+    // highest sequence number trimmed, so the oldest record kept follows it.
+    let trimmed = storage.trim_stream_records(&table_name).await?;
     let position = match kind {
-        "TRIM_HORIZON" => 0,
+        "TRIM_HORIZON" => trimmed.unwrap_or(0),
         "LATEST" => {
             // Position at the shard's last record, so only later ones return.
             let (_, last) = storage
                 .get_shard_sequence_range(&table_name, &request.shard_id)
                 .await?;
-            last.and_then(|seq| seq.parse().ok()).unwrap_or(0)
+            let last = last.and_then(|seq| seq.parse().ok()).unwrap_or(0);
+            last.max(trimmed.unwrap_or(0))
         }
         // AT includes the named record, so position just before it.
         "AT_SEQUENCE_NUMBER" => requested_sequence_number(&request)? - 1,
@@ -105,6 +109,10 @@ pub async fn execute<S: StorageBackend>(
             )));
         }
     };
+
+    // A sequence number at or before the trim point is gone: the records after
+    // it that a reader would expect are not all there.
+    crate::streams::check_not_trimmed(position, trimmed)?;
 
     let iterator = encode_shard_iterator(&table_name, &request.shard_id, position);
 

@@ -308,10 +308,9 @@ async fn execute_inner<S: StorageBackend>(
                 } else {
                     "INSERT"
                 };
-                let now_epoch = SystemTime::now()
-                    .duration_since(SystemTime::UNIX_EPOCH)
-                    .unwrap()
-                    .as_secs() as i64;
+                // The storage clock, as every stream writer: retention ages
+                // records by it.
+                let now_epoch = storage.clock().now_unix_secs() as i64;
                 storage
                     .insert_stream_record(
                         table_name,

@@ -32,6 +32,7 @@ fn short_error_type(err: &DynoxideError) -> &'static str {
         DynoxideError::AccessDeniedException(_) => "AccessDeniedException",
         DynoxideError::SerializationException(_) => "SerializationException",
         DynoxideError::LimitExceededException(_) => "LimitExceededException",
+        DynoxideError::TrimmedDataAccessException(_) => "TrimmedDataAccessException",
         DynoxideError::IdempotentParameterMismatchException(_) => {
             "IdempotentParameterMismatchException"
         }

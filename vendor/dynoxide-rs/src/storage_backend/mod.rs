@@ -876,6 +876,12 @@ pub trait StorageBackend: private::Sealed {
 
     async fn list_stream_enabled_tables(&self) -> Result<Vec<TableMetadata>, BackendError>;
 
+    /// Trim the table's stream of records older than the backend's retention
+    /// and return its trim point: the highest sequence number trimmed from it
+    /// so far (`None` before any was). Stream reads call it first, so a read
+    /// from before the trim point answers `TrimmedDataAccessException`.
+    async fn trim_stream_records(&self, table_name: &str) -> Result<Option<i64>, BackendError>;
+
     // -----------------------------------------------------------------------
     // TTL operations
     // -----------------------------------------------------------------------

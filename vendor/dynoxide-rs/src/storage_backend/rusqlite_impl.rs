@@ -616,6 +616,10 @@ impl StorageBackend for Storage {
         Storage::list_stream_enabled_tables(self).map_err(dyno_to_backend)
     }
 
+    async fn trim_stream_records(&self, table_name: &str) -> Result<Option<i64>, BackendError> {
+        Storage::trim_stream_records(self, table_name).map_err(dyno_to_backend)
+    }
+
     async fn update_ttl_config(
         &self,
         table_name: &str,

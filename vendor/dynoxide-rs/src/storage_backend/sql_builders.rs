@@ -165,7 +165,7 @@ pub const TABLE_EXISTS: &str =
     "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)";
 
 /// Idempotent schema bootstrap shared by both backends: the metadata, config,
-/// and stream-record tables at the current schema version. Native
+/// stream-record and stream-trim tables at the current schema version. Native
 /// `Storage::initialize` runs this (then layers WAL, custom functions, and
 /// migrations on top); the wasm backend runs it on open. Keeping it here means
 /// the `_tables` column set cannot drift between backends.
@@ -218,7 +218,15 @@ pub const INIT_SCHEMA: &str = "CREATE TABLE IF NOT EXISTS _config (
             CREATE INDEX IF NOT EXISTS _stream_records_by_table_sequence
                 ON _stream_records (table_name, CAST(sequence_number AS INTEGER));
             CREATE INDEX IF NOT EXISTS _stream_records_by_shard_sequence
-                ON _stream_records (table_name, shard_id, CAST(sequence_number AS INTEGER));";
+                ON _stream_records (table_name, shard_id, CAST(sequence_number AS INTEGER));
+
+            -- Per table, the highest sequence number trimmed from its stream (records
+            -- older than the retention): a read from before it answers
+            -- TrimmedDataAccessException rather than skip what it lost.
+            CREATE TABLE IF NOT EXISTS _stream_trims (
+                table_name TEXT PRIMARY KEY,
+                trimmed_through INTEGER NOT NULL
+            );";
 
 /// Whether `_stream_records` has an `event_id` column, as `0` or `1`.
 pub const STREAM_RECORDS_HAVE_EVENT_ID: &str =

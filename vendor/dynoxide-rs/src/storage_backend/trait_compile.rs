@@ -552,6 +552,10 @@ impl StorageBackend for TestBackend {
         unimplemented!()
     }
 
+    async fn trim_stream_records(&self, _table_name: &str) -> Result<Option<i64>, BackendError> {
+        unimplemented!()
+    }
+
     async fn update_ttl_config(
         &self,
         _table_name: &str,

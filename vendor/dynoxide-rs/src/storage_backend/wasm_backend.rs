@@ -1350,6 +1350,10 @@ impl StorageBackend for WasmBridgeBackend {
         Err(unsupported("streams"))
     }
 
+    async fn trim_stream_records(&self, _table_name: &str) -> Result<Option<i64>, BackendError> {
+        Err(unsupported("streams"))
+    }
+
     async fn get_shard_sequence_range(
         &self,
         _table_name: &str,
