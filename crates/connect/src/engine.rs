@@ -165,16 +165,6 @@ impl Engine {
         }
     }
 
-    /// Keep each table's stream records for `retention` (24 hours by default, as DynamoDB
-    /// Streams does). Older records are trimmed on the next read or write of their stream,
-    /// and a read from a position whose following records were trimmed answers
-    /// `TrimmedDataAccessException`, as DynamoDB's does (docs/streams.md).
-    pub fn set_stream_retention(&self, retention: std::time::Duration) -> Result<(), OpenError> {
-        self.db
-            .set_stream_retention(retention)
-            .map_err(|e| self.setting_error(&e))
-    }
-
     /// Whether the data lives in a file (so calls do disk I/O).
     pub fn is_file_backed(&self) -> bool {
         self.disk.is_some()

@@ -398,8 +398,8 @@ async fn an_unreachable_endpoint_is_named() {
     );
 }
 
-/// The embedded engine keeps a stream's records for its retention (24 hours by default; an
-/// hour here), as DynamoDB Streams does, on a clock the test moves. Through the official
+/// The embedded engine keeps a stream's records for its retention (24 hours, as on
+/// DynamoDB), as DynamoDB Streams does, on a clock the test moves. Through the official
 /// Streams client: a position whose following records were trimmed, by sequence number or by
 /// an iterator held across the gap, answers `TrimmedDataAccessException`; TRIM_HORIZON starts at
 /// the oldest record kept; a reader that had everything loses nothing.
@@ -408,9 +408,6 @@ async fn records_past_the_retention_answer_trimmed_data_access_to_the_streams_cl
     use aws_sdk_dynamodbstreams::types::ShardIteratorType as Kind;
     let clock = monotable_connect::ManualClock::new(1_800_000_000);
     let engine = monotable_connect::Engine::memory_with_clock(&clock).unwrap();
-    engine
-        .set_stream_retention(Duration::from_secs(3600))
-        .unwrap();
     let client = monotable_connect::inprocess::client(engine.clone());
     let streams = monotable_connect::inprocess::streams_client(engine);
     let stream = Stream::create(&client, &streams).await;
@@ -419,7 +416,7 @@ async fn records_past_the_retention_answer_trimmed_data_access_to_the_streams_cl
     }
     let old_horizon = stream.iterator(Kind::TrimHorizon, None).await.unwrap();
     let seqs = stream.sequence_numbers(&old_horizon).await;
-    clock.tick(Duration::from_secs(2 * 3600));
+    clock.tick(Duration::from_secs(48 * 3600));
     stream.put("C").await;
 
     let trimmed = |e: &aws_sdk_dynamodbstreams::Error| {
