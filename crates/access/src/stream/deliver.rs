@@ -207,8 +207,10 @@ impl Delivery {
             let drained = {
                 let drain = self.drain();
                 tokio::pin!(drain);
+                // The stop first, each time the task wakes: a stop that came while a batch was
+                // handled is seen before that batch's retry could start.
                 tokio::select! {
-                    drained = &mut drain => drained,
+                    biased;
                     () = &mut stop => {
                         stopping.store(true, Ordering::Relaxed);
                         if let Err(e) = drain.await {
@@ -216,6 +218,7 @@ impl Delivery {
                         }
                         return;
                     }
+                    drained = &mut drain => drained,
                 }
             };
             if let Err(e) = drained {
