@@ -3,7 +3,11 @@
 //! `MONOTABLE_TEST_ENDPOINT` is set, any external DynamoDB-compatible endpoint. The tests through
 //! `serve` need its feature (`cargo test -p monotable-connect --all-features`; the workspace's
 //! test run has it on). On the embedded engine alone, with a clock the test moves: a stream
-//! trimmed past its retention, read through the official Streams client.
+//! trimmed past its retention, read through the official Streams client. `engine_reads`: the
+//! engine's answers to reads against golden files recorded from unpatched dynoxide
+//! (vendor/patches).
+
+mod engine_reads;
 
 use std::collections::HashMap;
 #[cfg(feature = "serve")]
