@@ -12,17 +12,22 @@
 //! - **engine**: dynoxide's typed call (`monotable_connect::direct`), the request decoded before
 //!   the timer: what the engine itself costs, no JSON on either side, no SDK.
 //! - **SQLite floor**: the same rows read by one cached statement on a connection of its own
-//!   (SQLite's default settings), each row's key and item text copied out as the engine's
-//!   storage layer copies them: what the storage under the engine costs.
+//!   (SQLite's default page cache, no memory map; the query planner stability guarantee on, so
+//!   a bound `LIMIT` does not prepare its statement again), each row's key and item text copied
+//!   out as the engine's storage layer copies them: what the storage under the engine costs.
 //!
 //! In memory the floor's connection holds its own copy of the rows (an in-memory database is
 //! private to its connection); on a data directory it opens the engine's file, read-only.
+//!
+//! For a profile of one read: `ENGINE_READS=get` (or a Limit: `1`, `20`, `100`, comma
+//! separated) and `ENGINE_READS_STORAGE=memory` (or `dir`).
 
 use std::time::{Duration, Instant};
 
 use monotable_connect::direct::Decoded;
 use monotable_connect::dispatch::{self, Origin};
 use monotable_connect::{DataLocation, Engine};
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 use serde_json::{Value, json};
 
@@ -135,11 +140,17 @@ fn load(engine: &Engine, partitions: usize) {
 /// The floor's connection: the engine's file read-only, or (in memory) a private copy of the
 /// rows in the engine's own table layout.
 fn floor_connection(location: &DataLocation, partitions: usize) -> Connection {
-    if let Some(file) = location.database_file() {
-        return Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .expect("open the engine's file");
+    let conn = match location.database_file() {
+        Some(file) => Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("open the engine's file"),
+        None => Connection::open_in_memory().expect("memory"),
+    };
+    // A bound LIMIT would otherwise prepare the statement again for each new value.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
+        .expect("query planner stability");
+    if location.database_file().is_some() {
+        return conn;
     }
-    let conn = Connection::open_in_memory().expect("memory");
     conn.execute_batch(&format!(
         "CREATE TABLE \"{TABLE}\" (pk TEXT NOT NULL, sk TEXT NOT NULL DEFAULT '', \
          item_json TEXT NOT NULL, item_size INTEGER NOT NULL, cached_at REAL, \
@@ -267,13 +278,28 @@ fn p50(mut samples: Vec<Duration>) -> f64 {
     samples[samples.len() / 2].as_secs_f64() * 1e6
 }
 
+/// The reads to time: `ENGINE_READS` (say `get,1,20`, for a profile of one), else all four.
+fn reads() -> Vec<Read> {
+    let all = vec![Read::Get, Read::Query(1), Read::Query(20), Read::Query(100)];
+    let Ok(wanted) = std::env::var("ENGINE_READS") else {
+        return all;
+    };
+    wanted
+        .split(',')
+        .map(|read| match read.trim() {
+            "get" => Read::Get,
+            n => Read::Query(n.parse().expect("ENGINE_READS: get or a Limit")),
+        })
+        .collect()
+}
+
 fn bench(location: &DataLocation, label: &str, partitions: usize, calls: usize) {
     let engine = Engine::open(location).expect("engine");
     load(&engine, partitions);
     let floor = floor_connection(location, partitions);
     let mut rng = fastrand::Rng::with_seed(31);
     let mut medians = Vec::new();
-    for read in [Read::Get, Read::Query(1), Read::Query(20), Read::Query(100)] {
+    for read in reads() {
         // Warm both sides (statement caches, the page cache) before the timed calls.
         measure(&engine, &floor, read, partitions, BLOCK, &mut rng);
         let (ours, theirs) = measure(&engine, &floor, read, partitions, calls, &mut rng);
@@ -285,6 +311,9 @@ fn bench(location: &DataLocation, label: &str, partitions: usize, calls: usize) 
             ours / theirs
         );
         medians.push((read, ours, theirs));
+    }
+    if medians.len() < 4 {
+        return;
     }
     let (_, one, floor_one) = medians[1];
     let (_, hundred, floor_hundred) = medians[3];
@@ -306,12 +335,18 @@ fn main() {
     );
     println!("| storage | read | items | engine | SQLite floor | engine / floor |");
     println!("|---|---|---:|---:|---:|---:|");
-    bench(&DataLocation::Memory, "memory", partitions, calls);
-    let dir = tempfile::tempdir().expect("temp dir");
-    bench(
-        &DataLocation::Dir(dir.path().join("data")),
-        "data dir",
-        partitions,
-        calls,
-    );
+    // `ENGINE_READS_STORAGE=memory` or `dir` runs one of the two.
+    let storage = std::env::var("ENGINE_READS_STORAGE").unwrap_or_default();
+    if storage != "dir" {
+        bench(&DataLocation::Memory, "memory", partitions, calls);
+    }
+    if storage != "memory" {
+        let dir = tempfile::tempdir().expect("temp dir");
+        bench(
+            &DataLocation::Dir(dir.path().join("data")),
+            "data dir",
+            partitions,
+            calls,
+        );
+    }
 }
