@@ -32,6 +32,15 @@ const OPEN_BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30
 #[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
 const REQUEST_BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// How many prepared statements a connection keeps for reuse. Reads and item
+/// writes run one statement per table or index and shape (key condition,
+/// direction, cursor, limit or none), so the shapes in use add up across
+/// tables: 256 keeps sixteen shapes each for sixteen tables and indexes, where
+/// rusqlite's default of 16 lets two tables with an index each evict one
+/// another's statements. A statement costs a few kilobytes.
+#[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
+const STATEMENT_CACHE_CAPACITY: usize = 256;
+
 #[cfg(test)]
 thread_local! {
     /// The busy timeout a connection on this thread had when it finished
@@ -452,6 +461,18 @@ impl Storage {
         refuse_newer_schema(&self.conn)?;
         // Enable WAL mode for better concurrency
         self.conn.pragma_update(None, "journal_mode", "WAL")?;
+        self.conn
+            .set_prepared_statement_cache_capacity(STATEMENT_CACHE_CAPACITY);
+        // Plan each statement once, whatever its parameters hold: SQLite
+        // otherwise plans a `LIMIT ?` by the value bound to it and prepares
+        // the statement again for every new binding, which a cached statement
+        // with a bound limit would pay on every page. No read statement here
+        // has any other plan that depends on a bound value (key conditions
+        // are ranges, never LIKE, and no ANALYZE statistics are gathered).
+        self.conn.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+            true,
+        )?;
         Self::register_functions(&self.conn)?;
         self.migrate_to_current()?;
         #[cfg(test)]
@@ -824,7 +845,7 @@ impl Storage {
         }
 
         let (sql, params) = sql_builders::get_table_metadata(table_name);
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
 
         let result = stmt.query_row(rusqlite::params_from_iter(params.iter()), row_to_metadata);
 
@@ -1163,7 +1184,7 @@ impl Storage {
     ) -> Result<Vec<(String, String, String)>> {
         let (sql, params_vec) =
             sql_builders::query_gsi_items(table_name, index_name, gsi_pk, params);
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt
             .query_map(rusqlite::params_from_iter(params_vec.iter()), |row| {
                 Ok((row.get(0)?, row.get(1)?, row.get(2)?))
@@ -1181,7 +1202,7 @@ impl Storage {
         params: &ScanParams,
     ) -> Result<Vec<(String, String, String)>> {
         let (sql, params_vec) = sql_builders::scan_gsi_items(table_name, index_name, params);
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt
             .query_map(rusqlite::params_from_iter(params_vec.iter()), |row| {
                 Ok((row.get(0)?, row.get(1)?, row.get(2)?))
@@ -1262,7 +1283,7 @@ impl Storage {
     ) -> Result<Vec<crate::storage_backend::VectorCandidateRow>> {
         let (sql, params) =
             sql_builders::query_vector_candidates(table_name, index_name, hash_value);
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt
             .query_map(rusqlite::params_from_iter(params.iter()), |row| {
                 Ok(crate::storage_backend::VectorCandidateRow {
@@ -1361,7 +1382,7 @@ impl Storage {
         params: &QueryParams,
     ) -> Result<Vec<(String, String, String)>> {
         let (sql, params_vec) = sql_builders::query_lsi_items(table_name, index_name, pk, params);
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt
             .query_map(rusqlite::params_from_iter(params_vec.iter()), |row| {
                 Ok((row.get(0)?, row.get(1)?, row.get(2)?))
@@ -1379,7 +1400,7 @@ impl Storage {
         params: &ScanParams,
     ) -> Result<Vec<(String, String, String)>> {
         let (sql, params_vec) = sql_builders::scan_lsi_items(table_name, index_name, params);
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt
             .query_map(rusqlite::params_from_iter(params_vec.iter()), |row| {
                 Ok((row.get(0)?, row.get(1)?, row.get(2)?))
@@ -1491,7 +1512,8 @@ impl Storage {
         let (sql, params) =
             sql_builders::put_item_with_hash(table_name, pk, sk, item_json, item_size, hash_prefix);
         self.conn
-            .execute(&sql, rusqlite::params_from_iter(params.iter()))?;
+            .prepare_cached(&sql)?
+            .execute(rusqlite::params_from_iter(params.iter()))?;
 
         Ok(old_item)
     }
@@ -1529,9 +1551,8 @@ impl Storage {
         let (sql, params) = sql_builders::get_item(table_name, pk, sk);
         let result = self
             .conn
-            .query_row(&sql, rusqlite::params_from_iter(params.iter()), |row| {
-                row.get(0)
-            });
+            .prepare_cached(&sql)?
+            .query_row(rusqlite::params_from_iter(params.iter()), |row| row.get(0));
 
         match result {
             Ok(json) => Ok(Some(json)),
@@ -1543,11 +1564,10 @@ impl Storage {
     /// Return the total item_size for all items sharing the given partition key.
     pub fn get_partition_size(&self, table_name: &str, pk: &str) -> Result<i64> {
         let (sql, params) = sql_builders::get_partition_size(table_name, pk);
-        let size: i64 =
-            self.conn
-                .query_row(&sql, rusqlite::params_from_iter(params.iter()), |row| {
-                    row.get(0)
-                })?;
+        let size: i64 = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row(rusqlite::params_from_iter(params.iter()), |row| row.get(0))?;
         Ok(size)
     }
 
@@ -1560,11 +1580,10 @@ impl Storage {
         pk: &str,
     ) -> Result<i64> {
         let (sql, params) = sql_builders::get_lsi_partition_size(table_name, index_name, pk);
-        let size: i64 =
-            self.conn
-                .query_row(&sql, rusqlite::params_from_iter(params.iter()), |row| {
-                    row.get(0)
-                })?;
+        let size: i64 = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row(rusqlite::params_from_iter(params.iter()), |row| row.get(0))?;
         Ok(size)
     }
 
@@ -1574,7 +1593,8 @@ impl Storage {
 
         let (sql, params) = sql_builders::delete_item(table_name, pk, sk);
         self.conn
-            .execute(&sql, rusqlite::params_from_iter(params.iter()))?;
+            .prepare_cached(&sql)?
+            .execute(rusqlite::params_from_iter(params.iter()))?;
 
         Ok(old_item)
     }
@@ -1590,7 +1610,7 @@ impl Storage {
         params: &QueryParams,
     ) -> Result<Vec<(String, String, String)>> {
         let (sql, params_vec) = sql_builders::query_items(table_name, pk, params);
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt
             .query_map(rusqlite::params_from_iter(params_vec.iter()), |row| {
                 Ok((row.get(0)?, row.get(1)?, row.get(2)?))
@@ -1610,7 +1630,7 @@ impl Storage {
         params: &ScanParams,
     ) -> Result<Vec<(String, String, String)>> {
         let (sql, params_vec) = sql_builders::scan_items(table_name, params);
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt
             .query_map(rusqlite::params_from_iter(params_vec.iter()), |row| {
                 Ok((row.get(0)?, row.get(1)?, row.get(2)?))
@@ -1889,6 +1909,8 @@ impl Storage {
         }
         self.metadata_cache.borrow_mut().clear();
         self.stream_retention.forget_write_trims();
+        // Statements prepared against the tables this replaced.
+        self.conn.flush_prepared_statement_cache();
         Ok(())
     }
 

@@ -970,6 +970,18 @@ pub fn get_lsi_partition_size<'a>(
 
 // --- Queries (key condition + pagination) -------------------------------
 
+/// Append ` LIMIT ?N`, the limit bound as the next parameter: a limit written
+/// into the text would make every page size a statement of its own, which a
+/// statement cache keyed by the text could never reuse. Every builder below
+/// numbers its placeholders in the order it pushes their values, so the next
+/// parameter is one past the last pushed.
+fn push_limit(sql: &mut String, out: &mut Vec<SqlParam<'_>>, limit: Option<usize>) {
+    if let Some(limit) = limit {
+        out.push(SqlParam::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
+        sql.push_str(&format!(" LIMIT ?{}", out.len()));
+    }
+}
+
 /// Query base-table items by partition key, with optional sort-key condition,
 /// cursor, ordering, and limit. Returns `(pk, sk, item_json)` rows.
 pub fn query_items<'a>(
@@ -1008,9 +1020,7 @@ pub fn query_items<'a>(
         " ORDER BY sk DESC"
     });
 
-    if let Some(lim) = params.limit {
-        sql.push_str(&format!(" LIMIT {lim}"));
-    }
+    push_limit(&mut sql, &mut out, params.limit);
 
     (sql, out)
 }
@@ -1075,9 +1085,7 @@ pub fn query_gsi_items<'a>(
         " ORDER BY gsi_sk DESC, table_pk DESC, table_sk DESC"
     });
 
-    if let Some(lim) = params.limit {
-        sql.push_str(&format!(" LIMIT {lim}"));
-    }
+    push_limit(&mut sql, &mut out, params.limit);
 
     (sql, out)
 }
@@ -1137,9 +1145,7 @@ pub fn query_lsi_items<'a>(
         " ORDER BY sk DESC, base_pk DESC, base_sk DESC"
     });
 
-    if let Some(lim) = params.limit {
-        sql.push_str(&format!(" LIMIT {lim}"));
-    }
+    push_limit(&mut sql, &mut out, params.limit);
 
     (sql, out)
 }
@@ -1227,9 +1233,7 @@ pub fn scan_items<'a>(table_name: &str, params: &ScanParams<'a>) -> (String, Vec
         sql.push_str(" ORDER BY pk ASC, sk ASC");
     }
 
-    if let Some(lim) = params.limit {
-        sql.push_str(&format!(" LIMIT {lim}"));
-    }
+    push_limit(&mut sql, &mut out, params.limit);
 
     (sql, out)
 }
@@ -1297,9 +1301,7 @@ pub fn scan_gsi_items<'a>(
 
     sql.push_str(" ORDER BY gsi_pk ASC, gsi_sk ASC, table_pk ASC, table_sk ASC");
 
-    if let Some(lim) = params.limit {
-        sql.push_str(&format!(" LIMIT {lim}"));
-    }
+    push_limit(&mut sql, &mut out, params.limit);
 
     (sql, out)
 }
@@ -1364,9 +1366,7 @@ pub fn scan_lsi_items<'a>(
 
     sql.push_str(" ORDER BY pk ASC, sk ASC, base_pk ASC, base_sk ASC");
 
-    if let Some(lim) = params.limit {
-        sql.push_str(&format!(" LIMIT {lim}"));
-    }
+    push_limit(&mut sql, &mut out, params.limit);
 
     (sql, out)
 }
@@ -1488,7 +1488,7 @@ mod tests {
         let (sql, out) = query_items("T", "u1", &params);
         assert_eq!(
             sql,
-            "SELECT pk, sk, item_json FROM \"T\" WHERE pk = ?1 AND sk BETWEEN ?2 AND ?3 AND sk > ?4 ORDER BY sk ASC LIMIT 5"
+            "SELECT pk, sk, item_json FROM \"T\" WHERE pk = ?1 AND sk BETWEEN ?2 AND ?3 AND sk > ?4 ORDER BY sk ASC LIMIT ?5"
         );
         assert_eq!(
             out,
@@ -1497,8 +1497,37 @@ mod tests {
                 SqlParam::text("a"),
                 SqlParam::text("b"),
                 SqlParam::text("c"),
+                SqlParam::Integer(5),
             ]
         );
+    }
+
+    #[test]
+    fn every_page_size_shares_one_statement() {
+        let page = |limit| QueryParams {
+            forward: true,
+            limit: Some(limit),
+            ..Default::default()
+        };
+        let (one, one_params) = query_items("T", "u1", &page(1));
+        let (hundred, hundred_params) = query_items("T", "u1", &page(100));
+        assert_eq!(one, hundred);
+        assert_eq!(one_params.last(), Some(&SqlParam::Integer(1)));
+        assert_eq!(hundred_params.last(), Some(&SqlParam::Integer(100)));
+
+        // A parallel scan from a cursor numbers its hash after the key it
+        // reads it from; the limit still comes after every other parameter.
+        let scan = ScanParams {
+            limit: Some(7),
+            segment: Some(0),
+            total_segments: Some(2),
+            exclusive_start_pk: Some("S:a"),
+            exclusive_start_sk: Some("S:b"),
+            ..Default::default()
+        };
+        let (sql, params) = scan_items("T", &scan);
+        assert!(sql.ends_with(&format!(" LIMIT ?{}", params.len())), "{sql}");
+        assert_eq!(params.last(), Some(&SqlParam::Integer(7)));
     }
 
     #[test]
@@ -1557,7 +1586,7 @@ mod tests {
         let (sql, out) = query_lsi_items("T", "lsi1", "p1", &params);
         assert_eq!(
             sql,
-            "SELECT pk, sk, item_json FROM \"T::lsi::lsi1\" WHERE pk = ?1 AND (sk, base_pk, base_sk) > (?2, ?3, ?4) ORDER BY sk ASC, base_pk ASC, base_sk ASC LIMIT 3"
+            "SELECT pk, sk, item_json FROM \"T::lsi::lsi1\" WHERE pk = ?1 AND (sk, base_pk, base_sk) > (?2, ?3, ?4) ORDER BY sk ASC, base_pk ASC, base_sk ASC LIMIT ?5"
         );
         assert_eq!(
             out,
@@ -1566,6 +1595,7 @@ mod tests {
                 SqlParam::text("s"),
                 SqlParam::text("bp"),
                 SqlParam::text("bs"),
+                SqlParam::Integer(3),
             ]
         );
     }
