@@ -110,6 +110,8 @@ mod server_options;
 pub(crate) mod snapshots;
 pub mod storage;
 pub mod storage_backend;
+// Reading back the items this crate stored, apart from request validation.
+pub(crate) mod stored_item;
 pub mod streams;
 pub mod ttl;
 pub mod types;

@@ -194,7 +194,7 @@ impl Sweep {
                 .await?;
 
             for (pk, sk, item_json) in &rows {
-                let item: Item = match serde_json::from_str(item_json) {
+                let item: Item = match crate::stored_item::decode(item_json) {
                     Ok(i) => i,
                     Err(_) => continue,
                 };

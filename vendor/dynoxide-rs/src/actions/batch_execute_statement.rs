@@ -682,7 +682,7 @@ async fn attempted_units<S: StorageBackend>(
             .await
             .ok()
             .flatten()
-            .and_then(|json| serde_json::from_str::<Item>(&json).ok())
+            .and_then(|json| crate::stored_item::decode(&json).ok())
             .map(|item| crate::types::item_size(&item)),
         None => None,
     };

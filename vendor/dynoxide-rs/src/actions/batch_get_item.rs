@@ -295,7 +295,7 @@ pub async fn execute<S: StorageBackend>(
             let (pk, sk) = helpers::extract_key_strings(key, &key_schema)?;
 
             if let Some(item_json) = storage.get_item(table_name, &pk, &sk).await? {
-                let item: Item = serde_json::from_str(&item_json).map_err(|e| {
+                let item: Item = crate::stored_item::decode(&item_json).map_err(|e| {
                     DynoxideError::InternalServerError(format!("Bad item JSON: {e}"))
                 })?;
 

@@ -311,7 +311,7 @@ pub async fn execute<S: StorageBackend>(
                             )
                             .await?;
                         let old_item: Option<Item> =
-                            old_json.and_then(|j| serde_json::from_str(&j).ok());
+                            old_json.and_then(|j| crate::stored_item::decode(&j).ok());
                         let target = super::gsi::IndexWrite {
                             table_name,
                             pk: &pk,
@@ -390,8 +390,9 @@ pub async fn execute<S: StorageBackend>(
                 let (old_item, gsi_units, lsi_units, vector_bytes) =
                     helpers::with_write_transaction(storage, async {
                         let old_json = storage.delete_item(table_name, &pk, &sk).await?;
-                        let old_item: Option<Item> =
-                            old_json.as_ref().and_then(|j| serde_json::from_str(j).ok());
+                        let old_item: Option<Item> = old_json
+                            .as_ref()
+                            .and_then(|j| crate::stored_item::decode(j).ok());
                         let target = super::gsi::IndexWrite {
                             table_name,
                             pk: &pk,

@@ -405,7 +405,7 @@ async fn execute_inner<S: StorageBackend>(
                 let existing_json = storage.get_item(&request.table_name, &pk, &sk).await?;
                 let existing_item: HashMap<String, AttributeValue> = existing_json
                     .as_ref()
-                    .and_then(|j| serde_json::from_str(j).ok())
+                    .and_then(|j| crate::stored_item::decode(j).ok())
                     .unwrap_or_default();
 
                 let parsed = crate::expressions::condition::parse(cond_expr)
@@ -437,8 +437,9 @@ async fn execute_inner<S: StorageBackend>(
 
             // Parse the old item once, here, for the index capacity delta, the
             // stream record and the response.
-            let old_item: Option<Item> =
-                old_json.as_ref().and_then(|j| serde_json::from_str(j).ok());
+            let old_item: Option<Item> = old_json
+                .as_ref()
+                .and_then(|j| crate::stored_item::decode(j).ok());
 
             let target = super::gsi::IndexWrite {
                 table_name: &request.table_name,

@@ -1,7 +1,7 @@
 use crate::actions::helpers;
 use crate::errors::{DynoxideError, Result};
 use crate::storage_backend::StorageBackend;
-use crate::types::{self, AttributeValue, Item};
+use crate::types::{self, AttributeValue};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -187,7 +187,7 @@ pub async fn execute<S: StorageBackend>(
     // Fetch item
     let item_json = storage.get_item(&request.table_name, &pk, &sk).await?;
     let item: Option<HashMap<String, AttributeValue>> =
-        item_json.and_then(|json| serde_json::from_str::<Item>(&json).ok());
+        item_json.and_then(|json| crate::stored_item::decode(&json).ok());
 
     // A read is charged on the whole item's billed size, a vector at four bytes
     // per dimension, whatever the projection returns (captured eu-west-2 and

@@ -112,15 +112,15 @@ pub async fn execute<S: StorageBackend>(
     let mut last_seq: i64 = position;
 
     for (raw, event_id) in &raw_records {
-        let keys: Item = serde_json::from_str(&raw.keys_json).unwrap_or_default();
+        let keys: Item = crate::stored_item::decode(&raw.keys_json).unwrap_or_default();
         let new_image: Option<Item> = raw
             .new_image
             .as_ref()
-            .and_then(|j| serde_json::from_str(j).ok());
+            .and_then(|j| crate::stored_item::decode(j).ok());
         let old_image: Option<Item> = raw
             .old_image
             .as_ref()
-            .and_then(|j| serde_json::from_str(j).ok());
+            .and_then(|j| crate::stored_item::decode(j).ok());
 
         let seq_num: i64 = raw.sequence_number.parse().unwrap_or(0);
         if seq_num > last_seq {

@@ -458,7 +458,7 @@ pub(crate) async fn backfill_gsi<S: StorageBackend>(
 
         let mut rows: Vec<crate::storage_backend::GsiItemRow> = Vec::new();
         for (pk, sk, item_json) in &items {
-            let item: crate::types::Item = serde_json::from_str(item_json)
+            let item: crate::types::Item = crate::stored_item::decode(item_json)
                 .map_err(|e| DynoxideError::InternalServerError(format!("Bad item JSON: {e}")))?;
 
             // Backfill only the items that belong in this index (sparse).

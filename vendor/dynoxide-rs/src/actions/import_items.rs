@@ -278,7 +278,7 @@ async fn execute_inner<S: StorageBackend>(
                         .get_item(table_name, &pk, &sk)
                         .await?
                         .map(|json| {
-                            serde_json::from_str::<crate::types::Item>(&json).map_err(|e| {
+                            crate::stored_item::decode(&json).map_err(|e| {
                                 DynoxideError::InternalServerError(format!(
                                     "Bad item JSON in storage: {e}"
                                 ))

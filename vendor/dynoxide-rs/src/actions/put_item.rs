@@ -401,7 +401,7 @@ async fn execute_inner<S: StorageBackend>(
                 let existing_json = storage.get_item(&request.table_name, &pk, &sk).await?;
                 let existing_item: HashMap<String, AttributeValue> = existing_json
                     .as_ref()
-                    .and_then(|j| serde_json::from_str(j).ok())
+                    .and_then(|j| crate::stored_item::decode(j).ok())
                     .unwrap_or_default();
 
                 if let Some(ref cond_expr) = request.condition_expression {
@@ -474,8 +474,9 @@ async fn execute_inner<S: StorageBackend>(
 
             // The displaced item, parsed once here for the index capacity delta and
             // reused for the stream record below.
-            let old_item: Option<Item> =
-                old_json.as_ref().and_then(|j| serde_json::from_str(j).ok());
+            let old_item: Option<Item> = old_json
+                .as_ref()
+                .and_then(|j| crate::stored_item::decode(j).ok());
 
             let target = super::gsi::IndexWrite {
                 table_name: &request.table_name,

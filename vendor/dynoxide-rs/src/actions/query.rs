@@ -952,7 +952,7 @@ pub async fn execute<S: StorageBackend>(
     let mut billed_cumulative_size = 0usize;
 
     for (_pk, _sk, item_json) in &rows {
-        let index_item: Item = serde_json::from_str(item_json).map_err(|e| {
+        let index_item: Item = crate::stored_item::decode(item_json).map_err(|e| {
             DynoxideError::InternalServerError(format!("Bad item JSON in storage: {e}"))
         })?;
 
@@ -975,7 +975,7 @@ pub async fn execute<S: StorageBackend>(
                 .get_item(&request.table_name, &base_pk, &base_sk)
                 .await?
             {
-                let full_item: Item = serde_json::from_str(&full_json).map_err(|e| {
+                let full_item: Item = crate::stored_item::decode(&full_json).map_err(|e| {
                     DynoxideError::InternalServerError(format!("Bad item JSON: {e}"))
                 })?;
                 base_table_cumulative_size +=

@@ -831,7 +831,7 @@ pub async fn execute<S: StorageBackend>(
     let mut billed_cumulative_size = 0usize;
 
     for (_pk, _sk, item_json) in &rows {
-        let item: Item = serde_json::from_str(item_json).map_err(|e| {
+        let item: Item = crate::stored_item::decode(item_json).map_err(|e| {
             DynoxideError::InternalServerError(format!("Bad item JSON in storage: {e}"))
         })?;
 

@@ -1180,7 +1180,7 @@ pub async fn execute<S: StorageBackend>(
         let Some(item_json) = items.get(&key) else {
             continue;
         };
-        let item: Item = serde_json::from_str(item_json).map_err(|e| {
+        let item: Item = crate::stored_item::decode(item_json).map_err(|e| {
             DynoxideError::InternalServerError(format!("Bad item JSON in storage: {e}"))
         })?;
         let result_item = if let Some(ref proj) = projection {

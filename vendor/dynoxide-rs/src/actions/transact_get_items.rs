@@ -348,7 +348,7 @@ pub async fn execute<S: StorageBackend>(
 
         let item_json = storage.get_item(&get.table_name, &pk, &sk).await?;
 
-        let item: Option<Item> = item_json.and_then(|j| serde_json::from_str(&j).ok());
+        let item: Option<Item> = item_json.and_then(|j| crate::stored_item::decode(&j).ok());
 
         // Charged on the whole item's billed size, whatever the projection
         // returns (captured eu-west-2 and us-east-1, 2026-10-23).

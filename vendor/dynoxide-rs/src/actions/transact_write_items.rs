@@ -974,7 +974,7 @@ async fn execute_put<S: StorageBackend>(
         let existing_json = storage.get_item(&put.table_name, &pk, &sk).await?;
         let existing_item: Item = existing_json
             .as_ref()
-            .and_then(|j| serde_json::from_str(j).ok())
+            .and_then(|j| crate::stored_item::decode(j).ok())
             .unwrap_or_default();
 
         let return_item = if put.return_values_on_condition_check_failure.as_deref()
@@ -1004,7 +1004,7 @@ async fn execute_put<S: StorageBackend>(
         .put_item_with_hash(&put.table_name, &pk, &sk, &item_json, size, &hash_prefix)
         .await?;
 
-    let old_item: Option<Item> = old_json.and_then(|j| serde_json::from_str(&j).ok());
+    let old_item: Option<Item> = old_json.and_then(|j| crate::stored_item::decode(&j).ok());
 
     let target = super::gsi::IndexWrite {
         table_name: &put.table_name,
@@ -1055,7 +1055,7 @@ async fn execute_update<S: StorageBackend>(
     let existing_json = storage.get_item(&update.table_name, &pk, &sk).await?;
     let existing_item: Item = existing_json
         .as_ref()
-        .and_then(|j| serde_json::from_str(j).ok())
+        .and_then(|j| crate::stored_item::decode(j).ok())
         .unwrap_or_default();
 
     let tracker = crate::expressions::TrackedExpressionAttributes::new(
@@ -1145,7 +1145,7 @@ async fn execute_update<S: StorageBackend>(
         .put_item_with_hash(&update.table_name, &pk, &sk, &item_json, size, &hash_prefix)
         .await?;
 
-    let old_item: Option<Item> = old_for_stream.and_then(|j| serde_json::from_str(&j).ok());
+    let old_item: Option<Item> = old_for_stream.and_then(|j| crate::stored_item::decode(&j).ok());
 
     let target = super::gsi::IndexWrite {
         table_name: &update.table_name,
@@ -1214,7 +1214,7 @@ async fn execute_delete<S: StorageBackend>(
         let existing_json = storage.get_item(&delete.table_name, &pk, &sk).await?;
         let existing_item: Item = existing_json
             .as_ref()
-            .and_then(|j| serde_json::from_str(j).ok())
+            .and_then(|j| crate::stored_item::decode(j).ok())
             .unwrap_or_default();
 
         let return_item = if delete.return_values_on_condition_check_failure.as_deref()
@@ -1235,7 +1235,7 @@ async fn execute_delete<S: StorageBackend>(
     }
 
     let old_json = storage.delete_item(&delete.table_name, &pk, &sk).await?;
-    let old_item: Option<Item> = old_json.and_then(|j| serde_json::from_str(&j).ok());
+    let old_item: Option<Item> = old_json.and_then(|j| crate::stored_item::decode(&j).ok());
 
     let target = super::gsi::IndexWrite {
         table_name: &delete.table_name,
@@ -1285,7 +1285,7 @@ async fn execute_condition_check<S: StorageBackend>(
     let existing_json = storage.get_item(&check.table_name, &pk, &sk).await?;
     let existing_item: Item = existing_json
         .as_ref()
-        .and_then(|j| serde_json::from_str(j).ok())
+        .and_then(|j| crate::stored_item::decode(j).ok())
         .unwrap_or_default();
 
     let tracker = crate::expressions::TrackedExpressionAttributes::new(

@@ -689,7 +689,7 @@ async fn execute_inner<S: StorageBackend>(
         let existing_json = storage.get_item(&request.table_name, &pk, &sk).await?;
         let existing_item: HashMap<String, AttributeValue> = existing_json
             .as_ref()
-            .and_then(|j| serde_json::from_str(j).ok())
+            .and_then(|j| crate::stored_item::decode(j).ok())
             .unwrap_or_default();
 
         // Evaluate ConditionExpression against the original existing item BEFORE
@@ -918,8 +918,9 @@ async fn execute_inner<S: StorageBackend>(
                 // Expression-based: extract only the attributes targeted by the expression.
                 let parsed = crate::expressions::update::parse(update_expr)
                     .map_err(DynoxideError::ValidationException)?;
-                let new_item: HashMap<String, AttributeValue> = serde_json::from_str(&item_json)
-                    .map_err(|e| DynoxideError::InternalServerError(e.to_string()))?;
+                let new_item: HashMap<String, AttributeValue> =
+                    crate::stored_item::decode(&item_json)
+                        .map_err(|e| DynoxideError::InternalServerError(e.to_string()))?;
                 omit_if_empty(extract_updated_attrs(
                     &new_item,
                     &parsed,
@@ -931,7 +932,7 @@ async fn execute_inner<S: StorageBackend>(
                     .as_ref()
                     .map(|names| {
                         let new_item: HashMap<String, AttributeValue> =
-                            serde_json::from_str(&item_json).unwrap_or_default();
+                            crate::stored_item::decode(&item_json).unwrap_or_default();
                         extract_named_attrs(&new_item, names)
                     })
                     .and_then(omit_if_empty)

@@ -1520,7 +1520,7 @@ async fn backfill_vector_index<S: StorageBackend>(
 
         let mut rows: Vec<crate::storage_backend::VectorItemRow> = Vec::new();
         for (pk, sk, item_json) in &items {
-            let item: Item = serde_json::from_str(item_json)
+            let item: Item = crate::stored_item::decode(item_json)
                 .map_err(|e| DynoxideError::InternalServerError(format!("Bad item JSON: {e}")))?;
 
             if let Some(row) = super::vector_index::vector_index_row(

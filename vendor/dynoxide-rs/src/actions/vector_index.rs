@@ -66,7 +66,7 @@ pub(crate) async fn recompute_billed_sizes<S: StorageBackend>(
 
         let mut sizes = Vec::with_capacity(items.len());
         for (pk, sk, item_json) in &items {
-            let item: Item = serde_json::from_str(item_json)
+            let item: Item = crate::stored_item::decode(item_json)
                 .map_err(|e| DynoxideError::InternalServerError(format!("Bad item JSON: {e}")))?;
             let size = crate::types::billed_item_size(&item, vector_indexes);
             sizes.push((pk.clone(), sk.clone(), size));

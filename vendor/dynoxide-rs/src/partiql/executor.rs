@@ -2002,7 +2002,7 @@ async fn evaluate_window<S: StorageBackend>(
     // it: an index entry always carries the base key, whatever it projects.
     let last_evaluated = rows.last().map(|(pk, sk, json)| {
         let (base_pk, base_sk) = if index.is_some() {
-            let item: Option<Item> = serde_json::from_str(json).ok();
+            let item: Option<Item> = crate::stored_item::decode(json).ok();
             let base_pk = item
                 .as_ref()
                 .and_then(|i| i.get(&table_key_schema.partition_key))
@@ -2042,7 +2042,7 @@ async fn evaluate_window<S: StorageBackend>(
         // in `evaluated_bytes`, which is what the read is charged on, so the two
         // halves of the same page disagreed about it. `actions::scan` reports the
         // same fault on the same JSON.
-        let item: Item = serde_json::from_str(&json).map_err(|e| {
+        let item: Item = crate::stored_item::decode(&json).map_err(|e| {
             DynoxideError::InternalServerError(format!("Bad item JSON in storage: {e}"))
         })?;
         // A row of the table itself is charged on its billed size, a vector at
@@ -2121,7 +2121,7 @@ async fn fetch_base_item<S: StorageBackend>(
         None => String::new(),
     };
     match storage.get_item(table_name, &pk, &sk).await? {
-        Some(json) => Ok(Some(serde_json::from_str::<Item>(&json).map_err(|e| {
+        Some(json) => Ok(Some(crate::stored_item::decode(&json).map_err(|e| {
             DynoxideError::InternalServerError(format!("Bad item JSON in storage: {e}"))
         })?)),
         None => Ok(None),
@@ -2922,7 +2922,9 @@ async fn execute_insert<S: StorageBackend>(
         .put_item_with_hash(table_name, &pk, &sk, &item_json, item_size, &hash_prefix)
         .await?;
 
-    let old_item: Option<Item> = old_json.as_ref().and_then(|j| serde_json::from_str(j).ok());
+    let old_item: Option<Item> = old_json
+        .as_ref()
+        .and_then(|j| crate::stored_item::decode(j).ok());
 
     let target = crate::actions::gsi::IndexWrite {
         table_name,
@@ -3025,7 +3027,7 @@ async fn execute_update<S: StorageBackend>(
     let existing_json = storage.get_item(table_name, &pk_str, &sk_str).await?;
     let mut item: Item = existing_json
         .as_ref()
-        .and_then(|j| serde_json::from_str(j).ok())
+        .and_then(|j| crate::stored_item::decode(j).ok())
         .unwrap_or_default();
 
     let old_item = item.clone();
@@ -3346,7 +3348,7 @@ async fn execute_delete<S: StorageBackend>(
     // matches_where covers both the key equality (always true for the fetched
     // item) and any extra predicates.
     if let Some(json) = storage.get_item(table_name, &pk_str, &sk_str).await? {
-        let existing: Item = serde_json::from_str(&json)
+        let existing: Item = crate::stored_item::decode(&json)
             .map_err(|e| DynoxideError::InternalServerError(format!("Bad item JSON: {e}")))?;
         if !matches_where(&existing, where_clause, parameters) {
             return Err(DynoxideError::ConditionalCheckFailedException(
@@ -3357,7 +3359,9 @@ async fn execute_delete<S: StorageBackend>(
     }
 
     let old_json = storage.delete_item(table_name, &pk_str, &sk_str).await?;
-    let old_item: Option<Item> = old_json.as_ref().and_then(|j| serde_json::from_str(j).ok());
+    let old_item: Option<Item> = old_json
+        .as_ref()
+        .and_then(|j| crate::stored_item::decode(j).ok());
 
     let target = crate::actions::gsi::IndexWrite {
         table_name,

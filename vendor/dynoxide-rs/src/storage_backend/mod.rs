@@ -103,7 +103,7 @@ pub struct GsiItemRow {
 /// The DynamoDB size of one stored index entry, read from its projected JSON.
 /// Both backends size a non-ALL index this way, so they agree on it.
 pub(crate) fn projected_entry_size(item_json: &str) -> Result<i64, BackendError> {
-    let item: crate::types::Item = serde_json::from_str(item_json)
+    let item: crate::types::Item = crate::stored_item::decode(item_json)
         .map_err(|e| BackendError::Other(format!("unreadable index entry: {e}")))?;
     Ok(crate::types::item_size(&item) as i64)
 }
