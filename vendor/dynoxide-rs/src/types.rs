@@ -1081,18 +1081,18 @@ pub fn number_size(num_str: &str) -> usize {
     let trimmed = num_str.trim();
     let negative = trimmed.starts_with('-');
     let abs = trimmed.strip_prefix(['-', '+']).unwrap_or(trimmed);
-    let (mantissa, exponent) = parse_number_parts(abs);
+    let (significant, exponent) = count_number_parts(abs);
 
     // `exponent` is how many significant digits fall before the decimal point:
     // negative for a pure fraction, past the end of the mantissa for a value
     // whose trailing zeros were trimmed. Either way the split is a clamp.
-    let int_digits = exponent.clamp(0, mantissa.len() as i32) as usize;
-    let frac_digits = mantissa.len() - int_digits;
+    let int_digits = exponent.clamp(0, significant as i32) as usize;
+    let frac_digits = significant - int_digits;
 
     // A negative number costs a byte more than the same magnitude positive:
     // `-42` measures 3 where `42` measures 2. Zero is never negative, whatever
     // the literal said, so `-0` costs the same as `0`.
-    let sign = usize::from(negative && !mantissa.is_empty());
+    let sign = usize::from(negative && significant != 0);
 
     int_digits.div_ceil(2) + frac_digits.div_ceil(2) + 1 + sign
 }
@@ -1254,6 +1254,33 @@ pub(crate) fn parse_number_parts(s: &str) -> (Vec<u8>, i32) {
     let exponent = exponent.clamp(i32::MIN.into(), i32::MAX.into()) as i32;
 
     (digits, exponent)
+}
+
+/// How many significant digits [`parse_number_parts`] finds in `s`, and its
+/// exponent, counted where they stand rather than copied out: sizing an item
+/// sizes every number in it, so this runs for each number of each item read.
+fn count_number_parts(s: &str) -> (usize, i32) {
+    let (coeff, exp_part) = split_exponent(s);
+    let (int_part, frac_part) = match coeff.find('.') {
+        Some(dot) => (&coeff[..dot], &coeff[dot + 1..]),
+        None => (coeff, ""),
+    };
+    let digits = || {
+        int_part
+            .bytes()
+            .chain(frac_part.bytes())
+            .filter(u8::is_ascii_digit)
+    };
+    let total = digits().count();
+    let leading_zeros = digits().take_while(|&d| d == b'0').count();
+    if leading_zeros == total {
+        return (0, 0);
+    }
+    let trailing_zeros = digits().rev().take_while(|&d| d == b'0').count();
+    let int_len = int_part.bytes().filter(u8::is_ascii_digit).count() as i64;
+    let exponent = (int_len - leading_zeros as i64).saturating_add(exp_part);
+    let exponent = exponent.clamp(i32::MIN.into(), i32::MAX.into()) as i32;
+    (total - leading_zeros - trailing_zeros, exponent)
 }
 
 /// Split a number at its `e` or `E` into the coefficient and the exponent
@@ -2487,6 +2514,48 @@ impl TryFrom<AttributeValue> for Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    /// `number_size` counts in place what `parse_number_parts` copies out:
+    /// the same significant digits and exponent for any text, numbers or not.
+    #[test]
+    fn number_parts_are_counted_as_they_are_parsed() {
+        let fixed = [
+            "0",
+            "-0",
+            "0.000",
+            "00100",
+            "1.200",
+            "-0.0012300",
+            "1E-130",
+            "1e+125",
+            "9.9999999999999999999999999999999999999E+125",
+            "12345678901234567890123456789012345678",
+            "0.5e2",
+            ".5",
+            "5.",
+            "",
+            "-",
+            "e5",
+            "1e",
+            "1e99999999999",
+            "1e-99999999999",
+            "١٢٣",
+            "1x2",
+            "+7.0e-3",
+        ];
+        for s in fixed {
+            let (mantissa, exponent) = super::parse_number_parts(s);
+            assert_eq!(
+                super::count_number_parts(s),
+                (mantissa.len(), exponent),
+                "{s}"
+            );
+        }
+        proptest::proptest!(|(s in "[-+0-9.eE]{0,24}")| {
+            let (mantissa, exponent) = super::parse_number_parts(&s);
+            proptest::prop_assert_eq!(super::count_number_parts(&s), (mantissa.len(), exponent));
+        });
+    }
+
     use super::*;
 
     /// A future that reports the layer in force at each of its polls, and

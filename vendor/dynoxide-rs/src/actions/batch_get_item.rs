@@ -312,7 +312,11 @@ pub async fn execute<S: StorageBackend>(
 
                 // RCU is based on the full item's billed size, not projected
                 // size: a vector is charged at four bytes per dimension.
-                let billed = crate::types::billed_item_size(&item, &vector_defs);
+                let billed = if vector_defs.is_empty() {
+                    item_size
+                } else {
+                    crate::types::billed_item_size(&item, &vector_defs)
+                };
                 per_table_rcu +=
                     crate::types::read_capacity_units_with_consistency(billed, consistent);
 

@@ -932,11 +932,14 @@ pub async fn execute<S: StorageBackend>(
         }
     }
 
-    let mut items = Vec::new();
+    let mut items = Vec::with_capacity(if is_count { 0 } else { rows.len() });
     let mut scanned_count = 0;
     let mut filtered_count = 0;
     let mut cumulative_size = 0;
-    let mut last_evaluated_item: Option<Item> = None;
+    // The row the page ends on, which its LastEvaluatedKey is read from, and
+    // whether that row's item is the last one in `items`, whole.
+    let mut last_evaluated_row: Option<usize> = None;
+    let mut last_row_in_page = false;
     let mut truncated_by_size = false;
 
     // Track sizes separately for ALL_ATTRIBUTES LSI queries where both
@@ -951,16 +954,15 @@ pub async fn execute<S: StorageBackend>(
     let vector_defs = super::vector_index::parse_vector_defs(&meta)?;
     let mut billed_cumulative_size = 0usize;
 
-    for (_pk, _sk, item_json) in &rows {
-        let index_item: Item = crate::stored_item::decode(item_json).map_err(|e| {
-            DynoxideError::InternalServerError(format!("Bad item JSON in storage: {e}"))
-        })?;
+    for (row, (_pk, _sk, item_json)) in rows.iter().enumerate() {
+        let index_item = decode_row(item_json)?;
 
         // If Select=ALL_ATTRIBUTES on LSI with non-ALL projection, fetch full
         // item from the base table for the response while using the index item
         // for cursor tracking.
-        index_cumulative_size += crate::types::item_size(&index_item);
-        let item = if fetch_from_base_table {
+        let index_size = crate::types::item_size(&index_item);
+        index_cumulative_size += index_size;
+        let (item, item_size) = if fetch_from_base_table {
             let base_pk = index_item
                 .get(&table_key_schema.partition_key)
                 .and_then(|v| v.to_key_string())
@@ -980,26 +982,30 @@ pub async fn execute<S: StorageBackend>(
                 })?;
                 base_table_cumulative_size +=
                     crate::types::billed_item_size(&full_item, &vector_defs);
-                full_item
+                let full_size = crate::types::item_size(&full_item);
+                (full_item, full_size)
             } else {
-                index_item.clone()
+                (index_item, index_size)
             }
         } else {
-            index_item.clone()
+            (index_item, index_size)
         };
 
         scanned_count += 1;
 
         // Check 1MB limit BEFORE filtering - DynamoDB counts all evaluated data
         // towards the 1MB response size limit, not just items that pass the filter.
-        let item_size = crate::types::item_size(&item);
         if cumulative_size + item_size > MAX_RESPONSE_SIZE && scanned_count > 1 {
             truncated_by_size = true;
             break;
         }
         cumulative_size += item_size;
         if request.index_name.is_none() {
-            billed_cumulative_size += crate::types::billed_item_size(&item, &vector_defs);
+            billed_cumulative_size += if vector_defs.is_empty() {
+                item_size
+            } else {
+                crate::types::billed_item_size(&item, &vector_defs)
+            };
         }
 
         // Apply filter
@@ -1007,7 +1013,8 @@ pub async fn execute<S: StorageBackend>(
             let passes = expressions::condition::evaluate(filter, &item, &loop_tracker)
                 .map_err(DynoxideError::ValidationException)?;
             if !passes {
-                last_evaluated_item = Some(index_item);
+                last_evaluated_row = Some(row);
+                last_row_in_page = false;
                 continue;
             }
         }
@@ -1024,7 +1031,10 @@ pub async fn execute<S: StorageBackend>(
             item
         };
 
-        last_evaluated_item = Some(index_item);
+        // The index item gives the cursor; a fetched item or a projection
+        // differs from it, so the row is read again if it ends the page.
+        last_evaluated_row = Some(row);
+        last_row_in_page = !is_count && projection.is_none() && !fetch_from_base_table;
         if !is_count {
             items.push(result_item);
         }
@@ -1049,6 +1059,11 @@ pub async fn execute<S: StorageBackend>(
     // the position. For LSIs, include the table sort key. For GSIs, include
     // both the table partition key and sort key.
     let is_gsi_query = request.index_name.is_some() && !is_lsi;
+    let last_evaluated_item = match last_evaluated_row {
+        Some(_) if has_more && last_row_in_page => items.last().map(std::borrow::Cow::Borrowed),
+        Some(row) if has_more => Some(std::borrow::Cow::Owned(decode_row(&rows[row].2)?)),
+        _ => None,
+    };
     let last_evaluated_key = if has_more {
         last_evaluated_item.map(|item| {
             let mut key = build_last_evaluated_key(&item, &key_hash, &key_range);
@@ -1138,6 +1153,12 @@ pub async fn execute<S: StorageBackend>(
         last_evaluated_key,
         consumed_capacity,
     })
+}
+
+/// A stored row's item.
+fn decode_row(item_json: &str) -> Result<Item> {
+    crate::stored_item::decode(item_json)
+        .map_err(|e| DynoxideError::InternalServerError(format!("Bad item JSON in storage: {e}")))
 }
 
 /// The read key's attributes as the item holds them: every partition key and

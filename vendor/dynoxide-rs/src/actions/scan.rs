@@ -816,11 +816,14 @@ pub async fn execute<S: StorageBackend>(
         }
     }
 
-    let mut items = Vec::new();
+    let mut items = Vec::with_capacity(if is_count { 0 } else { rows.len() });
     let mut scanned_count = 0;
     let mut filtered_count = 0;
     let mut cumulative_size = 0;
-    let mut last_evaluated_item: Option<Item> = None;
+    // The row the page ends on, which its LastEvaluatedKey is read from, and
+    // whether that row's item is the last one in `items`, whole.
+    let mut last_evaluated_row: Option<usize> = None;
+    let mut last_row_in_page = false;
     let mut truncated_by_size = false;
 
     // A scan of the table itself is charged on its items' billed size, a
@@ -830,10 +833,8 @@ pub async fn execute<S: StorageBackend>(
     let vector_defs = super::vector_index::parse_vector_defs(&meta)?;
     let mut billed_cumulative_size = 0usize;
 
-    for (_pk, _sk, item_json) in &rows {
-        let item: Item = crate::stored_item::decode(item_json).map_err(|e| {
-            DynoxideError::InternalServerError(format!("Bad item JSON in storage: {e}"))
-        })?;
+    for (row, (_pk, _sk, item_json)) in rows.iter().enumerate() {
+        let item = decode_row(item_json)?;
 
         scanned_count += 1;
 
@@ -846,7 +847,11 @@ pub async fn execute<S: StorageBackend>(
         }
         cumulative_size += item_size;
         if request.index_name.is_none() {
-            billed_cumulative_size += crate::types::billed_item_size(&item, &vector_defs);
+            billed_cumulative_size += if vector_defs.is_empty() {
+                item_size
+            } else {
+                crate::types::billed_item_size(&item, &vector_defs)
+            };
         }
 
         // Apply filter
@@ -854,7 +859,8 @@ pub async fn execute<S: StorageBackend>(
             let passes = expressions::condition::evaluate(filter, &item, &loop_tracker)
                 .map_err(DynoxideError::ValidationException)?;
             if !passes {
-                last_evaluated_item = Some(item);
+                last_evaluated_row = Some(row);
+                last_row_in_page = false;
                 continue;
             }
         }
@@ -868,10 +874,13 @@ pub async fn execute<S: StorageBackend>(
             expressions::projection::apply(&item, proj, &loop_tracker, no_keys)
                 .map_err(DynoxideError::ValidationException)?
         } else {
-            item.clone()
+            item
         };
 
-        last_evaluated_item = Some(item);
+        // A projected item may lack the key, so the row is read again if it
+        // ends the page.
+        last_evaluated_row = Some(row);
+        last_row_in_page = !is_count && projection.is_none();
         if !is_count {
             items.push(result_item);
         }
@@ -895,6 +904,11 @@ pub async fn execute<S: StorageBackend>(
     // the position. For LSIs, include the table sort key. For GSIs, include
     // both the table partition key and sort key.
     let is_gsi_scan = request.index_name.is_some() && !is_lsi;
+    let last_evaluated_item = match last_evaluated_row {
+        Some(_) if has_more && last_row_in_page => items.last().map(std::borrow::Cow::Borrowed),
+        Some(row) if has_more => Some(std::borrow::Cow::Owned(decode_row(&rows[row].2)?)),
+        _ => None,
+    };
     let last_evaluated_key = if has_more {
         last_evaluated_item.map(|item| {
             let mut key: HashMap<String, AttributeValue> = key_hash
@@ -967,6 +981,12 @@ pub async fn execute<S: StorageBackend>(
         last_evaluated_key,
         consumed_capacity,
     })
+}
+
+/// A stored row's item.
+fn decode_row(item_json: &str) -> Result<Item> {
+    crate::stored_item::decode(item_json)
+        .map_err(|e| DynoxideError::InternalServerError(format!("Bad item JSON in storage: {e}")))
 }
 
 /// Refuse a read against a vector index by type.
