@@ -282,9 +282,10 @@ pub struct QueryParams<'a> {
 #[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
 pub struct Storage {
     conn: Connection,
-    /// In-memory cache of table metadata to avoid repeated SQLite reads.
+    /// In-memory cache of table metadata to avoid repeated SQLite reads, each
+    /// with its key schema read out, handed to requests by reference.
     /// Safe to use `RefCell` because `Storage` is always behind `Arc<Mutex<>>`.
-    metadata_cache: RefCell<HashMap<String, TableMetadata>>,
+    metadata_cache: RefCell<HashMap<String, Arc<crate::storage_backend::TableSchema>>>,
     /// Wall-clock used by stream / TTL paths. Defaults to [`SystemClock`].
     clock: Arc<dyn Clock>,
     /// How long streams keep records, and when writes next trim them.
@@ -839,9 +840,20 @@ impl Storage {
     /// is modified via `insert_table_metadata`, `delete_table_metadata`,
     /// `enable_stream`, or `update_ttl_config`.
     pub fn get_table_metadata(&self, table_name: &str) -> Result<Option<TableMetadata>> {
+        Ok(self
+            .table_schema(table_name)?
+            .map(|schema| schema.metadata().clone()))
+    }
+
+    /// A table's metadata with its key schema read out, from the cache when
+    /// it is there. See [`StorageBackend::table_schema`](crate::storage_backend::StorageBackend::table_schema).
+    pub(crate) fn table_schema(
+        &self,
+        table_name: &str,
+    ) -> Result<Option<Arc<crate::storage_backend::TableSchema>>> {
         // Check cache first
         if let Some(cached) = self.metadata_cache.borrow().get(table_name) {
-            return Ok(Some(cached.clone()));
+            return Ok(Some(Arc::clone(cached)));
         }
 
         let (sql, params) = sql_builders::get_table_metadata(table_name);
@@ -851,10 +863,11 @@ impl Storage {
 
         match result {
             Ok(meta) => {
+                let schema = Arc::new(crate::storage_backend::TableSchema::new(meta));
                 self.metadata_cache
                     .borrow_mut()
-                    .insert(table_name.to_string(), meta.clone());
-                Ok(Some(meta))
+                    .insert(table_name.to_string(), Arc::clone(&schema));
+                Ok(Some(schema))
             }
             Err(rusqlite::Error::QueryReturnedNoRows) => Ok(None),
             Err(e) => Err(DynoxideError::from(e)),

@@ -447,3 +447,52 @@ fn report_definition_parses_on_a_ttl_sweep_spanning_pages() {
         "key schema parses must not scale with the number of pages swept"
     );
 }
+
+// --- reads of a table whose metadata is already cached --------------------
+
+#[test]
+fn report_key_schema_parses_on_reads() {
+    // A read needs the table's key schema on every call. The metadata it comes
+    // from changes only with the table, so once a read has loaded it no later
+    // read parses it again, and each read asks the backend for it once.
+    let _meter = meter();
+    let db = two_index_table();
+    put(&db, "s1", None);
+    let get = || {
+        db.get_item(
+            serde_json::from_value(serde_json::json!({
+                "TableName": TABLE,
+                "Key": {"pk": {"S": "p"}, "sk": {"S": "s1"}}
+            }))
+            .unwrap(),
+        )
+        .unwrap()
+    };
+    let query = || {
+        db.query(
+            serde_json::from_value(serde_json::json!({
+                "TableName": TABLE,
+                "KeyConditionExpression": "pk = :p",
+                "ExpressionAttributeValues": {":p": {"S": "p"}}
+            }))
+            .unwrap(),
+        )
+        .unwrap()
+    };
+    get();
+
+    let warm_get = measure(|| assert!(get().item.is_some()));
+    let warm_query = measure(|| assert_eq!(query().count, 1));
+    println!(
+        "warm GetItem : {} key schemas parsed, {} metadata reads",
+        warm_get.key_schema_parses, warm_get.metadata_reads
+    );
+    println!(
+        "warm Query   : {} key schemas parsed, {} metadata reads",
+        warm_query.key_schema_parses, warm_query.metadata_reads
+    );
+    assert_eq!(warm_get.key_schema_parses, 0);
+    assert_eq!(warm_query.key_schema_parses, 0);
+    assert_eq!(warm_get.metadata_reads, 1);
+    assert_eq!(warm_query.metadata_reads, 1);
+}

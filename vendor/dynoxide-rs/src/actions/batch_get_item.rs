@@ -249,9 +249,10 @@ pub async fn execute<S: StorageBackend>(
     let mut table_rcu: HashMap<String, f64> = HashMap::new();
 
     for (table_name, keys_and_attrs) in &request.request_items {
-        let meta = helpers::require_table_for_item_op(storage, table_name).await?;
-        let key_schema = helpers::parse_key_schema(&meta)?;
-        let vector_defs = crate::actions::vector_index::parse_vector_defs(&meta)?;
+        let table = helpers::require_table_schema_for_item_op(storage, table_name).await?;
+        let meta = table.metadata();
+        let key_schema = table.key_schema()?;
+        let vector_defs = crate::actions::vector_index::parse_vector_defs(meta)?;
 
         // Parse projection if present; also handle legacy AttributesToGet
         let projection = if let Some(ref expr) = keys_and_attrs.projection_expression {
@@ -290,9 +291,9 @@ pub async fn execute<S: StorageBackend>(
                 continue;
             }
 
-            helpers::validate_key_only(key, &key_schema)?;
+            helpers::validate_key_only(key, key_schema)?;
             // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-            let (pk, sk) = helpers::extract_key_strings(key, &key_schema)?;
+            let (pk, sk) = helpers::extract_key_strings(key, key_schema)?;
 
             if let Some(item_json) = storage.get_item(table_name, &pk, &sk).await? {
                 let item: Item = crate::stored_item::decode(&item_json).map_err(|e| {

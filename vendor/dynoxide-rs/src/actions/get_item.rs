@@ -174,15 +174,16 @@ pub async fn execute<S: StorageBackend>(
         ));
     }
 
-    let meta = helpers::require_table_for_item_op(storage, &request.table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &request.table_name).await?;
+    let meta = table.metadata();
+    let key_schema = table.key_schema()?;
 
     // Validate key has exactly the right attributes
-    helpers::validate_key_only(&request.key, &key_schema)?;
+    helpers::validate_key_only(&request.key, key_schema)?;
 
     // Extract key values
     // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-    let (pk, sk) = helpers::extract_key_strings(&request.key, &key_schema)?;
+    let (pk, sk) = helpers::extract_key_strings(&request.key, key_schema)?;
 
     // Fetch item
     let item_json = storage.get_item(&request.table_name, &pk, &sk).await?;
@@ -194,7 +195,7 @@ pub async fn execute<S: StorageBackend>(
     // us-east-1, 2026-10-23).
     let read_size = match &item {
         Some(full_item) => {
-            types::billed_item_size(full_item, &super::vector_index::parse_vector_defs(&meta)?)
+            types::billed_item_size(full_item, &super::vector_index::parse_vector_defs(meta)?)
         }
         None => 0,
     };

@@ -99,6 +99,18 @@ pub async fn require_table_for_item_op<S: StorageBackend>(
         })
 }
 
+/// Like [`require_table_for_item_op`], but the table's metadata comes shared,
+/// with its key schema and attribute definitions already read out: what a
+/// read needs on every call, at the cost of none of the copying and parsing.
+pub(crate) async fn require_table_schema_for_item_op<S: StorageBackend>(
+    storage: &S,
+    table_name: &str,
+) -> Result<std::sync::Arc<crate::storage_backend::TableSchema>> {
+    storage.table_schema(table_name).await?.ok_or_else(|| {
+        DynoxideError::ResourceNotFoundException("Requested resource not found".to_string())
+    })
+}
+
 /// Parse key schema and attribute definitions from table metadata.
 pub fn parse_key_schema(meta: &TableMetadata) -> Result<KeySchema> {
     crate::bench_counters::record(&crate::bench_counters::KEY_SCHEMA_PARSES);

@@ -415,6 +415,9 @@ pub async fn execute<S: StorageBackend>(
             "Invalid KeyConditionExpression: The expression can not be empty;".to_string(),
         ));
     }
+    // A FilterExpression the request carries is parsed here once, and the
+    // parse used for every check and the filter below.
+    let mut early_filter = None;
     if let Some(ref fe) = request.filter_expression {
         if fe.is_empty() {
             if request.query_filter.is_none() || request.filter_expression.as_deref() == Some("") {
@@ -445,6 +448,7 @@ pub async fn execute<S: StorageBackend>(
                     "Invalid FilterExpression: {e}"
                 )));
             }
+            early_filter = Some(parsed_fe);
         }
     }
     if let Some(ref pe) = request.projection_expression
@@ -465,7 +469,11 @@ pub async fn execute<S: StorageBackend>(
         return Err(DynoxideError::ValidationException(msg));
     }
 
-    // For KeyConditionExpression, validate syntax early too
+    // For KeyConditionExpression, validate syntax early too. The parse is
+    // kept, with the names and values it used, for when the condition is
+    // bound to the key below: the expression cannot change in between, since
+    // only the legacy KeyConditions, which cannot come with it, rewrite it.
+    let mut early_key_condition = None;
     if let Some(ref kce) = request.key_condition_expression
         && !kce.is_empty()
     {
@@ -474,15 +482,19 @@ pub async fn execute<S: StorageBackend>(
             &request.expression_attribute_names,
             &request.expression_attribute_values,
         );
-        if let Err(e) = expressions::key_condition::parse(kce, &temp_tracker) {
-            return Err(DynoxideError::ValidationException(key_condition_error(
-                kce, e,
-            )));
+        match expressions::key_condition::parse(kce, &temp_tracker) {
+            Ok(parsed) => early_key_condition = Some((parsed, temp_tracker.into_used())),
+            Err(e) => {
+                return Err(DynoxideError::ValidationException(key_condition_error(
+                    kce, e,
+                )));
+            }
         }
     }
 
-    let meta = helpers::require_table_for_item_op(storage, &request.table_name).await?;
-    let table_key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &request.table_name).await?;
+    let meta = table.metadata();
+    let table_key_schema = table.key_schema()?;
 
     // Determine effective partition key name early so we can pass it to
     // the legacy KeyConditions converter (ensures correct ordering when
@@ -491,10 +503,10 @@ pub async fn execute<S: StorageBackend>(
         if let Some((pk, _)) = request
             .index_name
             .as_ref()
-            .and_then(|idx| super::lsi::parse_lsi_key_schema(&meta, idx).ok())
+            .and_then(|idx| super::lsi::parse_lsi_key_schema(meta, idx).ok())
         {
             pk
-        } else if let Ok((pk, _)) = super::gsi::parse_gsi_key_schema(&meta, index_name) {
+        } else if let Ok((pk, _)) = super::gsi::parse_gsi_key_schema(meta, index_name) {
             pk
         } else {
             table_key_schema.partition_key.clone()
@@ -516,7 +528,7 @@ pub async fn execute<S: StorageBackend>(
     if let Some(kc) = key_conditions
         && !kc.is_empty()
     {
-        check_legacy_key_condition_types(&kc, &meta)?;
+        check_legacy_key_condition_types(&kc, meta)?;
         let converted = helpers::convert_key_conditions(&kc, Some(&effective_pk_for_kc))?;
         request.key_condition_expression = Some(converted.expression);
         let expr_values = request
@@ -578,7 +590,7 @@ pub async fn execute<S: StorageBackend>(
     let lsi_keys = request
         .index_name
         .as_ref()
-        .and_then(|idx| super::lsi::parse_lsi_key_schema(&meta, idx).ok());
+        .and_then(|idx| super::lsi::parse_lsi_key_schema(meta, idx).ok());
     let is_lsi = lsi_keys.is_some();
 
     // ConsistentRead is not supported on GSIs (LSIs are fine)
@@ -591,12 +603,12 @@ pub async fn execute<S: StorageBackend>(
     // Parse full index definition to get projection type
     let index_projection_type = if let Some(ref index_name) = request.index_name {
         if is_lsi {
-            super::lsi::parse_lsi_defs(&meta)?
+            super::lsi::parse_lsi_defs(meta)?
                 .into_iter()
                 .find(|l| l.index_name == *index_name)
                 .map(|l| l.projection_type)
         } else {
-            super::gsi::parse_gsi_defs(&meta)?
+            super::gsi::parse_gsi_defs(meta)?
                 .into_iter()
                 .find(|g| g.index_name == *index_name)
                 .map(|g| g.projection_type)
@@ -614,8 +626,8 @@ pub async fn execute<S: StorageBackend>(
             // index missing (captured eu-west-2, 2026-08-19). Checked before
             // the GSI lookup, which would otherwise answer "does not have the
             // specified index" for an index the table does have.
-            reject_vector_index(&meta, index_name)?;
-            super::gsi::parse_gsi_key_schema(&meta, index_name)?
+            reject_vector_index(meta, index_name)?;
+            super::gsi::parse_gsi_key_schema(meta, index_name)?
         }
     } else {
         (
@@ -627,7 +639,7 @@ pub async fn execute<S: StorageBackend>(
     // Every partition key and sort key attribute, in key-schema order. Only a
     // GSI can have more than one of each.
     let (key_hash, key_range): (Vec<String>, Vec<String>) = match request.index_name {
-        Some(ref index_name) if !is_lsi => super::gsi::parse_gsi_key_attrs(&meta, index_name)?,
+        Some(ref index_name) if !is_lsi => super::gsi::parse_gsi_key_attrs(meta, index_name)?,
         _ => (
             vec![effective_pk.clone()],
             effective_sk.iter().cloned().collect(),
@@ -639,14 +651,14 @@ pub async fn execute<S: StorageBackend>(
         // Stage 1+2: count check + index key type check
         helpers::validate_esk_count_and_index_keys(
             esk,
-            &meta,
+            meta,
             request.index_name.as_deref(),
             "The provided starting key is invalid",
             false,
         )
         .map_err(bare_start_key_mismatch)?;
         // Stage 3: table key type check
-        helpers::validate_esk_table_keys(esk, &meta).map_err(bare_start_key_mismatch)?;
+        helpers::validate_esk_table_keys(esk, meta).map_err(bare_start_key_mismatch)?;
         // Stage 4: an empty string or binary key value has its own message.
         check_start_key_not_empty(
             esk,
@@ -661,11 +673,22 @@ pub async fn execute<S: StorageBackend>(
         &request.expression_attribute_values,
     );
 
-    // Parse KeyConditionExpression and bind it to the key being read
-    let key_cond =
-        expressions::key_condition::parse(&key_condition_expression, &tracker).map_err(|e| {
-            DynoxideError::ValidationException(key_condition_error(&key_condition_expression, e))
-        })?;
+    // Parse KeyConditionExpression (unless it was parsed above) and bind it to
+    // the key being read
+    let key_cond = match early_key_condition {
+        Some((parsed, used)) => {
+            tracker.mark_used(used);
+            parsed
+        }
+        None => {
+            expressions::key_condition::parse(&key_condition_expression, &tracker).map_err(|e| {
+                DynoxideError::ValidationException(key_condition_error(
+                    &key_condition_expression,
+                    e,
+                ))
+            })?
+        }
+    };
     let bound = expressions::key_condition::bind(
         &key_cond,
         expressions::key_condition::KeyAttributes {
@@ -675,7 +698,7 @@ pub async fn execute<S: StorageBackend>(
         &tracker,
     )
     .map_err(DynoxideError::ValidationException)?;
-    check_key_condition_types(&bound, &meta)?;
+    check_key_condition_types(&bound, table.attribute_definitions()?)?;
 
     // Get pk string
     let pk_str = bound.partition_key_string().ok_or_else(|| {
@@ -715,11 +738,10 @@ pub async fn execute<S: StorageBackend>(
     // Check FilterExpression for key attribute references (only for user-supplied expressions,
     // not those converted from QueryFilter - QueryFilter is checked separately above)
     if request.query_filter.is_none()
-        && let Some(ref fe) = request.filter_expression
-        && let Ok(parsed_fe) = expressions::condition::parse(fe)
+        && let Some(ref parsed_fe) = early_filter
     {
         let top_attrs = expressions::condition::extract_top_level_attributes(
-            &parsed_fe,
+            parsed_fe,
             &request.expression_attribute_names,
         );
         for attr in &top_attrs {
@@ -753,7 +775,7 @@ pub async fn execute<S: StorageBackend>(
             v
         };
         if let Some((attr, is_index)) = expressions::condition::check_non_scalar_key_access(
-            &parsed_fe,
+            parsed_fe,
             &request.expression_attribute_names,
             &base_key_attrs,
             &index_key_attrs,
@@ -872,13 +894,17 @@ pub async fn execute<S: StorageBackend>(
             .await?
     };
 
-    // Parse filter expression if present
-    let filter_expr = request
-        .filter_expression
-        .as_ref()
-        .map(|expr| expressions::condition::parse(expr))
-        .transpose()
-        .map_err(DynoxideError::ValidationException)?;
+    // Parse filter expression if present: the one the request carried was
+    // parsed above; one converted from QueryFilter is parsed here.
+    let filter_expr = match early_filter {
+        Some(parsed) => Some(parsed),
+        None => request
+            .filter_expression
+            .as_ref()
+            .map(|expr| expressions::condition::parse(expr))
+            .transpose()
+            .map_err(DynoxideError::ValidationException)?,
+    };
 
     // Parse projection expression if present; fall back to legacy AttributesToGet
     let projection = if let Some(ref proj_expr) = request.projection_expression {
@@ -951,7 +977,7 @@ pub async fn execute<S: StorageBackend>(
     // at four bytes per dimension (captured eu-west-2 and us-east-1,
     // 2026-10-23). Index entries stay sized by their numbers, as their writes
     // are, and the 1MB page limit stays on the stored size.
-    let vector_defs = super::vector_index::parse_vector_defs(&meta)?;
+    let vector_defs = super::vector_index::parse_vector_defs(meta)?;
     let mut billed_cumulative_size = 0usize;
 
     for (row, (_pk, _sk, item_json)) in rows.iter().enumerate() {
@@ -1181,12 +1207,8 @@ fn build_last_evaluated_key(
 /// earlier as an operand error. Captured eu-west-2, 2026-10-08 and October 2026.
 fn check_key_condition_types(
     bound: &expressions::key_condition::BoundKeyCondition,
-    meta: &crate::storage::TableMetadata,
+    defs: &[crate::types::AttributeDefinition],
 ) -> Result<()> {
-    let defs: Vec<crate::types::AttributeDefinition> =
-        serde_json::from_str(&meta.attribute_definitions).map_err(|e| {
-            DynoxideError::InternalServerError(format!("Bad attribute definitions JSON: {e}"))
-        })?;
     for (attr, value) in bound.compared_values() {
         if let Some(def) = defs.iter().find(|d| d.attribute_name == attr)
             && !helpers::attr_value_matches_scalar_type(value, &def.attribute_type)

@@ -465,6 +465,9 @@ pub async fn execute<S: StorageBackend>(
 
     // ---- Validate FilterExpression and ProjectionExpression BEFORE table existence ----
     // DynamoDB validates expression syntax before checking if the table exists.
+    // The FilterExpression (a ScanFilter is converted to one above) is parsed
+    // here once, and the parse is the filter applied below.
+    let mut early_filter = None;
     if let Some(ref filter_expr_str) = request.filter_expression {
         if filter_expr_str.is_empty() {
             // Only report empty if the user explicitly set FilterExpression
@@ -502,6 +505,7 @@ pub async fn execute<S: StorageBackend>(
                     "Invalid FilterExpression: {e}"
                 )));
             }
+            early_filter = Some(parsed_fe);
         }
     }
     if let Some(ref proj_expr_str) = request.projection_expression
@@ -553,8 +557,9 @@ pub async fn execute<S: StorageBackend>(
         _ => {}
     }
 
-    let meta = helpers::require_table_for_item_op(storage, &request.table_name).await?;
-    let table_key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &request.table_name).await?;
+    let meta = table.metadata();
+    let table_key_schema = table.key_schema()?;
 
     // Convert legacy AttributesToGet to ProjectionExpression if no expression-based
     // projection is provided.
@@ -571,7 +576,7 @@ pub async fn execute<S: StorageBackend>(
     let lsi_keys = request
         .index_name
         .as_ref()
-        .and_then(|idx| super::lsi::parse_lsi_key_schema(&meta, idx).ok());
+        .and_then(|idx| super::lsi::parse_lsi_key_schema(meta, idx).ok());
     let is_lsi = lsi_keys.is_some();
 
     // ConsistentRead is not supported on GSIs (LSIs are fine)
@@ -590,8 +595,8 @@ pub async fn execute<S: StorageBackend>(
             // index missing (captured eu-west-2, 2026-08-19). Checked before
             // the GSI lookup, which would otherwise answer "does not have the
             // specified index" for an index the table does have.
-            reject_vector_index(&meta, index_name)?;
-            super::gsi::parse_gsi_key_schema(&meta, index_name)?
+            reject_vector_index(meta, index_name)?;
+            super::gsi::parse_gsi_key_schema(meta, index_name)?
         }
     } else {
         (
@@ -603,7 +608,7 @@ pub async fn execute<S: StorageBackend>(
     // Every partition key and sort key attribute, in key-schema order. Only a
     // GSI can have more than one of each.
     let (key_hash, key_range): (Vec<String>, Vec<String>) = match request.index_name {
-        Some(ref index_name) if !is_lsi => super::gsi::parse_gsi_key_attrs(&meta, index_name)?,
+        Some(ref index_name) if !is_lsi => super::gsi::parse_gsi_key_attrs(meta, index_name)?,
         _ => (
             vec![effective_pk.clone()],
             effective_sk.iter().cloned().collect(),
@@ -618,7 +623,7 @@ pub async fn execute<S: StorageBackend>(
         && let Some(ref select) = request.select
         && select == "ALL_ATTRIBUTES"
     {
-        let gsi_defs = super::gsi::parse_gsi_defs(&meta)?;
+        let gsi_defs = super::gsi::parse_gsi_defs(meta)?;
         if let Some(gsi) = gsi_defs.iter().find(|g| g.index_name == *index_name)
             && gsi.projection_type != crate::types::ProjectionType::ALL
         {
@@ -636,7 +641,7 @@ pub async fn execute<S: StorageBackend>(
     if let Some(ref esk) = exclusive_start_key {
         helpers::validate_esk_count_and_index_keys(
             esk,
-            &meta,
+            meta,
             request.index_name.as_deref(),
             "The provided starting key is invalid",
             true,
@@ -645,7 +650,7 @@ pub async fn execute<S: StorageBackend>(
 
     // Stage 3: table key type check
     if let Some(ref esk) = exclusive_start_key {
-        helpers::validate_esk_table_keys(esk, &meta)
+        helpers::validate_esk_table_keys(esk, meta)
             .map_err(super::query::bare_start_key_mismatch)?;
     }
 
@@ -728,13 +733,8 @@ pub async fn execute<S: StorageBackend>(
         &request.expression_attribute_values,
     );
 
-    // Parse filter expression if present
-    let filter_expr = request
-        .filter_expression
-        .as_ref()
-        .map(|expr| expressions::condition::parse(expr))
-        .transpose()
-        .map_err(DynoxideError::ValidationException)?;
+    // The filter expression, parsed above
+    let filter_expr = early_filter;
 
     // Check for non-scalar key access in FilterExpression
     if let Some(ref filter) = filter_expr {
@@ -830,7 +830,7 @@ pub async fn execute<S: StorageBackend>(
     // vector at four bytes per dimension (captured eu-west-2 and us-east-1,
     // 2026-10-23). Index entries stay sized by their numbers, and the 1MB page
     // limit stays on the stored size.
-    let vector_defs = super::vector_index::parse_vector_defs(&meta)?;
+    let vector_defs = super::vector_index::parse_vector_defs(meta)?;
     let mut billed_cumulative_size = 0usize;
 
     for (row, (_pk, _sk, item_json)) in rows.iter().enumerate() {

@@ -261,7 +261,7 @@ pub async fn execute<S: StorageBackend>(
     // instead of a per-action ValidationError. validate_key_only is the
     // ValidationException-returning equivalent.
     let mut reasons: Vec<CancellationReason> = Vec::with_capacity(request.transact_items.len());
-    let mut validated_schemas: Vec<Option<helpers::KeySchema>> =
+    let mut validated_schemas: Vec<Option<std::sync::Arc<crate::storage_backend::TableSchema>>> =
         Vec::with_capacity(request.transact_items.len());
     let mut vector_defs: Vec<Vec<crate::types::VectorIndex>> =
         Vec::with_capacity(request.transact_items.len());
@@ -320,7 +320,7 @@ pub async fn execute<S: StorageBackend>(
     let mut seen_targets = HashSet::new();
     for (transact_item, schema) in request.transact_items.iter().zip(validated_schemas.iter()) {
         let get = &transact_item.get;
-        let key_schema = schema.as_ref().expect("validated above");
+        let key_schema = schema.as_ref().expect("validated above").key_schema()?;
         // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
         let (pk, sk) = helpers::extract_key_strings(&get.key, key_schema)?;
         let target = format!("{}#{}#{}", get.table_name, pk, sk);
@@ -341,7 +341,7 @@ pub async fn execute<S: StorageBackend>(
         .zip(vector_defs.iter())
     {
         let get = &transact_item.get;
-        let key_schema = schema.as_ref().expect("validated above");
+        let key_schema = schema.as_ref().expect("validated above").key_schema()?;
 
         // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
         let (pk, sk) = helpers::extract_key_strings(&get.key, key_schema)?;
@@ -447,17 +447,20 @@ pub async fn execute<S: StorageBackend>(
 /// Run the validation that AWS treats as per-action (and therefore reportable
 /// through the cancellation channel as ValidationError) for a single
 /// TransactGet action: table-name shape, table existence, parsed key schema,
-/// and key shape against that schema. Returns the resolved KeySchema so the
-/// caller can avoid re-parsing it before extract_key_strings, and the table's
-/// vector indexes, which the read is billed by.
+/// and key shape against that schema. Returns the table's schema, its key
+/// schema already read out, so the caller can avoid re-parsing it before
+/// extract_key_strings, and the table's vector indexes, which the read is
+/// billed by.
 async fn validate_action<S: StorageBackend>(
     storage: &S,
     get: &TransactGet,
-) -> Result<(helpers::KeySchema, Vec<crate::types::VectorIndex>)> {
+) -> Result<(
+    std::sync::Arc<crate::storage_backend::TableSchema>,
+    Vec<crate::types::VectorIndex>,
+)> {
     crate::validation::validate_table_name(&get.table_name)?;
-    let meta = helpers::require_table_for_item_op(storage, &get.table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
-    helpers::validate_key_only(&get.key, &key_schema)?;
-    let vector_defs = crate::actions::vector_index::parse_vector_defs(&meta)?;
-    Ok((key_schema, vector_defs))
+    let table = helpers::require_table_schema_for_item_op(storage, &get.table_name).await?;
+    helpers::validate_key_only(&get.key, table.key_schema()?)?;
+    let vector_defs = crate::actions::vector_index::parse_vector_defs(table.metadata())?;
+    Ok((table, vector_defs))
 }

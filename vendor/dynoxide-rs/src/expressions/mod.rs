@@ -117,6 +117,18 @@ impl<'a> TrackedExpressionAttributes<'a> {
         }
     }
 
+    /// The names and values resolved through this tracker, for a tracker
+    /// that takes over an expression parsed against this one.
+    pub(crate) fn into_used(self) -> (HashSet<String>, HashSet<String>) {
+        (self.used_names.into_inner(), self.used_values.into_inner())
+    }
+
+    /// Count `used` (from [`into_used`](Self::into_used)) as resolved here.
+    pub(crate) fn mark_used(&self, (names, values): (HashSet<String>, HashSet<String>)) {
+        self.used_names.borrow_mut().extend(names);
+        self.used_values.borrow_mut().extend(values);
+    }
+
     /// Resolve an attribute name, handling `#name` substitution, and track usage.
     pub fn resolve_name(&self, name: &str) -> Result<String, String> {
         if name.starts_with('#') {

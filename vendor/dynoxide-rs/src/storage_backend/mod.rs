@@ -60,6 +60,56 @@ pub use sql_builders::SqlParam;
 #[cfg(feature = "wasm-sqlite")]
 pub use wasm_backend::WasmBridgeBackend;
 
+/// A table's metadata as the item operations use it: its key schema and
+/// attribute definitions read out of their JSON once, when the metadata is
+/// read, and the whole shared between requests by reference rather than
+/// copied into each. See [`StorageBackend::table_schema`].
+#[doc(hidden)]
+pub struct TableSchema {
+    metadata: TableMetadata,
+    key_schema: std::result::Result<crate::actions::helpers::KeySchema, String>,
+    attribute_definitions: std::result::Result<Vec<crate::types::AttributeDefinition>, String>,
+}
+
+impl TableSchema {
+    /// Read the key schema and attribute definitions out of `metadata`. A
+    /// part that does not parse is kept as its error, reported by its
+    /// accessor, so a table with unreadable metadata fails the requests that
+    /// need that part as it did when each request parsed it.
+    pub(crate) fn new(metadata: TableMetadata) -> Self {
+        let internal = |e: crate::errors::DynoxideError| match e {
+            crate::errors::DynoxideError::InternalServerError(message) => message,
+            other => other.to_string(),
+        };
+        let key_schema = crate::actions::helpers::parse_key_schema(&metadata).map_err(internal);
+        let attribute_definitions = serde_json::from_str(&metadata.attribute_definitions)
+            .map_err(|e| format!("Bad attribute definitions JSON: {e}"));
+        TableSchema {
+            metadata,
+            key_schema,
+            attribute_definitions,
+        }
+    }
+
+    pub(crate) fn metadata(&self) -> &TableMetadata {
+        &self.metadata
+    }
+
+    pub(crate) fn key_schema(&self) -> crate::errors::Result<&crate::actions::helpers::KeySchema> {
+        self.key_schema
+            .as_ref()
+            .map_err(|m| crate::errors::DynoxideError::InternalServerError(m.clone()))
+    }
+
+    pub(crate) fn attribute_definitions(
+        &self,
+    ) -> crate::errors::Result<&[crate::types::AttributeDefinition]> {
+        self.attribute_definitions
+            .as_deref()
+            .map_err(|m| crate::errors::DynoxideError::InternalServerError(m.clone()))
+    }
+}
+
 /// One base-table row for a bulk insert via [`StorageBackend::put_base_items`].
 ///
 /// Unlike [`StorageBackend::put_item_with_hash`], which preserves any existing
@@ -313,6 +363,22 @@ pub trait StorageBackend: private::Sealed {
         &self,
         table_name: &str,
     ) -> Result<Option<TableMetadata>, BackendError>;
+
+    /// The table's metadata with its key schema and attribute definitions
+    /// read out, shared rather than copied. The native backend keeps one per
+    /// table until the table's metadata next changes, so a read neither copies
+    /// the metadata nor parses its JSON; a backend without a cache builds one
+    /// per call from [`get_table_metadata`](Self::get_table_metadata).
+    #[doc(hidden)]
+    async fn table_schema(
+        &self,
+        table_name: &str,
+    ) -> Result<Option<std::sync::Arc<TableSchema>>, BackendError> {
+        Ok(self
+            .get_table_metadata(table_name)
+            .await?
+            .map(|metadata| std::sync::Arc::new(TableSchema::new(metadata))))
+    }
 
     async fn delete_table_metadata(&self, table_name: &str) -> Result<bool, BackendError>;
 

@@ -63,6 +63,14 @@ impl StorageBackend for Storage {
         Storage::get_table_metadata(self, table_name).map_err(dyno_to_backend)
     }
 
+    async fn table_schema(
+        &self,
+        table_name: &str,
+    ) -> Result<Option<std::sync::Arc<crate::storage_backend::TableSchema>>, BackendError> {
+        crate::bench_counters::record(&crate::bench_counters::METADATA_READS);
+        Storage::table_schema(self, table_name).map_err(dyno_to_backend)
+    }
+
     async fn delete_table_metadata(&self, table_name: &str) -> Result<bool, BackendError> {
         Storage::delete_table_metadata(self, table_name).map_err(dyno_to_backend)
     }
