@@ -41,6 +41,79 @@ const REQUEST_BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs
 #[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
 const STATEMENT_CACHE_CAPACITY: usize = 256;
 
+/// The page cache and memory map a connection reads a database file through,
+/// set when the file is opened and again when a bulk load ends.
+///
+/// SQLite's own defaults, a 2 MB page cache and no memory map, send nearly
+/// every read of a table larger than a few megabytes to the operating system,
+/// a system call and a copy per page. A database file opened by
+/// [`Storage::new`] reads through [`ReadCache::FILE_DEFAULT`] instead, or what
+/// `DYNOXIDE_PAGE_CACHE_MIB` and `DYNOXIDE_MMAP_MIB` say (whole MiB, `0` for
+/// none). The page cache grows as pages are read, up to its size, and the map
+/// costs address space, not memory: its pages are the operating system's file
+/// cache. An in-memory database keeps SQLite's defaults, which it ignores.
+#[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ReadCache {
+    page_cache_kib: u64,
+    mmap_bytes: u64,
+}
+
+#[cfg(any(feature = "native-sqlite", feature = "_has-encryption"))]
+impl ReadCache {
+    /// What SQLite uses unless told otherwise.
+    const SQLITE_DEFAULT: ReadCache = ReadCache {
+        page_cache_kib: 2000,
+        mmap_bytes: 0,
+    };
+
+    /// A database file's, unless the environment says otherwise: a 64 MiB
+    /// page cache and a 256 MiB map.
+    const FILE_DEFAULT: ReadCache = ReadCache {
+        page_cache_kib: 64 * 1024,
+        mmap_bytes: 256 * 1024 * 1024,
+    };
+
+    /// [`ReadCache::FILE_DEFAULT`], with `DYNOXIDE_PAGE_CACHE_MIB` and
+    /// `DYNOXIDE_MMAP_MIB` in place of its parts where they are set.
+    fn from_env() -> Result<ReadCache> {
+        Self::from_vars(|name| std::env::var(name).ok())
+    }
+
+    fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<ReadCache> {
+        let mib = |name: &str, default: u64| -> Result<u64> {
+            let Some(value) = var(name) else {
+                return Ok(default);
+            };
+            value
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .and_then(|mib| mib.checked_mul(1024 * 1024))
+                .ok_or_else(|| {
+                    DynoxideError::InternalServerError(format!(
+                        "{name} must be a whole number of MiB (0 for none), not {value:?}"
+                    ))
+                })
+        };
+        Ok(ReadCache {
+            page_cache_kib: mib(
+                "DYNOXIDE_PAGE_CACHE_MIB",
+                Self::FILE_DEFAULT.page_cache_kib * 1024,
+            )? / 1024,
+            mmap_bytes: mib("DYNOXIDE_MMAP_MIB", Self::FILE_DEFAULT.mmap_bytes)?,
+        })
+    }
+
+    /// The PRAGMAs that set it. A negative `cache_size` is in KiB.
+    fn pragmas(self) -> String {
+        format!(
+            "PRAGMA cache_size = -{}; PRAGMA mmap_size = {};",
+            self.page_cache_kib, self.mmap_bytes
+        )
+    }
+}
+
 #[cfg(test)]
 thread_local! {
     /// The busy timeout a connection on this thread had when it finished
@@ -290,6 +363,9 @@ pub struct Storage {
     clock: Arc<dyn Clock>,
     /// How long streams keep records, and when writes next trim them.
     stream_retention: crate::streams::Retention,
+    /// The page cache and memory map reads go through, restored when a bulk
+    /// load ends.
+    read_cache: ReadCache,
     /// Countdown to a forced GSI insert failure, for tests that need a write
     /// to fail part way through its index fan-out. `None` never fires. Compiled
     /// out of every build but the crate's own unit tests.
@@ -317,9 +393,11 @@ impl Storage {
             item_size_fault: RefCell::new(None),
             clock: Arc::new(SystemClock),
             stream_retention: Default::default(),
+            read_cache: ReadCache::from_env()?,
         };
         storage.initialize().map_err(Self::maybe_encrypted_error)?;
         storage.conn.busy_timeout(REQUEST_BUSY_TIMEOUT)?;
+        storage.conn.execute_batch(&storage.read_cache.pragmas())?;
         Ok(storage)
     }
 
@@ -432,9 +510,11 @@ impl Storage {
             item_size_fault: RefCell::new(None),
             clock: Arc::new(SystemClock),
             stream_retention: Default::default(),
+            read_cache: ReadCache::from_env()?,
         };
         storage.initialize()?;
         storage.conn.busy_timeout(REQUEST_BUSY_TIMEOUT)?;
+        storage.conn.execute_batch(&storage.read_cache.pragmas())?;
         Ok(storage)
     }
 
@@ -450,6 +530,7 @@ impl Storage {
             item_size_fault: RefCell::new(None),
             clock: Arc::new(SystemClock),
             stream_retention: Default::default(),
+            read_cache: ReadCache::SQLITE_DEFAULT,
         };
         storage.initialize()?;
         Ok(storage)
@@ -1482,14 +1563,16 @@ impl Storage {
         Ok(())
     }
 
-    /// Restore normal PRAGMAs after bulk loading.
+    /// Restore normal PRAGMAs after bulk loading: the page cache and memory
+    /// map go back to the ones the database was opened with (see
+    /// `ReadCache`), not to SQLite's defaults.
     pub fn disable_bulk_loading(&self) -> Result<()> {
-        self.conn.execute_batch(
+        self.conn.execute_batch(&format!(
             "PRAGMA synchronous = NORMAL;
-             PRAGMA cache_size = -2000;
              PRAGMA temp_store = DEFAULT;
-             PRAGMA mmap_size = 0;",
-        )?;
+             {}",
+            self.read_cache.pragmas()
+        ))?;
         Ok(())
     }
 
@@ -1946,6 +2029,7 @@ impl Storage {
             item_size_fault: RefCell::new(self.item_size_fault.take()),
             clock: Arc::clone(&self.clock),
             stream_retention: crate::streams::Retention::new(self.stream_retention.period()),
+            read_cache: ReadCache::SQLITE_DEFAULT,
         };
         let copied = match rusqlite::backup::Backup::new(source, &mut staged.conn) {
             Ok(backup) => run_backup(&backup),
@@ -2612,6 +2696,74 @@ mod tests {
         Storage::memory().expect("Failed to create in-memory storage")
     }
 
+    /// `cache_size` and `mmap_size`; an in-memory database has no map to report.
+    fn read_cache_of(storage: &Storage) -> (i64, Option<i64>) {
+        use rusqlite::OptionalExtension;
+        let pragma = |name: &str| -> Option<i64> {
+            storage
+                .conn()
+                .query_row(&format!("PRAGMA {name}"), [], |row| row.get(0))
+                .optional()
+                .unwrap()
+        };
+        (pragma("cache_size").unwrap(), pragma("mmap_size"))
+    }
+
+    #[test]
+    fn a_database_file_reads_through_its_read_cache_after_a_bulk_load_too() {
+        let tmp = tempfile::NamedTempFile::new().unwrap();
+        let storage = Storage::new(tmp.path().to_str().unwrap()).unwrap();
+        let configured = ReadCache::from_env().unwrap();
+        let expected = (
+            -(configured.page_cache_kib as i64),
+            Some(configured.mmap_bytes as i64),
+        );
+        assert_eq!(read_cache_of(&storage), expected);
+        storage.enable_bulk_loading().unwrap();
+        storage.disable_bulk_loading().unwrap();
+        assert_eq!(read_cache_of(&storage), expected);
+    }
+
+    #[test]
+    fn the_read_cache_is_read_from_the_environment() {
+        let vars = |cache: Option<&str>, mmap: Option<&str>| {
+            let (cache, mmap) = (cache.map(String::from), mmap.map(String::from));
+            ReadCache::from_vars(move |name| match name {
+                "DYNOXIDE_PAGE_CACHE_MIB" => cache.clone(),
+                "DYNOXIDE_MMAP_MIB" => mmap.clone(),
+                _ => None,
+            })
+        };
+        assert_eq!(vars(None, None).unwrap(), ReadCache::FILE_DEFAULT);
+        assert_eq!(
+            vars(Some("8"), Some(" 0 ")).unwrap(),
+            ReadCache {
+                page_cache_kib: 8 * 1024,
+                mmap_bytes: 0
+            }
+        );
+        for bad in ["-1", "1.5", "lots", "", "99999999999999999"] {
+            let err = vars(Some(bad), None).unwrap_err().to_string();
+            assert!(
+                err.contains("DYNOXIDE_PAGE_CACHE_MIB must be a whole number of MiB"),
+                "{err}"
+            );
+            assert!(vars(None, Some(bad)).is_err(), "{bad}");
+        }
+        assert_eq!(
+            ReadCache::FILE_DEFAULT.pragmas(),
+            "PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456;"
+        );
+    }
+
+    #[test]
+    fn an_in_memory_database_keeps_sqlites_read_cache() {
+        let storage = test_storage();
+        storage.enable_bulk_loading().unwrap();
+        storage.disable_bulk_loading().unwrap();
+        assert_eq!(read_cache_of(&storage).0, -2000);
+    }
+
     #[test]
     fn test_initialize_creates_metadata_tables() {
         let storage = test_storage();
@@ -3270,6 +3422,7 @@ mod tests {
             item_size_fault: RefCell::new(item_size),
             clock: Arc::new(SystemClock),
             stream_retention: Default::default(),
+            read_cache: ReadCache::SQLITE_DEFAULT,
         };
         storage.initialize()?;
         Ok(storage)
