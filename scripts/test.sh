@@ -33,6 +33,8 @@ python3 scripts/module-cycles.py --self-test
 python3 scripts/module-cycles.py
 # The vendored engine is the pinned release plus vendor/patches, byte for byte (vendor/README.md).
 bash scripts/vendor-dynoxide.sh --check
+# ... and still passes dynoxide's own unit tests and item, query and index suites.
+bash scripts/test-dynoxide.sh
 # The plots in docs/benchmarks.md are drawn from its tables: a stale plot fails here.
 python3 scripts/bench-plots.py --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
