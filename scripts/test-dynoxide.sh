@@ -11,12 +11,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir="target/dynoxide-tests"
-# The library suites for items, queries, scans and indexes (no HTTP server needed), and
-# repeated_work_counts, which counts the work a read repeats (the `bench-counters` feature).
+# The library suites for items, queries, scans and indexes, and for the stream and TTL the
+# series also patches (none needs the HTTP server), and repeated_work_counts, which counts the
+# work a read repeats (the `bench-counters` feature).
 suites=(
   item_operations batch_operations transactions update_clauses_read_the_original_item
   query_scan query_start_key_and_key_conditions parallel_scan read_capacity_on_evaluated_bytes
   gsi lsi multi_attribute_keys index_consumed_capacity item_size_accounting repeated_work_counts
+  streams ttl
 )
 args=()
 for suite in "${suites[@]}"; do args+=(--test "$suite"); done
