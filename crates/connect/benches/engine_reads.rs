@@ -1,7 +1,7 @@
 //! The engine's read path, called directly: GetItem and Query pages of 1, 20 and 100 items, in
 //! memory and on a data directory, beside the raw SQLite floor for the same rows. Run:
-//! `cargo bench -p monotable-connect --bench engine_reads` (results: docs/benchmarks.md, "The
-//! engine's read path").
+//! `cargo bench -p monotable-connect --bench engine_reads --features bench` (results:
+//! docs/benchmarks.md, "The engine's read path").
 //!
 //! One table holds `ENGINE_READS_PARTITIONS` partitions (default 2,000) of 100 order items each,
 //! 12 attributes and 437 bytes an item (DynamoDB's size). Every call draws its key at random
