@@ -5,7 +5,8 @@
 //!
 //! The consumer's handler ([`consumer`]) turns each record delivered into a [`SaleEvent`]
 //! ([`SaleEvent::line_added`] for an `OrderItem` INSERT, [`SaleEvent::order_changed`] for an
-//! `Order` INSERT or MODIFY) and hands them, in order, to [`apply_all`].
+//! `Order` INSERT or MODIFY) and hands them to [`apply_all`], which applies several at once and
+//! reports the first, in batch order, that failed.
 
 use std::collections::BTreeMap;
 
@@ -230,9 +231,10 @@ async fn open_days(shop: &Shop, deltas: &[Delta]) -> Result<(), ShopError> {
     Ok(())
 }
 
-/// A batch's first failure: the index of the event that failed, and why. The events before it
-/// were applied; a runner reports this one (and, by Lambda's rule, every later one) as failed,
-/// and the retry starts there.
+/// A batch's first failure: the index of the event that failed, and why. Events after it may
+/// have been applied too ([`apply_all`] runs several at once); a runner reports this one (and,
+/// by Lambda's rule, every later one) as failed, and the retry starts there, where the markers
+/// of those already applied make them count nothing again.
 #[derive(Debug)]
 pub struct Failed {
     /// Index in the batch of the event that failed.
@@ -241,18 +243,43 @@ pub struct Failed {
     pub error: ShopError,
 }
 
-/// Apply a batch's events in order, stopping at the first that fails; returns how many were
-/// counted now (the others were counted by an earlier delivery).
+/// How many of a batch's events [`apply_all`] has in flight at once. Sales commute (each adds
+/// to or takes from product-days) and each is guarded by its own marker, so their order does
+/// not matter; running them together lets the transactions' commits share the table's flushes
+/// instead of each waiting for its own. Two sales of one product-day at once are two
+/// transactions on one item: the engine serialises them, DynamoDB cancels one with
+/// `TransactionConflict`, which the transaction retries with backoff.
+pub const APPLY_CONCURRENCY: usize = 16;
+
+/// Apply a batch's events, at most [`APPLY_CONCURRENCY`] at once, and report the first (in
+/// batch order) that failed; returns how many were counted now (the others were counted by an
+/// earlier delivery).
 pub async fn apply_all(shop: &Shop, events: &[SaleEvent]) -> Result<usize, Failed> {
+    use futures_util::StreamExt as _;
+    // By index, not by `&SaleEvent`: a closure taking a reference makes the future not `Send`
+    // for every lifetime, which the runner's spawned task needs.
+    let mut outcomes = futures_util::stream::iter(0..events.len())
+        .map(|at| async move {
+            match events.get(at) {
+                Some(event) => apply(shop, event).await,
+                None => Ok(Applied::AlreadyCounted),
+            }
+        })
+        .buffered(APPLY_CONCURRENCY)
+        .enumerate();
     let mut counted = 0;
-    for (at, event) in events.iter().enumerate() {
-        match apply(shop, event).await {
+    let mut first: Option<Failed> = None;
+    // Every event in flight is awaited, even after a failure: none is left half-sent.
+    while let Some((at, outcome)) = outcomes.next().await {
+        match outcome {
             Ok(Applied::Counted) => counted += 1,
             Ok(Applied::AlreadyCounted) => {}
-            Err(error) => return Err(Failed { at, error }),
+            Err(error) => {
+                first.get_or_insert(Failed { at, error });
+            }
         }
     }
-    Ok(counted)
+    first.map_or(Ok(counted), Err)
 }
 
 /// One day of a product's sales in `GET /products/{productId}/sales`.

@@ -1,7 +1,7 @@
 //! The `productSales` consumer's handler, the same on Lambda ([`handle_event`]) and under local
 //! delivery (`monotable::stream::runner` calling [`Handler::handle`]): each delivered change as the
 //! [`SaleEvent`] it makes (an `OrderItem` created, an `Order` created or updated), a batch's
-//! events applied in order with [`apply_all`], and Lambda's partial batch response naming the
+//! events applied together with [`apply_all`] (the first failure in batch order found), and Lambda's partial batch response naming the
 //! record that failed and every record after it, so the retry starts there and order holds.
 
 use monotable::stream::{self, BatchResponse, Change, Delivered, Event};
@@ -68,7 +68,7 @@ impl SaleBatch {
     }
 }
 
-/// Handle one batch of delivered changes: apply its events in order, stop at the first that
+/// Handle one batch of delivered changes: apply its events, find the first in batch order that
 /// fails, and answer which records failed.
 pub async fn handle(shop: &Shop, changes: Vec<Delivered<ProductSalesChange>>) -> BatchResponse {
     let batch = SaleBatch::new(&changes);
