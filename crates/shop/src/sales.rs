@@ -255,21 +255,31 @@ pub const APPLY_CONCURRENCY: usize = 16;
 /// batch order) that failed; returns how many were counted now (the others were counted by an
 /// earlier delivery).
 pub async fn apply_all(shop: &Shop, events: &[SaleEvent]) -> Result<usize, Failed> {
-    use futures_util::StreamExt as _;
     // By index, not by `&SaleEvent`: a closure taking a reference makes the future not `Send`
     // for every lifetime, which the runner's spawned task needs.
-    let mut outcomes = futures_util::stream::iter(0..events.len())
-        .map(|at| async move {
-            match events.get(at) {
-                Some(event) => apply(shop, event).await,
-                None => Ok(Applied::AlreadyCounted),
-            }
-        })
+    each_at_once(events.len(), |at| async move {
+        match events.get(at) {
+            Some(event) => apply(shop, event).await,
+            None => Ok(Applied::AlreadyCounted),
+        }
+    })
+    .await
+}
+
+/// Run `apply(0..n)`, at most [`APPLY_CONCURRENCY`] at once, every one to its end (none is
+/// left half-sent after a failure); how many were counted, or the failure of the lowest index.
+async fn each_at_once<F, Fut>(n: usize, apply: F) -> Result<usize, Failed>
+where
+    F: Fn(usize) -> Fut,
+    Fut: std::future::Future<Output = Result<Applied, ShopError>>,
+{
+    use futures_util::StreamExt as _;
+    let mut outcomes = futures_util::stream::iter(0..n)
+        .map(apply)
         .buffered(APPLY_CONCURRENCY)
         .enumerate();
     let mut counted = 0;
     let mut first: Option<Failed> = None;
-    // Every event in flight is awaited, even after a failure: none is left half-sent.
     while let Some((at, outcome)) = outcomes.next().await {
         match outcome {
             Ok(Applied::Counted) => counted += 1,

@@ -138,3 +138,55 @@ fn a_range_is_whole_days_in_order_and_at_most_a_year_and_a_day() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_batch_runs_together_every_event_to_its_end_and_names_its_first_failure() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (in_flight, most, finished) = (
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+    );
+    let outcome = each_at_once(40, |at| {
+        let (in_flight, most, finished) = (&in_flight, &most, &finished);
+        async move {
+            let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+            most.fetch_max(now, Ordering::SeqCst);
+            // Event 3 fails late, event 7 at once, event 30 late again; 5 and 6 were counted
+            // by an earlier delivery.
+            let turns = if at == 3 || at == 30 { 20 } else { 2 };
+            for _ in 0..turns {
+                tokio::task::yield_now().await;
+            }
+            in_flight.fetch_sub(1, Ordering::SeqCst);
+            finished.fetch_add(1, Ordering::SeqCst);
+            match at {
+                3 | 7 | 30 => Err(ShopError::busy(format!("event {at}"))),
+                5 | 6 => Ok(Applied::AlreadyCounted),
+                _ => Ok(Applied::Counted),
+            }
+        }
+    })
+    .await;
+    let failed = outcome.expect_err("three events failed");
+    assert_eq!(
+        failed.at, 3,
+        "the first in batch order, not the first to fail"
+    );
+    assert!(
+        failed.error.to_string().contains("event 3"),
+        "{}",
+        failed.error
+    );
+    assert_eq!(finished.load(Ordering::SeqCst), 40, "none left half-done");
+    assert_eq!(most.load(Ordering::SeqCst), APPLY_CONCURRENCY);
+
+    let all = each_at_once(3, |at| async move {
+        Ok(if at == 1 {
+            Applied::AlreadyCounted
+        } else {
+            Applied::Counted
+        })
+    });
+    assert_eq!(all.await.unwrap(), 2);
+}
