@@ -6,6 +6,7 @@ use dynoxide::DynoxideError;
 use dynoxide::actions::{
     batch_write_item::BatchWriteItemRequest, get_item::GetItemRequest, put_item::PutItemRequest,
     query::QueryRequest, transact_write_items::TransactWriteItemsRequest,
+    update_item::UpdateItemRequest,
 };
 
 use crate::dispatch::TARGET_PREFIX;
@@ -17,6 +18,7 @@ pub enum Decoded {
     GetItem(GetItemRequest),
     PutItem(PutItemRequest),
     Query(QueryRequest),
+    UpdateItem(UpdateItemRequest),
     BatchWriteItem(BatchWriteItemRequest),
     TransactWriteItems(TransactWriteItemsRequest),
 }
@@ -38,6 +40,7 @@ impl Decoded {
             "GetItem" => Decoded::GetItem(serde_json::from_slice(body)?),
             "PutItem" => Decoded::PutItem(serde_json::from_slice(body)?),
             "Query" => Decoded::Query(serde_json::from_slice(body)?),
+            "UpdateItem" => Decoded::UpdateItem(serde_json::from_slice(body)?),
             "BatchWriteItem" => Decoded::BatchWriteItem(serde_json::from_slice(body)?),
             "TransactWriteItems" => Decoded::TransactWriteItems(serde_json::from_slice(body)?),
             other => return Err(DecodeError::Operation(other.to_string())),
@@ -52,6 +55,7 @@ impl Decoded {
             Decoded::GetItem(r) => usize::from(db.get_item(r)?.item.is_some()),
             Decoded::Query(r) => db.query(r)?.count,
             Decoded::PutItem(r) => db.put_item(r).map(|_| 0)?,
+            Decoded::UpdateItem(r) => db.update_item(r).map(|_| 0)?,
             Decoded::BatchWriteItem(r) => db.batch_write_item(r).map(|_| 0)?,
             Decoded::TransactWriteItems(r) => db.transact_write_items(r).map(|_| 0)?,
         })

@@ -34,6 +34,9 @@ mod enabled {
     /// Index definition sets deserialised out of a table's metadata JSON, by
     /// the `parse_*_defs` helpers. One per family per call.
     pub static INDEX_DEFS_PARSES: AtomicUsize = AtomicUsize::new(0);
+    /// Condition, filter, key condition and update expressions parsed. Read
+    /// directly rather than through [`Counts`], whose fields are public.
+    pub static EXPRESSION_PARSES: AtomicUsize = AtomicUsize::new(0);
 
     pub fn record(counter: &AtomicUsize) {
         counter.fetch_add(1, Ordering::Relaxed);
@@ -46,6 +49,7 @@ mod enabled {
             &METADATA_READS,
             &KEY_SCHEMA_PARSES,
             &INDEX_DEFS_PARSES,
+            &EXPRESSION_PARSES,
         ] {
             counter.store(0, Ordering::Relaxed);
         }
@@ -79,6 +83,7 @@ mod enabled {
     pub static METADATA_READS: Counter = Counter;
     pub static KEY_SCHEMA_PARSES: Counter = Counter;
     pub static INDEX_DEFS_PARSES: Counter = Counter;
+    pub static EXPRESSION_PARSES: Counter = Counter;
 
     #[inline(always)]
     pub fn record(_counter: &Counter) {}

@@ -251,6 +251,28 @@ pub async fn record_stream_event<S: StorageBackend>(
     old_item: Option<&Item>,
     new_item: Option<&Item>,
 ) -> Result<()> {
+    record_event(storage, meta, None, old_item, new_item).await
+}
+
+/// As [`record_stream_event`], for a table whose key schema is already read
+/// out: the record's keys are taken without parsing it again.
+pub(crate) async fn record_stream_event_of<S: StorageBackend>(
+    storage: &S,
+    table: &crate::storage_backend::TableSchema,
+    old_item: Option<&Item>,
+    new_item: Option<&Item>,
+) -> Result<()> {
+    let key_schema = table.key_schema().ok();
+    record_event(storage, table.metadata(), key_schema, old_item, new_item).await
+}
+
+async fn record_event<S: StorageBackend>(
+    storage: &S,
+    meta: &TableMetadata,
+    key_schema: Option<&crate::actions::helpers::KeySchema>,
+    old_item: Option<&Item>,
+    new_item: Option<&Item>,
+) -> Result<()> {
     if !meta.stream_enabled {
         return Ok(());
     }
@@ -264,7 +286,10 @@ pub async fn record_stream_event<S: StorageBackend>(
 
     // Get key attributes from whichever image is available
     let ref_item = new_item.or(old_item).unwrap();
-    let keys = extract_keys(ref_item, &meta.key_schema);
+    let keys = match key_schema {
+        Some(key_schema) => extract_keys_with_schema(ref_item, key_schema),
+        None => extract_keys(ref_item, &meta.key_schema),
+    };
     let keys_json = serde_json::to_string(&keys).unwrap_or_default();
 
     let (new_image_json, old_image_json) = stream_images(meta, old_item, new_item);

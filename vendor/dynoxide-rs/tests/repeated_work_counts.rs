@@ -496,3 +496,258 @@ fn report_key_schema_parses_on_reads() {
     assert_eq!(warm_get.metadata_reads, 1);
     assert_eq!(warm_query.metadata_reads, 1);
 }
+
+// --- index reads and paginated reads of a table already cached ------------
+
+/// What a warm read cost: the counters, and the expressions it parsed.
+fn measure_with_expressions(f: impl FnOnce()) -> (Counts, usize) {
+    let counts = measure(f);
+    let expressions =
+        dynoxide::bench_counters::EXPRESSION_PARSES.load(std::sync::atomic::Ordering::Relaxed);
+    (counts, expressions)
+}
+
+fn query_json(
+    db: &Database,
+    request: serde_json::Value,
+) -> dynoxide::actions::query::QueryResponse {
+    db.query(serde_json::from_value(request).unwrap()).unwrap()
+}
+
+#[test]
+fn report_definition_parses_on_index_and_paginated_reads() {
+    // The index definitions, like the key schema, belong to the table: a read
+    // of an index, or a page that starts from a cursor checked against the
+    // key schema and the index's keys, must not parse them again while the
+    // table's metadata is cached.
+    let _meter = meter();
+    let db = two_index_table();
+    put(&db, "s1", None);
+    put(&db, "s2", None);
+    let gsi_query = serde_json::json!({
+        "TableName": TABLE, "IndexName": "gsi-inc", "Limit": 1,
+        "KeyConditionExpression": "gsiPk = :g",
+        "ExpressionAttributeValues": {":g": {"S": "g"}}
+    });
+    let lsi_query = serde_json::json!({
+        "TableName": TABLE, "IndexName": "lsi-all", "Limit": 1,
+        "KeyConditionExpression": "pk = :p AND lsiSk = :l",
+        "ExpressionAttributeValues": {":p": {"S": "p"}, ":l": {"S": "l"}}
+    });
+    let table_query = serde_json::json!({
+        "TableName": TABLE, "Limit": 1,
+        "KeyConditionExpression": "pk = :p",
+        "FilterExpression": "proj = :v",
+        "ExpressionAttributeValues": {":p": {"S": "p"}, ":v": {"S": "v"}}
+    });
+    let next_page = |request: &serde_json::Value| {
+        let first = query_json(&db, request.clone());
+        let mut next = request.clone();
+        next["ExclusiveStartKey"] =
+            serde_json::to_value(first.last_evaluated_key.unwrap()).unwrap();
+        next
+    };
+    let (gsi_page, lsi_page, table_page) = (
+        next_page(&gsi_query),
+        next_page(&lsi_query),
+        next_page(&table_query),
+    );
+    let gsi_scan = serde_json::json!({"TableName": TABLE, "IndexName": "gsi-inc", "Limit": 1});
+    let scan_page = {
+        let first = db
+            .scan(serde_json::from_value(gsi_scan.clone()).unwrap())
+            .unwrap();
+        let mut next = gsi_scan.clone();
+        next["ExclusiveStartKey"] =
+            serde_json::to_value(first.last_evaluated_key.unwrap()).unwrap();
+        next
+    };
+
+    let cases: [(&str, Box<dyn Fn()>, usize); 6] = [
+        (
+            "GSI Query          ",
+            Box::new(|| assert_eq!(query_json(&db, gsi_query.clone()).count, 1)),
+            1,
+        ),
+        (
+            "LSI Query          ",
+            Box::new(|| assert_eq!(query_json(&db, lsi_query.clone()).count, 1)),
+            1,
+        ),
+        (
+            "GSI Query, 2nd page",
+            Box::new(|| assert_eq!(query_json(&db, gsi_page.clone()).count, 1)),
+            1,
+        ),
+        (
+            "LSI Query, 2nd page",
+            Box::new(|| assert_eq!(query_json(&db, lsi_page.clone()).count, 1)),
+            1,
+        ),
+        (
+            "Query+filter, 2nd p",
+            Box::new(|| assert_eq!(query_json(&db, table_page.clone()).count, 1)),
+            2,
+        ),
+        (
+            "GSI Scan, 2nd page ",
+            Box::new(|| {
+                db.scan(serde_json::from_value(scan_page.clone()).unwrap())
+                    .unwrap();
+            }),
+            0,
+        ),
+    ];
+    for (name, read, expressions) in cases {
+        let (counts, parsed) = measure_with_expressions(read);
+        println!(
+            "warm {name}: {} index definition sets, {} key schemas, {} expressions parsed, {} metadata reads",
+            counts.index_defs_parses, counts.key_schema_parses, parsed, counts.metadata_reads
+        );
+        assert_eq!(
+            counts.index_defs_parses, 0,
+            "{name}: index definitions parsed"
+        );
+        assert_eq!(counts.key_schema_parses, 0, "{name}: key schema parsed");
+        assert_eq!(counts.metadata_reads, 1, "{name}: metadata reads");
+        assert_eq!(parsed, expressions, "{name}: each expression parsed once");
+    }
+}
+
+// --- writes to a table already cached --------------------------------------
+
+fn write(db: &Database, operation: &str, request: serde_json::Value) {
+    match operation {
+        "PutItem" => drop(
+            db.put_item(serde_json::from_value(request).unwrap())
+                .unwrap(),
+        ),
+        "UpdateItem" => drop(
+            db.update_item(serde_json::from_value(request).unwrap())
+                .unwrap(),
+        ),
+        "DeleteItem" => drop(
+            db.delete_item(serde_json::from_value(request).unwrap())
+                .unwrap(),
+        ),
+        "BatchWriteItem" => drop(
+            db.batch_write_item(serde_json::from_value(request).unwrap())
+                .unwrap(),
+        ),
+        "TransactWriteItems" => drop(
+            db.transact_write_items(serde_json::from_value(request).unwrap())
+                .unwrap(),
+        ),
+        other => panic!("no such write: {other}"),
+    }
+}
+
+#[test]
+fn report_definition_and_expression_parses_on_writes() {
+    // A write needs the table's key schema, its attribute definitions and its
+    // index definitions on every call, and they change only with the table.
+    // Its ConditionExpression and UpdateExpression change with the request,
+    // and are parsed once each however many checks read them.
+    let _meter = meter();
+    let db = two_index_table();
+    put(&db, "s1", None);
+    let item = |sk: &str| {
+        serde_json::json!({
+            "pk": {"S": "p"}, "sk": {"S": sk}, "gsiPk": {"S": "g"}, "lsiSk": {"S": "l"},
+            "proj": {"S": "v"}
+        })
+    };
+    let key = |sk: &str| serde_json::json!({"pk": {"S": "p"}, "sk": {"S": sk}});
+    let cases: Vec<(&str, &str, serde_json::Value, usize)> = vec![
+        (
+            "PutItem",
+            "PutItem",
+            serde_json::json!({
+                "TableName": TABLE, "Item": item("s1"),
+                "ConditionExpression": "attribute_exists(pk) AND proj = :v",
+                "ExpressionAttributeValues": {":v": {"S": "v"}}
+            }),
+            1,
+        ),
+        (
+            "UpdateItem",
+            "UpdateItem",
+            serde_json::json!({
+                "TableName": TABLE, "Key": key("s1"),
+                "UpdateExpression": "SET gsiPk = :g, note = :o",
+                "ConditionExpression": "proj = :v",
+                "ExpressionAttributeValues": {":g": {"S": "g"}, ":o": {"S": "o"}, ":v": {"S": "v"}},
+                "ReturnValues": "UPDATED_NEW"
+            }),
+            2,
+        ),
+        (
+            "DeleteItem",
+            "DeleteItem",
+            serde_json::json!({
+                "TableName": TABLE, "Key": key("s1"),
+                "ConditionExpression": "attribute_exists(pk)"
+            }),
+            1,
+        ),
+        (
+            "BatchWriteItem",
+            "BatchWriteItem",
+            serde_json::json!({
+                "RequestItems": {TABLE: [
+                    {"PutRequest": {"Item": item("b1")}},
+                    {"PutRequest": {"Item": item("b2")}},
+                    {"DeleteRequest": {"Key": key("s0")}}
+                ]}
+            }),
+            0,
+        ),
+        (
+            "TransactWriteItems",
+            "TransactWriteItems",
+            serde_json::json!({
+                "TransactItems": [
+                    {"Put": {"TableName": TABLE, "Item": item("t1"),
+                        "ConditionExpression": "attribute_not_exists(pk)"}},
+                    {"Update": {"TableName": TABLE, "Key": key("b2"),
+                        "UpdateExpression": "SET note = :o",
+                        "ConditionExpression": "proj = :v",
+                        "ExpressionAttributeValues": {":o": {"S": "o"}, ":v": {"S": "v"}}}},
+                    {"ConditionCheck": {"TableName": TABLE, "Key": key("s2"),
+                        "ConditionExpression": "attribute_not_exists(pk)"}}
+                ]
+            }),
+            4,
+        ),
+    ];
+    put(&db, "s0", None); // the table's metadata loaded, its index definitions read
+    for (name, operation, request, expressions) in cases {
+        let (counts, parsed) = measure_with_expressions(|| write(&db, operation, request));
+        println!(
+            "warm {name:18}: {} index definition sets, {} key schemas, {} expressions parsed",
+            counts.index_defs_parses, counts.key_schema_parses, parsed
+        );
+        assert_eq!(
+            counts.index_defs_parses, 0,
+            "{name}: index definitions parsed"
+        );
+        assert_eq!(counts.key_schema_parses, 0, "{name}: key schema parsed");
+        assert_eq!(parsed, expressions, "{name}: each expression parsed once");
+    }
+}
+
+#[test]
+fn report_key_schema_parses_on_a_streamed_write() {
+    // A table with a stream records each write's keys, which were taken from
+    // the key schema's JSON once per record.
+    let _meter = meter();
+    let db = ttl_table_streamed();
+    put_expired_in(&db, TTL_STREAM_TABLE, "s0");
+    let counts = measure(|| put_expired_in(&db, TTL_STREAM_TABLE, "s1"));
+    println!(
+        "warm PutItem, streamed table: {} key schemas, {} index definition sets parsed",
+        counts.key_schema_parses, counts.index_defs_parses
+    );
+    assert_eq!(counts.key_schema_parses, 0);
+    assert_eq!(counts.index_defs_parses, 0);
+}

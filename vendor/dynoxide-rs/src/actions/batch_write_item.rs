@@ -212,8 +212,8 @@ pub async fn execute<S: StorageBackend>(
         let mut seen_keys: std::collections::HashSet<(String, String, String)> =
             std::collections::HashSet::new();
         for (table_name, write_requests) in &request.request_items {
-            let meta = helpers::require_table_for_item_op(storage, table_name).await?;
-            let key_schema = helpers::parse_key_schema(&meta)?;
+            let table = helpers::require_table_schema_for_item_op(storage, table_name).await?;
+            let key_schema = table.key_schema()?;
             for wr in write_requests {
                 // Validate keys BEFORE extract_key_strings: that helper returns
                 // InternalServerError (HTTP 500) for a missing partition or sort
@@ -221,16 +221,16 @@ pub async fn execute<S: StorageBackend>(
                 // a 400 ValidationException. Mirrors put_item.rs, which validates
                 // before extracting.
                 let key_item = if let Some(ref put) = wr.put_request {
-                    require_key_attributes(&put.item, &key_schema)?;
-                    helpers::validate_item_keys_for_batch(&put.item, &key_schema, &meta)?;
+                    require_key_attributes(&put.item, key_schema)?;
+                    helpers::validate_item_keys_for_batch(&put.item, key_schema, &*table)?;
                     &put.item
                 } else if let Some(ref del) = wr.delete_request {
-                    helpers::validate_key_only(&del.key, &key_schema)?;
+                    helpers::validate_key_only(&del.key, key_schema)?;
                     &del.key
                 } else {
                     continue;
                 };
-                let (pk, sk) = helpers::extract_key_strings(key_item, &key_schema)?;
+                let (pk, sk) = helpers::extract_key_strings(key_item, key_schema)?;
                 let key = (table_name.clone(), pk, sk);
                 if !seen_keys.insert(key) {
                     return Err(DynoxideError::ValidationException(
@@ -254,20 +254,22 @@ pub async fn execute<S: StorageBackend>(
     let mut affected_partitions: Vec<(String, String, String, AttributeValue)> = Vec::new();
 
     for (table_name, write_requests) in &mut request.request_items {
-        let meta = helpers::require_table_for_item_op(storage, table_name).await?;
-        let key_schema = helpers::parse_key_schema(&meta)?;
-        // Parse the index definitions once per table: the maintain helpers'
-        // meta-accepting forms deserialise the JSON on every call, which for
-        // a 25-item batch against one table would repeat the work per item.
-        let gsi_defs = super::gsi::parse_gsi_defs(&meta)?;
-        let lsi_defs = super::lsi::parse_lsi_defs(&meta)?;
-        let vector_defs = super::vector_index::parse_vector_defs(&meta)?;
-        let attr_defs = super::vector_index::parse_attr_defs(&meta)?;
+        let table = helpers::require_table_schema_for_item_op(storage, table_name).await?;
+        let meta = table.metadata();
+        let key_schema = table.key_schema()?;
+        // The index definitions come read out once with the table's metadata:
+        // the maintain helpers' meta-accepting forms deserialise the JSON on
+        // every call, which for a 25-item batch against one table would
+        // repeat the work per item.
+        let gsi_defs = table.gsi_defs()?;
+        let lsi_defs = table.lsi_defs()?;
+        let vector_defs = super::vector_index::parse_vector_defs(meta)?;
+        let attr_defs = super::vector_index::parse_attr_defs(meta)?;
 
         for wr in write_requests {
             if let Some(ref mut put_req) = wr.put_request {
                 // Validate keys
-                helpers::validate_item_keys_for_batch(&put_req.item, &key_schema, &meta)?;
+                helpers::validate_item_keys_for_batch(&put_req.item, key_schema, &*table)?;
 
                 // Validate attribute values (empty strings, empty sets)
                 crate::validation::validate_item_attribute_values(&put_req.item)?;
@@ -286,7 +288,7 @@ pub async fn execute<S: StorageBackend>(
                 let size = types::billed_item_size(&put_req.item, &vector_defs);
 
                 // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-                let (pk, sk) = helpers::extract_key_strings(&put_req.item, &key_schema)?;
+                let (pk, sk) = helpers::extract_key_strings(&put_req.item, key_schema)?;
                 let item_json = serde_json::to_string(&put_req.item)
                     .map_err(|e| DynoxideError::InternalServerError(e.to_string()))?;
                 let hash_prefix = put_req
@@ -323,14 +325,14 @@ pub async fn execute<S: StorageBackend>(
                         };
                         let gsi_units = super::gsi::maintain_gsis_after_write_with_defs(
                             storage,
-                            &gsi_defs,
+                            gsi_defs,
                             &target,
                             &put_req.item,
                         )
                         .await?;
                         let lsi_units = super::lsi::maintain_lsis_after_write_with_defs(
                             storage,
-                            &lsi_defs,
+                            lsi_defs,
                             &target,
                             &put_req.item,
                         )
@@ -345,9 +347,9 @@ pub async fn execute<S: StorageBackend>(
                                 false,
                             )
                             .await?;
-                        crate::streams::record_stream_event(
+                        crate::streams::record_stream_event_of(
                             storage,
-                            &meta,
+                            &table,
                             old_item.as_ref(),
                             Some(&put_req.item),
                         )
@@ -382,9 +384,9 @@ pub async fn execute<S: StorageBackend>(
                     ));
                 }
             } else if let Some(ref del_req) = wr.delete_request {
-                helpers::validate_key_only(&del_req.key, &key_schema)?;
+                helpers::validate_key_only(&del_req.key, key_schema)?;
                 // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-                let (pk, sk) = helpers::extract_key_strings(&del_req.key, &key_schema)?;
+                let (pk, sk) = helpers::extract_key_strings(&del_req.key, key_schema)?;
 
                 // Base delete + index fan-out + stream are one atomic unit per item.
                 let (old_item, gsi_units, lsi_units, vector_bytes) =
@@ -403,11 +405,11 @@ pub async fn execute<S: StorageBackend>(
                             capacity_mode: request.return_consumed_capacity.as_deref(),
                         };
                         let gsi_units = super::gsi::maintain_gsis_after_delete_with_defs(
-                            storage, &gsi_defs, &target,
+                            storage, gsi_defs, &target,
                         )
                         .await?;
                         let lsi_units = super::lsi::maintain_lsis_after_delete_with_defs(
-                            storage, &lsi_defs, &target,
+                            storage, lsi_defs, &target,
                         )
                         .await?;
                         let vector_bytes =
@@ -419,9 +421,9 @@ pub async fn execute<S: StorageBackend>(
                             )
                             .await?;
                         if old_item.is_some() {
-                            crate::streams::record_stream_event(
+                            crate::streams::record_stream_event_of(
                                 storage,
-                                &meta,
+                                &table,
                                 old_item.as_ref(),
                                 None,
                             )

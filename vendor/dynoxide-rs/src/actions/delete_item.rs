@@ -297,6 +297,10 @@ async fn execute_inner<S: StorageBackend>(
     // envelope, as on PutItem and UpdateItem: syntax, size, redundant
     // parentheses, reserved words, BETWEEN bounds, operand types, undefined and
     // unused names and values (us-east-1 and eu-west-2, 2026-10-09).
+    // The parse is kept for the evaluation below: the expression cannot change
+    // in between, since only the legacy Expected, which cannot come with it,
+    // is converted into one.
+    let mut early_condition = None;
     if let Some(ref ce) = request.condition_expression {
         let parsed = crate::expressions::condition::parse(ce).map_err(|e| {
             DynoxideError::ValidationException(crate::validation::envelope_message(&format!(
@@ -336,6 +340,7 @@ async fn execute_inner<S: StorageBackend>(
             }
             other => other,
         })?;
+        early_condition = Some(parsed);
     }
 
     // Validate the legacy Expected parameter BEFORE checking table existence,
@@ -370,15 +375,16 @@ async fn execute_inner<S: StorageBackend>(
         }
     }
 
-    let meta = helpers::require_table_for_item_op(storage, &request.table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &request.table_name).await?;
+    let meta = table.metadata();
+    let key_schema = table.key_schema()?;
 
     // Validate key
-    helpers::validate_key_only(&request.key, &key_schema)?;
+    helpers::validate_key_only(&request.key, key_schema)?;
 
     // Extract key values
     // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-    let (pk, sk) = helpers::extract_key_strings(&request.key, &key_schema)?;
+    let (pk, sk) = helpers::extract_key_strings(&request.key, key_schema)?;
 
     // Check for unused expression attribute names/values
     let tracker = crate::expressions::TrackedExpressionAttributes::new(
@@ -388,10 +394,17 @@ async fn execute_inner<S: StorageBackend>(
 
     // Pre-register all expression references statically so check_unused sees
     // every :value and #name, even those in short-circuited AND/OR branches.
-    if let Some(ref cond_expr) = request.condition_expression
-        && let Ok(parsed) = crate::expressions::condition::parse(cond_expr)
-    {
-        tracker.track_condition_expr(&parsed);
+    // The condition: the request's, parsed above, or one converted from
+    // Expected, parsed here once.
+    let condition = match early_condition {
+        Some(parsed) => Some(Ok(parsed)),
+        None => request
+            .condition_expression
+            .as_deref()
+            .map(crate::expressions::condition::parse),
+    };
+    if let Some(Ok(parsed)) = &condition {
+        tracker.track_condition_expr(parsed);
     }
 
     // Wrap the condition check, base delete and the GSI/LSI fan-out in a single
@@ -401,17 +414,18 @@ async fn execute_inner<S: StorageBackend>(
     let (old_item, gsi_units, lsi_units, vector_bytes) =
         helpers::with_write_transaction(storage, async {
             // Evaluate ConditionExpression against existing item
-            if let Some(ref cond_expr) = request.condition_expression {
+            if let Some(ref parsed) = condition {
                 let existing_json = storage.get_item(&request.table_name, &pk, &sk).await?;
                 let existing_item: HashMap<String, AttributeValue> = existing_json
                     .as_ref()
                     .and_then(|j| crate::stored_item::decode(j).ok())
                     .unwrap_or_default();
 
-                let parsed = crate::expressions::condition::parse(cond_expr)
-                    .map_err(DynoxideError::ValidationException)?;
+                let parsed = parsed
+                    .as_ref()
+                    .map_err(|e| DynoxideError::ValidationException(e.clone()))?;
                 let result =
-                    crate::expressions::condition::evaluate(&parsed, &existing_item, &tracker)
+                    crate::expressions::condition::evaluate(parsed, &existing_item, &tracker)
                         .map_err(DynoxideError::ValidationException)?;
                 if !result {
                     let return_item = if request.return_values_on_condition_check_failure.as_deref()
@@ -452,10 +466,20 @@ async fn execute_inner<S: StorageBackend>(
             };
 
             // Maintain GSI tables (inside the transaction)
-            let gsi_units = super::gsi::maintain_gsis_after_delete(storage, &meta, &target).await?;
+            let gsi_units = super::gsi::maintain_gsis_after_delete_with_defs(
+                storage,
+                table.gsi_defs()?,
+                &target,
+            )
+            .await?;
 
             // Maintain LSI tables (inside the transaction)
-            let lsi_units = super::lsi::maintain_lsis_after_delete(storage, &meta, &target).await?;
+            let lsi_units = super::lsi::maintain_lsis_after_delete_with_defs(
+                storage,
+                table.lsi_defs()?,
+                &target,
+            )
+            .await?;
 
             // Maintain vector index shadow tables (inside the transaction)
             let vector_bytes =
@@ -464,7 +488,7 @@ async fn execute_inner<S: StorageBackend>(
 
             // Record stream event (inside the transaction)
             if old_item.is_some() {
-                crate::streams::record_stream_event(storage, &meta, old_item.as_ref(), None)
+                crate::streams::record_stream_event_of(storage, &table, old_item.as_ref(), None)
                     .await?;
             }
 
@@ -498,7 +522,7 @@ async fn execute_inner<S: StorageBackend>(
 
     // Calculate consumed capacity from old item size (write for delete), on the
     // billed size, as every write is.
-    let vector_defs = super::vector_index::parse_vector_defs(&meta)?;
+    let vector_defs = super::vector_index::parse_vector_defs(meta)?;
     let consumed_capacity = types::consumed_capacity_with_vector_indexes(
         &request.table_name,
         types::table_write_capacity_units(

@@ -360,20 +360,16 @@ pub async fn maintain_gsis_after_delete_with_defs<S: StorageBackend>(
     Ok(gsi_units)
 }
 
-/// Every partition key and sort key attribute of a GSI, in key-schema order.
-pub fn parse_gsi_key_attrs(
-    meta: &TableMetadata,
-    index_name: &str,
-) -> Result<(Vec<String>, Vec<String>)> {
-    let gsi = parse_gsi_defs(meta)?
-        .into_iter()
-        .find(|g| g.index_name == index_name)
+/// The index named `index_name` among `defs`, or the error DynamoDB gives for
+/// an index the table does not have.
+pub(crate) fn find_index<'a>(defs: &'a [IndexDef], index_name: &str) -> Result<&'a IndexDef> {
+    defs.iter()
+        .find(|d| d.index_name == index_name)
         .ok_or_else(|| {
             DynoxideError::ValidationException(format!(
                 "The table does not have the specified index: {index_name}"
             ))
-        })?;
-    Ok((gsi.hash_attrs, gsi.range_attrs))
+        })
 }
 
 /// Rebuild every GSI whose key has more than one partition key or sort key
@@ -407,25 +403,6 @@ pub(crate) async fn rebuild_multi_attribute_gsis<S: StorageBackend>(storage: &S)
         }
     }
     Ok(rebuilt)
-}
-
-/// Parse key attribute names for a GSI: the first partition key and sort key
-/// attribute. See [`parse_gsi_key_attrs`] for every attribute of a
-/// multi-attribute key.
-pub fn parse_gsi_key_schema(
-    meta: &TableMetadata,
-    index_name: &str,
-) -> Result<(String, Option<String>)> {
-    let gsi_defs = parse_gsi_defs(meta)?;
-    let gsi = gsi_defs
-        .into_iter()
-        .find(|g| g.index_name == index_name)
-        .ok_or_else(|| {
-            DynoxideError::ValidationException(format!(
-                "The table does not have the specified index: {index_name}"
-            ))
-        })?;
-    Ok((gsi.pk_attr, gsi.sk_attr))
 }
 
 /// Backfill existing items into a newly created GSI, processing in batches.

@@ -163,14 +163,54 @@ enum TableKeyTypeError {
     SchemaMismatch,
 }
 
+/// A table's metadata as a write validates against it: a copy whose index
+/// definitions are parsed on the spot, or the shared [`TableSchema`] with them
+/// read out once.
+///
+/// [`TableSchema`]: crate::storage_backend::TableSchema
+#[derive(Clone, Copy)]
+pub(crate) enum TableRef<'a> {
+    Metadata(&'a TableMetadata),
+    Schema(&'a crate::storage_backend::TableSchema),
+}
+
+impl<'a> TableRef<'a> {
+    pub(crate) fn metadata(self) -> &'a TableMetadata {
+        match self {
+            TableRef::Metadata(meta) => meta,
+            TableRef::Schema(table) => table.metadata(),
+        }
+    }
+
+    fn index_key_entries(self) -> Result<std::borrow::Cow<'a, [IndexKeyEntry]>> {
+        match self {
+            TableRef::Metadata(meta) => index_key_entries(meta).map(std::borrow::Cow::Owned),
+            TableRef::Schema(table) => table.index_key_entries().map(std::borrow::Cow::Borrowed),
+        }
+    }
+}
+
+impl<'a> From<&'a TableMetadata> for TableRef<'a> {
+    fn from(meta: &'a TableMetadata) -> Self {
+        TableRef::Metadata(meta)
+    }
+}
+
+impl<'a> From<&'a crate::storage_backend::TableSchema> for TableRef<'a> {
+    fn from(table: &'a crate::storage_backend::TableSchema) -> Self {
+        TableRef::Schema(table)
+    }
+}
+
 /// Validate that an item has the required key attributes with correct types.
-pub fn validate_item_keys(
+pub fn validate_item_keys<'a>(
     item: &HashMap<String, AttributeValue>,
     schema: &KeySchema,
-    meta: &TableMetadata,
+    table: impl Into<TableRef<'a>>,
 ) -> Result<()> {
-    validate_item_keys_inner(item, schema, meta, TableKeyTypeError::TypeMismatch)?;
-    validate_vector_write_attributes_after_keys(item, meta)
+    let table = table.into();
+    validate_item_keys_inner(item, schema, table, TableKeyTypeError::TypeMismatch)?;
+    validate_vector_write_attributes_after_keys(item, table.metadata())
 }
 
 /// Like [`validate_item_keys`], but a wrong-type or non-scalar table key yields
@@ -178,13 +218,14 @@ pub fn validate_item_keys(
 /// rather than PutItem's "Type mismatch for key" wording. BatchWriteItem put
 /// requests use this: real DynamoDB collapses both cases in a batch (#97). The
 /// empty-string table-key message and the index-key messages are unchanged.
-pub fn validate_item_keys_for_batch(
+pub fn validate_item_keys_for_batch<'a>(
     item: &HashMap<String, AttributeValue>,
     schema: &KeySchema,
-    meta: &TableMetadata,
+    table: impl Into<TableRef<'a>>,
 ) -> Result<()> {
-    validate_item_keys_inner(item, schema, meta, TableKeyTypeError::SchemaMismatch)?;
-    validate_vector_write_attributes_after_keys(item, meta)
+    let table = table.into();
+    validate_item_keys_inner(item, schema, table, TableKeyTypeError::SchemaMismatch)?;
+    validate_vector_write_attributes_after_keys(item, table.metadata())
 }
 
 /// Like [`validate_item_keys`], but skips the vector index write validation.
@@ -198,7 +239,7 @@ pub fn validate_item_keys_for_import(
     schema: &KeySchema,
     meta: &TableMetadata,
 ) -> Result<()> {
-    validate_item_keys_inner(item, schema, meta, TableKeyTypeError::TypeMismatch)
+    validate_item_keys_inner(item, schema, meta.into(), TableKeyTypeError::TypeMismatch)
 }
 
 /// Reject any present-but-invalid vector index attribute (the vector value,
@@ -216,7 +257,7 @@ fn validate_vector_write_attributes_after_keys(
 fn validate_item_keys_inner(
     item: &HashMap<String, AttributeValue>,
     schema: &KeySchema,
-    meta: &TableMetadata,
+    table: TableRef<'_>,
     type_error: TableKeyTypeError,
 ) -> Result<()> {
     // Partition key must be present
@@ -268,13 +309,14 @@ fn validate_item_keys_inner(
     // family's write validation is layered on by the public wrappers above,
     // so the import path can keep these classic checks while letting its row
     // derivation sparse-skip invalid vector shapes.
-    validate_index_key_attributes(item, meta)?;
+    run_index_key_validation(item, table, None)?;
 
     Ok(())
 }
 
 /// A secondary-index key attribute and its declared scalar type.
-struct IndexKeyEntry {
+#[derive(Clone)]
+pub(crate) struct IndexKeyEntry {
     index_name: String,
     attr: String,
     declared: ScalarAttributeType,
@@ -325,10 +367,31 @@ fn scalar_type_str(t: &ScalarAttributeType) -> &'static str {
 /// `AttributeDefinitions`, joined by name like `parse_key_schema`; a missing
 /// definition is an internal error (an index key is always defined).
 fn index_key_entries(meta: &TableMetadata) -> Result<Vec<IndexKeyEntry>> {
-    let attr_defs: Vec<AttributeDefinition> = serde_json::from_str(&meta.attribute_definitions)
-        .map_err(|e| {
-            DynoxideError::InternalServerError(format!("Bad attribute definitions JSON: {e}"))
-        })?;
+    let attr_defs: std::result::Result<Vec<AttributeDefinition>, String> =
+        serde_json::from_str(&meta.attribute_definitions)
+            .map_err(|e| format!("Bad attribute definitions JSON: {e}"));
+    let attr_defs = attr_defs.as_deref().map_err(|m| m.clone());
+    let internal = |e: DynoxideError| match e {
+        DynoxideError::InternalServerError(message) => message,
+        other => other.to_string(),
+    };
+    let gsi_defs = super::gsi::parse_gsi_defs(meta).map_err(internal);
+    let lsi_defs = super::lsi::parse_lsi_defs(meta).map_err(internal);
+    index_key_entries_of(
+        attr_defs,
+        gsi_defs.as_deref().map_err(|m| m.clone()),
+        lsi_defs.as_deref().map_err(|m| m.clone()),
+    )
+}
+
+/// [`index_key_entries`] from the parts already read out of the metadata,
+/// each the parse's result or its error message, reported in the same order.
+pub(crate) fn index_key_entries_of(
+    attr_defs: std::result::Result<&[AttributeDefinition], String>,
+    gsi_defs: std::result::Result<&[super::gsi::GsiDef], String>,
+    lsi_defs: std::result::Result<&[super::lsi::LsiDef], String>,
+) -> Result<Vec<IndexKeyEntry>> {
+    let attr_defs = attr_defs.map_err(DynoxideError::InternalServerError)?;
     let declared = |attr: &str| -> Result<ScalarAttributeType> {
         attr_defs
             .iter()
@@ -344,7 +407,7 @@ fn index_key_entries(meta: &TableMetadata) -> Result<Vec<IndexKeyEntry>> {
     let mut entries = Vec::new();
     // Every attribute of a multi-attribute GSI key is checked, in key-schema
     // order, partition key attributes first.
-    for gsi in super::gsi::parse_gsi_defs(meta)? {
+    for gsi in gsi_defs.map_err(DynoxideError::InternalServerError)? {
         for attr in gsi.hash_attrs.iter().chain(&gsi.range_attrs) {
             entries.push(IndexKeyEntry {
                 declared: declared(attr)?,
@@ -355,12 +418,12 @@ fn index_key_entries(meta: &TableMetadata) -> Result<Vec<IndexKeyEntry>> {
     }
     // An LSI shares the table partition key (validated as a table key), so only its
     // sort key is index-specific.
-    for lsi in super::lsi::parse_lsi_defs(meta)? {
-        if let Some(sk) = lsi.sk_attr {
+    for lsi in lsi_defs.map_err(DynoxideError::InternalServerError)? {
+        if let Some(sk) = &lsi.sk_attr {
             entries.push(IndexKeyEntry {
-                declared: declared(&sk)?,
-                attr: sk,
-                index_name: lsi.index_name,
+                declared: declared(sk)?,
+                attr: sk.clone(),
+                index_name: lsi.index_name.clone(),
             });
         }
     }
@@ -404,12 +467,12 @@ const UPDATE_EMPTY_BINARY_INDEX_KEY_MSG: &str = "One or more parameter values ar
 /// attributes whose value changed are checked.
 fn run_index_key_validation(
     item: &HashMap<String, AttributeValue>,
-    meta: &TableMetadata,
+    table: TableRef<'_>,
     before: Option<&HashMap<String, AttributeValue>>,
 ) -> Result<()> {
-    let entries = index_key_entries(meta)?;
+    let entries = table.index_key_entries()?;
     let mut violations: Vec<(String, String, IndexKeyViolation)> = Vec::new();
-    for entry in &entries {
+    for entry in entries.iter() {
         let Some(val) = item.get(&entry.attr) else {
             continue; // absent -> sparse, not an error
         };
@@ -457,24 +520,18 @@ fn run_index_key_validation(
     }
 }
 
-/// Reject any present-but-invalid GSI/LSI key attribute. Absent attributes are
-/// fine (sparse index). Used by the put-shaped write paths via `validate_item_keys`.
-pub fn validate_index_key_attributes(
-    item: &HashMap<String, AttributeValue>,
-    meta: &TableMetadata,
-) -> Result<()> {
-    run_index_key_validation(item, meta, None)
-}
-
-/// Like [`validate_index_key_attributes`], but only checks index keys this update
-/// changed against `before`, so an unrelated update never re-rejects an untouched
-/// value. Used by the update-shaped paths.
-pub fn validate_updated_index_keys(
+/// Reject any present-but-invalid GSI/LSI key attribute this update changed
+/// against `before`, so an unrelated update never re-rejects an untouched
+/// value. Absent attributes are fine (sparse index). Used by the update-shaped
+/// paths; the put-shaped ones check every index key through `validate_item_keys`.
+pub fn validate_updated_index_keys<'a>(
     before: &HashMap<String, AttributeValue>,
     after: &HashMap<String, AttributeValue>,
-    meta: &TableMetadata,
+    table: impl Into<TableRef<'a>>,
 ) -> Result<()> {
-    run_index_key_validation(after, meta, Some(before))?;
+    let table = table.into();
+    let meta = table.metadata();
+    run_index_key_validation(after, table, Some(before))?;
     // The vector family gets the same changed-values-only treatment, so an
     // unrelated update never re-rejects a pre-existing invalid vector value
     // (for example an item the index backfill sparse-skipped).
@@ -2079,35 +2136,29 @@ pub fn parse_exclusive_start_key(
 /// "The provided key element does not match the schema".
 ///
 /// Call `validate_esk_table_keys` separately afterward.
-pub fn validate_esk_count_and_index_keys(
+pub(crate) fn validate_esk_count_and_index_keys(
     esk: &HashMap<String, AttributeValue>,
-    meta: &TableMetadata,
+    table: &crate::storage_backend::TableSchema,
     index_name: Option<&str>,
     count_mismatch_msg: &str,
     name_index_on_type_mismatch: bool,
 ) -> Result<()> {
-    let table_key_schema: Vec<KeySchemaElement> = serde_json::from_str(&meta.key_schema)
-        .map_err(|e| DynoxideError::InternalServerError(format!("Bad key schema JSON: {e}")))?;
-    let attr_defs: Vec<AttributeDefinition> = serde_json::from_str(&meta.attribute_definitions)
-        .map_err(|e| {
-            DynoxideError::InternalServerError(format!("Bad attribute definitions JSON: {e}"))
-        })?;
+    let table_key_schema = table.key_schema()?;
+    let attr_defs = table.attribute_definitions()?;
 
     // Build expected key name list: table keys + index keys (deduplicated)
-    let mut expected_names: Vec<String> = table_key_schema
-        .iter()
-        .map(|k| k.attribute_name.clone())
+    let mut expected_names: Vec<&str> = std::iter::once(table_key_schema.partition_key.as_str())
+        .chain(table_key_schema.sort_key.as_deref())
         .collect();
 
-    let index_key_schema = if let Some(idx) = index_name {
-        get_index_key_schema(meta, idx)?
-    } else {
-        Vec::new()
+    let index_key_schema = match index_name {
+        Some(idx) => table.index_key_schema(idx),
+        None => &[],
     };
 
-    for k in &index_key_schema {
-        if !expected_names.contains(&k.attribute_name) {
-            expected_names.push(k.attribute_name.clone());
+    for k in index_key_schema {
+        if !expected_names.contains(&k.attribute_name.as_str()) {
+            expected_names.push(&k.attribute_name);
         }
     }
 
@@ -2120,14 +2171,17 @@ pub fn validate_esk_count_and_index_keys(
     if name_index_on_type_mismatch {
         let index = match index_name {
             Some(index) => Some(index.to_string()),
-            None => super::gsi::parse_gsi_defs(meta)?
-                .into_iter()
-                .chain(super::lsi::parse_lsi_defs(meta)?)
-                .next()
-                .map(|def| def.index_name),
+            None => {
+                let gsi_defs = table.gsi_defs()?;
+                gsi_defs
+                    .iter()
+                    .chain(table.lsi_defs()?)
+                    .next()
+                    .map(|def| def.index_name.clone())
+            }
         };
         if let Some(index) = index {
-            for def in &attr_defs {
+            for def in attr_defs {
                 if let Some(val) = esk.get(&def.attribute_name)
                     && !attr_value_matches_scalar_type(val, &def.attribute_type)
                 {
@@ -2152,7 +2206,7 @@ pub fn validate_esk_count_and_index_keys(
 
     // Stage 2: index key check (only for index queries/scans)
     if index_name.is_some() {
-        for key_elem in &index_key_schema {
+        for key_elem in index_key_schema {
             let attr = &key_elem.attribute_name;
             let val = match esk.get(attr) {
                 Some(v) => v,
@@ -2179,22 +2233,21 @@ pub fn validate_esk_count_and_index_keys(
 ///
 /// Extracts the table key attributes from the ESK and validates their count
 /// and types. Errors are prefixed with "The provided starting key is invalid: ".
-pub fn validate_esk_table_keys(
+pub(crate) fn validate_esk_table_keys(
     esk: &HashMap<String, AttributeValue>,
-    meta: &TableMetadata,
+    table: &crate::storage_backend::TableSchema,
 ) -> Result<()> {
-    let table_key_schema: Vec<KeySchemaElement> = serde_json::from_str(&meta.key_schema)
-        .map_err(|e| DynoxideError::InternalServerError(format!("Bad key schema JSON: {e}")))?;
-    let attr_defs: Vec<AttributeDefinition> = serde_json::from_str(&meta.attribute_definitions)
-        .map_err(|e| {
-            DynoxideError::InternalServerError(format!("Bad attribute definitions JSON: {e}"))
-        })?;
+    let key_schema = table.key_schema()?;
+    let attr_defs = table.attribute_definitions()?;
+    let table_key_schema: Vec<&str> = std::iter::once(key_schema.partition_key.as_str())
+        .chain(key_schema.sort_key.as_deref())
+        .collect();
 
     let table_key_count = table_key_schema.len();
-    let mut table_key_subset: HashMap<String, &AttributeValue> = HashMap::new();
-    for key_elem in &table_key_schema {
-        if let Some(v) = esk.get(&key_elem.attribute_name) {
-            table_key_subset.insert(key_elem.attribute_name.clone(), v);
+    let mut table_key_subset: HashMap<&str, &AttributeValue> = HashMap::new();
+    for &key_name in &table_key_schema {
+        if let Some(v) = esk.get(key_name) {
+            table_key_subset.insert(key_name, v);
         }
     }
 
@@ -2208,11 +2261,9 @@ pub fn validate_esk_table_keys(
     }
 
     // Check types of table key attributes
-    for key_elem in &table_key_schema {
-        if let Some(val) = table_key_subset.get(&key_elem.attribute_name)
-            && let Some(def) = attr_defs
-                .iter()
-                .find(|d| d.attribute_name == key_elem.attribute_name)
+    for &key_name in &table_key_schema {
+        if let Some(val) = table_key_subset.get(key_name)
+            && let Some(def) = attr_defs.iter().find(|d| d.attribute_name == key_name)
             && !attr_value_matches_scalar_type(val, &def.attribute_type)
         {
             return Err(DynoxideError::ValidationException(
@@ -2224,32 +2275,6 @@ pub fn validate_esk_table_keys(
     }
 
     Ok(())
-}
-
-/// Get the key schema elements for a GSI or LSI by index name.
-fn get_index_key_schema(meta: &TableMetadata, index_name: &str) -> Result<Vec<KeySchemaElement>> {
-    // Check LSIs first
-    if let Some(ref lsi_json) = meta.lsi_definitions
-        && let Ok(lsis) = serde_json::from_str::<Vec<crate::types::LocalSecondaryIndex>>(lsi_json)
-    {
-        for lsi in &lsis {
-            if lsi.index_name == index_name {
-                return Ok(lsi.key_schema.clone());
-            }
-        }
-    }
-    // Check GSIs
-    if let Some(ref gsi_json) = meta.gsi_definitions
-        && let Ok(gsis) = serde_json::from_str::<Vec<crate::types::GlobalSecondaryIndex>>(gsi_json)
-    {
-        for gsi in &gsis {
-            if gsi.index_name == index_name {
-                return Ok(gsi.key_schema.clone());
-            }
-        }
-    }
-    // Index not found: the caller should already have validated this
-    Ok(Vec::new())
 }
 
 /// Check whether an `AttributeValue` matches a `ScalarAttributeType`.

@@ -55,23 +55,6 @@ pub fn parse_lsi_defs(meta: &TableMetadata) -> Result<Vec<LsiDef>> {
     lsis.iter().map(lsi_to_def).collect()
 }
 
-/// Parse key attribute names for an LSI.
-pub fn parse_lsi_key_schema(
-    meta: &TableMetadata,
-    index_name: &str,
-) -> Result<(String, Option<String>)> {
-    let lsi_defs = parse_lsi_defs(meta)?;
-    let lsi = lsi_defs
-        .into_iter()
-        .find(|l| l.index_name == index_name)
-        .ok_or_else(|| {
-            DynoxideError::ValidationException(format!(
-                "The table does not have the specified index: {index_name}"
-            ))
-        })?;
-    Ok((lsi.pk_attr, lsi.sk_attr))
-}
-
 /// Update all LSI tables after an item write (put/update).
 /// Handles both insert and update cases.
 ///

@@ -251,7 +251,11 @@ async fn execute_inner<S: StorageBackend>(
 
     // Statically validate ConditionExpression (syntax + BETWEEN bounds, etc.) before table lookup.
     // Every parse-time error here is a family DynamoDB wraps in the
-    // request-validation envelope, so the whole block is tagged.
+    // request-validation envelope, so the whole block is tagged. The parse is
+    // kept for every later use: the expression cannot change before the table
+    // lookup, and after it only the legacy Expected, which cannot come with
+    // it, is converted into one.
+    let mut early_condition = None;
     if let Some(ref ce) = request.condition_expression {
         let parsed = crate::expressions::condition::parse(ce).map_err(|e| {
             DynoxideError::EnvelopedValidation(format!("Invalid ConditionExpression: {e}"))
@@ -269,6 +273,7 @@ async fn execute_inner<S: StorageBackend>(
         .map_err(|e| {
             DynoxideError::EnvelopedValidation(format!("Invalid ConditionExpression: {e}"))
         })?;
+        early_condition = Some(parsed);
     }
 
     // Validate ReturnValues parameter (PutItem only supports NONE and ALL_OLD).
@@ -315,15 +320,12 @@ async fn execute_inner<S: StorageBackend>(
     // but the request doesn't define, then any the condition doesn't use. Both
     // come back in the envelope, ahead of the table lookup (us-east-1 and
     // eu-west-2, 2026-10-09).
-    if let Some(ref ce) = request.condition_expression {
-        let parsed = crate::expressions::condition::parse(ce).map_err(|e| {
-            DynoxideError::EnvelopedValidation(format!("Invalid ConditionExpression: {e}"))
-        })?;
+    if let Some(ref parsed) = early_condition {
         let tracker = crate::expressions::TrackedExpressionAttributes::new(
             &request.expression_attribute_names,
             &request.expression_attribute_values,
         );
-        crate::expressions::condition::track_references(&parsed, &tracker).map_err(|e| {
+        crate::expressions::condition::track_references(parsed, &tracker).map_err(|e| {
             DynoxideError::EnvelopedValidation(format!("Invalid ConditionExpression: {e}"))
         })?;
         tracker
@@ -331,8 +333,9 @@ async fn execute_inner<S: StorageBackend>(
             .map_err(crate::validation::tag_for_envelope)?;
     }
 
-    let meta = helpers::require_table_for_item_op(storage, &request.table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &request.table_name).await?;
+    let meta = table.metadata();
+    let key_schema = table.key_schema()?;
 
     // Convert legacy Expected parameter to ConditionExpression if no expression is set
     if let Some(ref expected) = expected
@@ -356,7 +359,7 @@ async fn execute_inner<S: StorageBackend>(
     }
 
     // Validate key attributes present and correct types
-    helpers::validate_item_keys(&request.item, &key_schema, &meta)?;
+    helpers::validate_item_keys(&request.item, key_schema, &*table)?;
 
     // Normalize sets (deduplication)
     crate::validation::normalize_item_sets(&mut request.item);
@@ -368,12 +371,12 @@ async fn execute_inner<S: StorageBackend>(
     // table without vector indexes the two are the same figure, because a
     // number is sized by its significant digits and normalising does not change
     // those.
-    let vector_defs = super::vector_index::parse_vector_defs(&meta)?;
+    let vector_defs = super::vector_index::parse_vector_defs(meta)?;
     let size = types::billed_item_size(&request.item, &vector_defs);
 
     // Extract key values
     // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-    let (pk, sk) = helpers::extract_key_strings(&request.item, &key_schema)?;
+    let (pk, sk) = helpers::extract_key_strings(&request.item, key_schema)?;
 
     // Check for unused expression attribute names/values
     let tracker = crate::expressions::TrackedExpressionAttributes::new(
@@ -381,12 +384,20 @@ async fn execute_inner<S: StorageBackend>(
         &request.expression_attribute_values,
     );
 
+    // The condition: the request's, parsed above, or one converted from
+    // Expected, parsed here once.
+    let condition = match early_condition {
+        Some(parsed) => Some(Ok(parsed)),
+        None => request
+            .condition_expression
+            .as_deref()
+            .map(crate::expressions::condition::parse),
+    };
+
     // Pre-register all expression references statically so check_unused sees
     // every :value and #name, even those in short-circuited AND/OR branches.
-    if let Some(ref cond_expr) = request.condition_expression
-        && let Ok(parsed) = crate::expressions::condition::parse(cond_expr)
-    {
-        tracker.track_condition_expr(&parsed);
+    if let Some(Ok(parsed)) = &condition {
+        tracker.track_condition_expr(parsed);
     }
 
     // Wrap the condition check, base write and the GSI/LSI index fan-out in a
@@ -404,11 +415,12 @@ async fn execute_inner<S: StorageBackend>(
                     .and_then(|j| crate::stored_item::decode(j).ok())
                     .unwrap_or_default();
 
-                if let Some(ref cond_expr) = request.condition_expression {
-                    let parsed = crate::expressions::condition::parse(cond_expr)
-                        .map_err(DynoxideError::ValidationException)?;
+                if let Some(ref parsed) = condition {
+                    let parsed = parsed
+                        .as_ref()
+                        .map_err(|e| DynoxideError::ValidationException(e.clone()))?;
                     let result =
-                        crate::expressions::condition::evaluate(&parsed, &existing_item, &tracker)
+                        crate::expressions::condition::evaluate(parsed, &existing_item, &tracker)
                             .map_err(DynoxideError::ValidationException)?;
                     if !result {
                         let return_item =
@@ -489,14 +501,22 @@ async fn execute_inner<S: StorageBackend>(
             };
 
             // Maintain GSI tables (inside the transaction)
-            let gsi_units =
-                super::gsi::maintain_gsis_after_write(storage, &meta, &target, &request.item)
-                    .await?;
+            let gsi_units = super::gsi::maintain_gsis_after_write_with_defs(
+                storage,
+                table.gsi_defs()?,
+                &target,
+                &request.item,
+            )
+            .await?;
 
             // Maintain LSI tables (inside the transaction)
-            let lsi_units =
-                super::lsi::maintain_lsis_after_write(storage, &meta, &target, &request.item)
-                    .await?;
+            let lsi_units = super::lsi::maintain_lsis_after_write_with_defs(
+                storage,
+                table.lsi_defs()?,
+                &target,
+                &request.item,
+            )
+            .await?;
 
             // Maintain vector index shadow tables (inside the transaction)
             let vector_bytes = super::vector_index::maintain_vector_indexes_after_write(
@@ -508,9 +528,9 @@ async fn execute_inner<S: StorageBackend>(
             .await?;
 
             // Record stream event (inside the transaction)
-            crate::streams::record_stream_event(
+            crate::streams::record_stream_event_of(
                 storage,
-                &meta,
+                &table,
                 old_item.as_ref(),
                 Some(&request.item),
             )

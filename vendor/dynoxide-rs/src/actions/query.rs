@@ -499,15 +499,23 @@ pub async fn execute<S: StorageBackend>(
     // Determine effective partition key name early so we can pass it to
     // the legacy KeyConditions converter (ensures correct ordering when
     // both hash and range keys use EQ).
+    // An index's definition, LSIs first, from the table's definitions read
+    // out once; a family that does not parse has no index to find.
+    let lsi_def = request.index_name.as_deref().and_then(|idx| {
+        table
+            .lsi_defs()
+            .ok()
+            .and_then(|defs| super::gsi::find_index(defs, idx).ok())
+    });
     let effective_pk_for_kc = if let Some(ref index_name) = request.index_name {
-        if let Some((pk, _)) = request
-            .index_name
-            .as_ref()
-            .and_then(|idx| super::lsi::parse_lsi_key_schema(meta, idx).ok())
+        if let Some(lsi) = lsi_def {
+            lsi.pk_attr.clone()
+        } else if let Some(gsi) = table
+            .gsi_defs()
+            .ok()
+            .and_then(|defs| super::gsi::find_index(defs, index_name).ok())
         {
-            pk
-        } else if let Ok((pk, _)) = super::gsi::parse_gsi_key_schema(meta, index_name) {
-            pk
+            gsi.pk_attr.clone()
         } else {
             table_key_schema.partition_key.clone()
         }
@@ -587,10 +595,7 @@ pub async fn execute<S: StorageBackend>(
     let key_condition_expression = key_condition_expression.to_string();
 
     // Determine effective key schema (GSI, LSI, or base table)
-    let lsi_keys = request
-        .index_name
-        .as_ref()
-        .and_then(|idx| super::lsi::parse_lsi_key_schema(meta, idx).ok());
+    let lsi_keys = lsi_def.map(|lsi| (lsi.pk_attr.clone(), lsi.sk_attr.clone()));
     let is_lsi = lsi_keys.is_some();
 
     // ConsistentRead is not supported on GSIs (LSIs are fine)
@@ -603,15 +608,17 @@ pub async fn execute<S: StorageBackend>(
     // Parse full index definition to get projection type
     let index_projection_type = if let Some(ref index_name) = request.index_name {
         if is_lsi {
-            super::lsi::parse_lsi_defs(meta)?
-                .into_iter()
+            table
+                .lsi_defs()?
+                .iter()
                 .find(|l| l.index_name == *index_name)
-                .map(|l| l.projection_type)
+                .map(|l| l.projection_type.clone())
         } else {
-            super::gsi::parse_gsi_defs(meta)?
-                .into_iter()
+            table
+                .gsi_defs()?
+                .iter()
                 .find(|g| g.index_name == *index_name)
-                .map(|g| g.projection_type)
+                .map(|g| g.projection_type.clone())
         }
     } else {
         None
@@ -627,7 +634,8 @@ pub async fn execute<S: StorageBackend>(
             // the GSI lookup, which would otherwise answer "does not have the
             // specified index" for an index the table does have.
             reject_vector_index(meta, index_name)?;
-            super::gsi::parse_gsi_key_schema(meta, index_name)?
+            let gsi = super::gsi::find_index(table.gsi_defs()?, index_name)?;
+            (gsi.pk_attr.clone(), gsi.sk_attr.clone())
         }
     } else {
         (
@@ -639,7 +647,10 @@ pub async fn execute<S: StorageBackend>(
     // Every partition key and sort key attribute, in key-schema order. Only a
     // GSI can have more than one of each.
     let (key_hash, key_range): (Vec<String>, Vec<String>) = match request.index_name {
-        Some(ref index_name) if !is_lsi => super::gsi::parse_gsi_key_attrs(meta, index_name)?,
+        Some(ref index_name) if !is_lsi => {
+            let gsi = super::gsi::find_index(table.gsi_defs()?, index_name)?;
+            (gsi.hash_attrs.clone(), gsi.range_attrs.clone())
+        }
         _ => (
             vec![effective_pk.clone()],
             effective_sk.iter().cloned().collect(),
@@ -651,14 +662,14 @@ pub async fn execute<S: StorageBackend>(
         // Stage 1+2: count check + index key type check
         helpers::validate_esk_count_and_index_keys(
             esk,
-            meta,
+            &table,
             request.index_name.as_deref(),
             "The provided starting key is invalid",
             false,
         )
         .map_err(bare_start_key_mismatch)?;
         // Stage 3: table key type check
-        helpers::validate_esk_table_keys(esk, meta).map_err(bare_start_key_mismatch)?;
+        helpers::validate_esk_table_keys(esk, &table).map_err(bare_start_key_mismatch)?;
         // Stage 4: an empty string or binary key value has its own message.
         check_start_key_not_empty(
             esk,

@@ -573,10 +573,13 @@ pub async fn execute<S: StorageBackend>(
     };
 
     // Determine effective key schema (GSI, LSI, or base table)
-    let lsi_keys = request
-        .index_name
-        .as_ref()
-        .and_then(|idx| super::lsi::parse_lsi_key_schema(meta, idx).ok());
+    let lsi_keys = request.index_name.as_deref().and_then(|idx| {
+        table
+            .lsi_defs()
+            .ok()
+            .and_then(|defs| super::gsi::find_index(defs, idx).ok())
+            .map(|lsi| (lsi.pk_attr.clone(), lsi.sk_attr.clone()))
+    });
     let is_lsi = lsi_keys.is_some();
 
     // ConsistentRead is not supported on GSIs (LSIs are fine)
@@ -596,7 +599,8 @@ pub async fn execute<S: StorageBackend>(
             // the GSI lookup, which would otherwise answer "does not have the
             // specified index" for an index the table does have.
             reject_vector_index(meta, index_name)?;
-            super::gsi::parse_gsi_key_schema(meta, index_name)?
+            let gsi = super::gsi::find_index(table.gsi_defs()?, index_name)?;
+            (gsi.pk_attr.clone(), gsi.sk_attr.clone())
         }
     } else {
         (
@@ -608,7 +612,10 @@ pub async fn execute<S: StorageBackend>(
     // Every partition key and sort key attribute, in key-schema order. Only a
     // GSI can have more than one of each.
     let (key_hash, key_range): (Vec<String>, Vec<String>) = match request.index_name {
-        Some(ref index_name) if !is_lsi => super::gsi::parse_gsi_key_attrs(meta, index_name)?,
+        Some(ref index_name) if !is_lsi => {
+            let gsi = super::gsi::find_index(table.gsi_defs()?, index_name)?;
+            (gsi.hash_attrs.clone(), gsi.range_attrs.clone())
+        }
         _ => (
             vec![effective_pk.clone()],
             effective_sk.iter().cloned().collect(),
@@ -623,7 +630,7 @@ pub async fn execute<S: StorageBackend>(
         && let Some(ref select) = request.select
         && select == "ALL_ATTRIBUTES"
     {
-        let gsi_defs = super::gsi::parse_gsi_defs(meta)?;
+        let gsi_defs = table.gsi_defs()?;
         if let Some(gsi) = gsi_defs.iter().find(|g| g.index_name == *index_name)
             && gsi.projection_type != crate::types::ProjectionType::ALL
         {
@@ -641,7 +648,7 @@ pub async fn execute<S: StorageBackend>(
     if let Some(ref esk) = exclusive_start_key {
         helpers::validate_esk_count_and_index_keys(
             esk,
-            meta,
+            &table,
             request.index_name.as_deref(),
             "The provided starting key is invalid",
             true,
@@ -650,7 +657,7 @@ pub async fn execute<S: StorageBackend>(
 
     // Stage 3: table key type check
     if let Some(ref esk) = exclusive_start_key {
-        helpers::validate_esk_table_keys(esk, meta)
+        helpers::validate_esk_table_keys(esk, &table)
             .map_err(super::query::bare_start_key_mismatch)?;
     }
 

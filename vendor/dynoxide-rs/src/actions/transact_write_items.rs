@@ -479,8 +479,10 @@ pub(crate) async fn execute_cached<S: StorageBackend>(
     // expression sizes and condition syntax), in request order, before any
     // table is looked up (#223). The request's own members come first, as
     // DynamoDB reports them (captured 2026-10-09).
+    // Each expression is parsed here once, and the parse kept for the action.
+    let mut parsed = Vec::with_capacity(items.len());
     for item in items {
-        validate_action_request(item)?;
+        parsed.push(validate_action_request(item)?);
     }
 
     // A Delete, ConditionCheck or Update key nested too deep fails the whole
@@ -522,7 +524,7 @@ pub(crate) async fn execute_cached<S: StorageBackend>(
     let capacity_mode = request.return_consumed_capacity.as_deref();
     let capacity = helpers::with_write_transaction(
         storage,
-        execute_within_transaction(storage, items, capacity_mode),
+        execute_within_transaction(storage, items, &parsed, capacity_mode),
     )
     .await?;
 
@@ -617,14 +619,15 @@ pub(crate) fn replay_response(cached: &CachedWrite, mode: &Option<String>) -> Ca
 async fn execute_within_transaction<S: StorageBackend>(
     storage: &S,
     items: &[TransactWriteItem],
+    parsed: &[ParsedAction],
     capacity_mode: Option<&str>,
 ) -> Result<Vec<WriteCapacity>> {
     let mut cancellation_reasons: Vec<CancellationReason> = Vec::with_capacity(items.len());
     let mut capacity: Vec<WriteCapacity> = Vec::with_capacity(items.len());
     let mut has_failure = false;
 
-    for item in items {
-        let reason = execute_single_action(storage, item, capacity_mode).await;
+    for (item, parsed) in items.iter().zip(parsed) {
+        let reason = execute_single_action(storage, item, parsed, capacity_mode).await;
         match reason {
             Ok(action_capacity) => {
                 capacity.push(action_capacity);
@@ -677,19 +680,30 @@ async fn execute_within_transaction<S: StorageBackend>(
     Ok(capacity)
 }
 
+/// An action's expressions as [`validate_action_request`] parsed them, for
+/// the action to use as it runs: its ConditionExpression and an Update's
+/// UpdateExpression.
+#[derive(Default)]
+struct ParsedAction {
+    condition: Option<crate::expressions::condition::ConditionExpr>,
+    update: Option<crate::expressions::update::UpdateExpr>,
+}
+
 async fn execute_single_action<S: StorageBackend>(
     storage: &S,
     item: &TransactWriteItem,
+    parsed: &ParsedAction,
     capacity_mode: Option<&str>,
 ) -> Result<WriteCapacity> {
+    let condition = parsed.condition.as_ref();
     if let Some(ref put) = item.put {
-        execute_put(storage, put, capacity_mode).await
+        execute_put(storage, put, condition, capacity_mode).await
     } else if let Some(ref update) = item.update {
-        execute_update(storage, update, capacity_mode).await
+        execute_update(storage, update, parsed, capacity_mode).await
     } else if let Some(ref delete) = item.delete {
-        execute_delete(storage, delete, capacity_mode).await
+        execute_delete(storage, delete, condition, capacity_mode).await
     } else if let Some(ref check) = item.condition_check {
-        execute_condition_check(storage, check).await
+        execute_condition_check(storage, check, condition).await
     } else {
         Err(DynoxideError::ValidationException(
             "TransactItem must contain exactly one of Put, Update, Delete, or ConditionCheck"
@@ -721,13 +735,14 @@ async fn execute_single_action<S: StorageBackend>(
 /// ConditionExpression message, and put a Put's item depth ahead of its
 /// condition size, where us-east-1 reports the size first. Dynoxide follows
 /// the majority except on that last point, which keeps PutItem's order.
-fn validate_action_request(item: &TransactWriteItem) -> Result<()> {
+fn validate_action_request(item: &TransactWriteItem) -> Result<ParsedAction> {
     // Every action's sets are checked first, empty or with a repeated member,
     // in its item or key and its expression values: ahead of a missing table
     // and a condition's syntax error, as a top-level refusal (us-east-1,
     // eu-west-1 and us-west-2, 2026-10-09, in the older layer's words;
     // eu-west-2 uses the current layer's).
     validate_action_sets(item)?;
+    let mut parsed = ParsedAction::default();
     if let Some(ref put) = item.put {
         validate_expression_value_depth(&put.expression_attribute_values)?;
         for value in put.item.values() {
@@ -741,11 +756,11 @@ fn validate_action_request(item: &TransactWriteItem) -> Result<()> {
                 "Item size has exceeded the maximum allowed size".to_string(),
             ));
         }
-        validate_condition_syntax(put.condition_expression.as_deref())?;
+        parsed.condition = validate_condition_syntax(put.condition_expression.as_deref())?;
         validate_expression_references(
             &put.expression_attribute_names,
             &put.expression_attribute_values,
-            put.condition_expression.as_deref(),
+            parsed.condition.as_ref(),
             None,
         )?;
     } else if let Some(ref update) = item.update {
@@ -769,35 +784,36 @@ fn validate_action_request(item: &TransactWriteItem) -> Result<()> {
         let update_expression = crate::expressions::update::parse(&update.update_expression)
             .map_err(DynoxideError::ValidationException)?;
         validate_condition_size(update.condition_expression.as_deref())?;
-        validate_condition_syntax(update.condition_expression.as_deref())?;
+        parsed.condition = validate_condition_syntax(update.condition_expression.as_deref())?;
         validate_expression_references(
             &update.expression_attribute_names,
             &update.expression_attribute_values,
-            update.condition_expression.as_deref(),
+            parsed.condition.as_ref(),
             Some(&update_expression),
         )?;
+        parsed.update = Some(update_expression);
     } else if let Some(ref delete) = item.delete {
         validate_expression_value_depth(&delete.expression_attribute_values)?;
         validate_condition_size(delete.condition_expression.as_deref())?;
-        validate_condition_syntax(delete.condition_expression.as_deref())?;
+        parsed.condition = validate_condition_syntax(delete.condition_expression.as_deref())?;
         validate_expression_references(
             &delete.expression_attribute_names,
             &delete.expression_attribute_values,
-            delete.condition_expression.as_deref(),
+            parsed.condition.as_ref(),
             None,
         )?;
     } else if let Some(ref check) = item.condition_check {
         validate_expression_value_depth(&check.expression_attribute_values)?;
         validate_condition_size(Some(&check.condition_expression))?;
-        validate_condition_syntax(Some(&check.condition_expression))?;
+        parsed.condition = validate_condition_syntax(Some(&check.condition_expression))?;
         validate_expression_references(
             &check.expression_attribute_names,
             &check.expression_attribute_values,
-            Some(&check.condition_expression),
+            parsed.condition.as_ref(),
             None,
         )?;
     }
-    Ok(())
+    Ok(parsed)
 }
 
 /// The empty or duplicated sets in one action, item or key first and then its
@@ -853,7 +869,7 @@ fn validate_action_sets(item: &TransactWriteItem) -> Result<()> {
 fn validate_expression_references(
     names: &Option<HashMap<String, String>>,
     values: &Option<HashMap<String, AttributeValue>>,
-    condition: Option<&str>,
+    condition: Option<&crate::expressions::condition::ConditionExpr>,
     update: Option<&crate::expressions::update::UpdateExpr>,
 ) -> Result<()> {
     if condition.is_none() && update.is_none() {
@@ -867,12 +883,8 @@ fn validate_expression_references(
         crate::expressions::update::check_target_overlaps(update, &tracker)
             .map_err(DynoxideError::ValidationException)?;
     }
-    if let Some(condition) = condition {
-        // Syntax has already been checked, so this parses.
-        let parsed = crate::expressions::condition::parse(condition).map_err(|e| {
-            DynoxideError::ValidationException(format!("Invalid ConditionExpression: {e}"))
-        })?;
-        crate::expressions::condition::track_references(&parsed, &tracker).map_err(|e| {
+    if let Some(parsed) = condition {
+        crate::expressions::condition::track_references(parsed, &tracker).map_err(|e| {
             DynoxideError::ValidationException(format!("Invalid ConditionExpression: {e}"))
         })?;
     }
@@ -906,20 +918,24 @@ fn validate_expression_value_depth(values: &Option<HashMap<String, AttributeValu
 /// An empty or unparseable ConditionExpression is refused up front, where it
 /// used to surface as a cancellation reason. Captured for a ConditionCheck in
 /// us-east-1 and eu-west-2, 2026-10-09; the other actions take the same member
-/// and PutItem, UpdateItem and DeleteItem refuse it the same way.
-fn validate_condition_syntax(expression: Option<&str>) -> Result<()> {
+/// and PutItem, UpdateItem and DeleteItem refuse it the same way. The parse is
+/// returned, for the action to use.
+fn validate_condition_syntax(
+    expression: Option<&str>,
+) -> Result<Option<crate::expressions::condition::ConditionExpr>> {
     let Some(expr) = expression else {
-        return Ok(());
+        return Ok(None);
     };
     if expr.is_empty() {
         return Err(DynoxideError::ValidationException(
             "Invalid ConditionExpression: The expression can not be empty;".to_string(),
         ));
     }
-    crate::expressions::condition::parse(expr).map_err(|e| {
-        DynoxideError::ValidationException(format!("Invalid ConditionExpression: {e}"))
-    })?;
-    Ok(())
+    crate::expressions::condition::parse(expr)
+        .map(Some)
+        .map_err(|e| {
+            DynoxideError::ValidationException(format!("Invalid ConditionExpression: {e}"))
+        })
 }
 
 fn validate_condition_size(expression: Option<&str>) -> Result<()> {
@@ -934,13 +950,15 @@ fn validate_condition_size(expression: Option<&str>) -> Result<()> {
 async fn execute_put<S: StorageBackend>(
     storage: &S,
     put: &TransactPut,
+    condition: Option<&crate::expressions::condition::ConditionExpr>,
     capacity_mode: Option<&str>,
 ) -> Result<WriteCapacity> {
     crate::validation::validate_table_name(&put.table_name)?;
-    let meta = helpers::require_table_for_item_op(storage, &put.table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &put.table_name).await?;
+    let meta = table.metadata();
+    let key_schema = table.key_schema()?;
 
-    helpers::validate_item_keys(&put.item, &key_schema, &meta)?;
+    helpers::validate_item_keys(&put.item, key_schema, &*table)?;
     crate::validation::validate_item_attribute_values(&put.item)?;
 
     // Deduplicate sets - need a mutable copy since put is borrowed immutably
@@ -955,7 +973,7 @@ async fn execute_put<S: StorageBackend>(
     let size = types::billed_item_size(&item, &vector_defs);
 
     // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-    let (pk, sk) = helpers::extract_key_strings(&item, &key_schema)?;
+    let (pk, sk) = helpers::extract_key_strings(&item, key_schema)?;
 
     let tracker = crate::expressions::TrackedExpressionAttributes::new(
         &put.expression_attribute_names,
@@ -963,14 +981,12 @@ async fn execute_put<S: StorageBackend>(
     );
 
     // Pre-register references statically before runtime evaluation
-    if let Some(ref cond_expr) = put.condition_expression
-        && let Ok(parsed) = crate::expressions::condition::parse(cond_expr)
-    {
-        tracker.track_condition_expr(&parsed);
+    if let Some(parsed) = condition {
+        tracker.track_condition_expr(parsed);
     }
 
     // Evaluate condition if present
-    if let Some(ref cond_expr) = put.condition_expression {
+    if let Some(cond_expr) = condition {
         let existing_json = storage.get_item(&put.table_name, &pk, &sk).await?;
         let existing_item: Item = existing_json
             .as_ref()
@@ -1016,16 +1032,20 @@ async fn execute_put<S: StorageBackend>(
         capacity_mode,
     };
 
-    let gsi_units = super::gsi::maintain_gsis_after_write(storage, &meta, &target, &item).await?;
+    let gsi_units =
+        super::gsi::maintain_gsis_after_write_with_defs(storage, table.gsi_defs()?, &target, &item)
+            .await?;
 
-    let lsi_units = super::lsi::maintain_lsis_after_write(storage, &meta, &target, &item).await?;
+    let lsi_units =
+        super::lsi::maintain_lsis_after_write_with_defs(storage, table.lsi_defs()?, &target, &item)
+            .await?;
 
     let vector_bytes =
-        super::vector_index::maintain_vector_indexes_after_write(storage, &meta, &target, &item)
+        super::vector_index::maintain_vector_indexes_after_write(storage, meta, &target, &item)
             .await?;
 
     // Record stream event
-    crate::streams::record_stream_event(storage, &meta, old_item.as_ref(), Some(&item)).await?;
+    crate::streams::record_stream_event_of(storage, &table, old_item.as_ref(), Some(&item)).await?;
 
     Ok(WriteCapacity::new(
         &put.table_name,
@@ -1042,15 +1062,17 @@ async fn execute_put<S: StorageBackend>(
 async fn execute_update<S: StorageBackend>(
     storage: &S,
     update: &TransactUpdate,
+    parsed: &ParsedAction,
     capacity_mode: Option<&str>,
 ) -> Result<WriteCapacity> {
     crate::validation::validate_table_name(&update.table_name)?;
-    let meta = helpers::require_table_for_item_op(storage, &update.table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &update.table_name).await?;
+    let meta = table.metadata();
+    let key_schema = table.key_schema()?;
 
-    helpers::validate_key_only(&update.key, &key_schema)?;
+    helpers::validate_key_only(&update.key, key_schema)?;
     // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-    let (pk, sk) = helpers::extract_key_strings(&update.key, &key_schema)?;
+    let (pk, sk) = helpers::extract_key_strings(&update.key, key_schema)?;
 
     let existing_json = storage.get_item(&update.table_name, &pk, &sk).await?;
     let existing_item: Item = existing_json
@@ -1063,20 +1085,33 @@ async fn execute_update<S: StorageBackend>(
         &update.expression_attribute_values,
     );
 
+    // The UpdateExpression as the request's checks parsed it (an Update
+    // always carries one).
+    let parsed_update = match parsed.update {
+        Some(ref parsed_update) => Ok(parsed_update),
+        None => Err(crate::expressions::update::parse(&update.update_expression)),
+    };
+    let owned_update;
+    let parsed_update = match parsed_update {
+        Ok(parsed_update) => Ok(parsed_update),
+        Err(result) => {
+            owned_update = result;
+            owned_update.as_ref()
+        }
+    };
+
     // Pre-register references statically before runtime evaluation
-    if let Some(ref cond_expr) = update.condition_expression
-        && let Ok(parsed) = crate::expressions::condition::parse(cond_expr)
-    {
-        tracker.track_condition_expr(&parsed);
+    if let Some(ref parsed) = parsed.condition {
+        tracker.track_condition_expr(parsed);
     }
-    if let Ok(parsed) = crate::expressions::update::parse(&update.update_expression) {
-        tracker.track_update_expr(&parsed);
+    if let Ok(parsed) = parsed_update {
+        tracker.track_update_expr(parsed);
     }
 
     // Evaluate condition against the original existing item BEFORE populating
     // key attributes for upsert. Otherwise attribute_exists(PK) would always
     // pass because the key was pre-populated.
-    if let Some(ref cond_expr) = update.condition_expression {
+    if let Some(ref cond_expr) = parsed.condition {
         let return_item = if update.return_values_on_condition_check_failure.as_deref()
             == Some("ALL_OLD")
             && existing_json.is_some()
@@ -1099,9 +1134,8 @@ async fn execute_update<S: StorageBackend>(
     let before_item = item.clone();
 
     // Apply update expression
-    let parsed = crate::expressions::update::parse(&update.update_expression)
-        .map_err(DynoxideError::ValidationException)?;
-    crate::expressions::update::apply(&mut item, &parsed, &tracker)
+    let parsed = parsed_update.map_err(|e| DynoxideError::ValidationException(e.clone()))?;
+    crate::expressions::update::apply(&mut item, parsed, &tracker)
         .map_err(DynoxideError::ValidationException)?;
 
     tracker.check_unused()?;
@@ -1116,7 +1150,7 @@ async fn execute_update<S: StorageBackend>(
     crate::validation::normalize_item_sets(&mut item);
 
     // Reject an index key this update set to an invalid value (see helpers).
-    helpers::validate_updated_index_keys(&before_item, &item, &meta)?;
+    helpers::validate_updated_index_keys(&before_item, &item, &*table)?;
 
     // A transacted update is measured flat against the resulting item, unlike the
     // standalone UpdateItem, which is also charged for what its request carries.
@@ -1157,16 +1191,20 @@ async fn execute_update<S: StorageBackend>(
         capacity_mode,
     };
 
-    let gsi_units = super::gsi::maintain_gsis_after_write(storage, &meta, &target, &item).await?;
+    let gsi_units =
+        super::gsi::maintain_gsis_after_write_with_defs(storage, table.gsi_defs()?, &target, &item)
+            .await?;
 
-    let lsi_units = super::lsi::maintain_lsis_after_write(storage, &meta, &target, &item).await?;
+    let lsi_units =
+        super::lsi::maintain_lsis_after_write_with_defs(storage, table.lsi_defs()?, &target, &item)
+            .await?;
 
     let vector_bytes =
-        super::vector_index::maintain_vector_indexes_after_write(storage, &meta, &target, &item)
+        super::vector_index::maintain_vector_indexes_after_write(storage, meta, &target, &item)
             .await?;
 
     // Record stream event
-    crate::streams::record_stream_event(storage, &meta, old_item.as_ref(), Some(&item)).await?;
+    crate::streams::record_stream_event_of(storage, &table, old_item.as_ref(), Some(&item)).await?;
 
     // `old_item` comes from the stored JSON rather than from the assembled item,
     // which matters on an upsert: the assembled item carries the key attributes
@@ -1187,15 +1225,17 @@ async fn execute_update<S: StorageBackend>(
 async fn execute_delete<S: StorageBackend>(
     storage: &S,
     delete: &TransactDelete,
+    condition: Option<&crate::expressions::condition::ConditionExpr>,
     capacity_mode: Option<&str>,
 ) -> Result<WriteCapacity> {
     crate::validation::validate_table_name(&delete.table_name)?;
-    let meta = helpers::require_table_for_item_op(storage, &delete.table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &delete.table_name).await?;
+    let meta = table.metadata();
+    let key_schema = table.key_schema()?;
 
-    helpers::validate_key_only(&delete.key, &key_schema)?;
+    helpers::validate_key_only(&delete.key, key_schema)?;
     // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-    let (pk, sk) = helpers::extract_key_strings(&delete.key, &key_schema)?;
+    let (pk, sk) = helpers::extract_key_strings(&delete.key, key_schema)?;
 
     let tracker = crate::expressions::TrackedExpressionAttributes::new(
         &delete.expression_attribute_names,
@@ -1203,14 +1243,12 @@ async fn execute_delete<S: StorageBackend>(
     );
 
     // Pre-register references statically before runtime evaluation
-    if let Some(ref cond_expr) = delete.condition_expression
-        && let Ok(parsed) = crate::expressions::condition::parse(cond_expr)
-    {
-        tracker.track_condition_expr(&parsed);
+    if let Some(parsed) = condition {
+        tracker.track_condition_expr(parsed);
     }
 
     // Evaluate condition if present
-    if let Some(ref cond_expr) = delete.condition_expression {
+    if let Some(cond_expr) = condition {
         let existing_json = storage.get_item(&delete.table_name, &pk, &sk).await?;
         let existing_item: Item = existing_json
             .as_ref()
@@ -1247,17 +1285,21 @@ async fn execute_delete<S: StorageBackend>(
         capacity_mode,
     };
 
-    let gsi_units = super::gsi::maintain_gsis_after_delete(storage, &meta, &target).await?;
-    let lsi_units = super::lsi::maintain_lsis_after_delete(storage, &meta, &target).await?;
+    let gsi_units =
+        super::gsi::maintain_gsis_after_delete_with_defs(storage, table.gsi_defs()?, &target)
+            .await?;
+    let lsi_units =
+        super::lsi::maintain_lsis_after_delete_with_defs(storage, table.lsi_defs()?, &target)
+            .await?;
     let vector_bytes =
-        super::vector_index::maintain_vector_indexes_after_delete(storage, &meta, &target).await?;
+        super::vector_index::maintain_vector_indexes_after_delete(storage, meta, &target).await?;
 
     // Record stream event
     if old_item.is_some() {
-        crate::streams::record_stream_event(storage, &meta, old_item.as_ref(), None).await?;
+        crate::streams::record_stream_event_of(storage, &table, old_item.as_ref(), None).await?;
     }
 
-    let vector_defs = super::vector_index::parse_vector_defs(&meta)?;
+    let vector_defs = super::vector_index::parse_vector_defs(meta)?;
     Ok(WriteCapacity::new(
         &delete.table_name,
         old_item
@@ -1273,14 +1315,16 @@ async fn execute_delete<S: StorageBackend>(
 async fn execute_condition_check<S: StorageBackend>(
     storage: &S,
     check: &TransactConditionCheck,
+    condition: Option<&crate::expressions::condition::ConditionExpr>,
 ) -> Result<WriteCapacity> {
     crate::validation::validate_table_name(&check.table_name)?;
-    let meta = helpers::require_table_for_item_op(storage, &check.table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &check.table_name).await?;
+    let meta = table.metadata();
+    let key_schema = table.key_schema()?;
 
-    helpers::validate_key_only(&check.key, &key_schema)?;
+    helpers::validate_key_only(&check.key, key_schema)?;
     // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-    let (pk, sk) = helpers::extract_key_strings(&check.key, &key_schema)?;
+    let (pk, sk) = helpers::extract_key_strings(&check.key, key_schema)?;
 
     let existing_json = storage.get_item(&check.table_name, &pk, &sk).await?;
     let existing_item: Item = existing_json
@@ -1293,9 +1337,20 @@ async fn execute_condition_check<S: StorageBackend>(
         &check.expression_attribute_values,
     );
 
+    // The condition as the request's checks parsed it (a ConditionCheck
+    // always carries one).
+    let owned_condition;
+    let condition = match condition {
+        Some(parsed) => Ok(parsed),
+        None => {
+            owned_condition = crate::expressions::condition::parse(&check.condition_expression);
+            owned_condition.as_ref()
+        }
+    };
+
     // Pre-register references statically before runtime evaluation
-    if let Ok(parsed) = crate::expressions::condition::parse(&check.condition_expression) {
-        tracker.track_condition_expr(&parsed);
+    if let Ok(parsed) = condition {
+        tracker.track_condition_expr(parsed);
     }
 
     let return_item = if check.return_values_on_condition_check_failure.as_deref()
@@ -1306,12 +1361,8 @@ async fn execute_condition_check<S: StorageBackend>(
     } else {
         None
     };
-    check_condition_tracked(
-        &check.condition_expression,
-        &existing_item,
-        &tracker,
-        return_item,
-    )?;
+    let condition = condition.map_err(|e| DynoxideError::ValidationException(e.clone()))?;
+    check_condition_tracked(condition, &existing_item, &tracker, return_item)?;
 
     tracker.check_unused()?;
     // A check writes nothing and touches no index, and is still charged against
@@ -1319,19 +1370,17 @@ async fn execute_condition_check<S: StorageBackend>(
     Ok(WriteCapacity::condition_check(
         &check.table_name,
         existing_json.is_some().then_some(&existing_item),
-        &super::vector_index::parse_vector_defs(&meta)?,
+        &super::vector_index::parse_vector_defs(meta)?,
     ))
 }
 
 fn check_condition_tracked(
-    expression: &str,
+    parsed: &crate::expressions::condition::ConditionExpr,
     item: &Item,
     tracker: &crate::expressions::TrackedExpressionAttributes,
     return_item_on_failure: Option<Item>,
 ) -> Result<()> {
-    let parsed = crate::expressions::condition::parse(expression)
-        .map_err(DynoxideError::ValidationException)?;
-    let result = crate::expressions::condition::evaluate(&parsed, item, tracker)
+    let result = crate::expressions::condition::evaluate(parsed, item, tracker)
         .map_err(DynoxideError::ValidationException)?;
     if !result {
         return Err(DynoxideError::ConditionalCheckFailedException(
@@ -1376,9 +1425,8 @@ async fn target_for<S: StorageBackend>(
     key_source: &HashMap<String, AttributeValue>,
 ) -> Result<Option<String>> {
     crate::validation::validate_table_name(table_name)?;
-    let meta = helpers::require_table_for_item_op(storage, table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
-    match helpers::extract_key_strings(key_source, &key_schema) {
+    let table = helpers::require_table_schema_for_item_op(storage, table_name).await?;
+    match helpers::extract_key_strings(key_source, table.key_schema()?) {
         Ok((pk, sk)) => Ok(Some(format!("{table_name}#{pk}#{sk}"))),
         Err(_) => Ok(None),
     }

@@ -533,7 +533,11 @@ async fn execute_inner<S: StorageBackend>(
     // names/values, overlapping paths, etc. before checking table existence.
     // Parse-time errors here are families DynamoDB wraps in the
     // request-validation envelope, so they are tagged; the unused-attribute
-    // check propagates bare, matching PutItem.
+    // check propagates bare, matching PutItem. Both parses are kept for every
+    // later use: neither expression changes, but for a ConditionExpression
+    // converted from the legacy Expected, which cannot come with one.
+    let mut early_update = None;
+    let mut early_condition = None;
     if let Some(ref ue) = request.update_expression {
         let parsed =
             crate::expressions::update::parse(ue).map_err(DynoxideError::EnvelopedValidation)?;
@@ -556,6 +560,7 @@ async fn execute_inner<S: StorageBackend>(
             crate::expressions::condition::track_references(&cond_parsed, &tracker).map_err(
                 |e| DynoxideError::EnvelopedValidation(format!("Invalid ConditionExpression: {e}")),
             )?;
+            early_condition = Some(cond_parsed);
         }
 
         // Check for unused expression attribute names/values. Enveloped, and
@@ -563,14 +568,18 @@ async fn execute_inner<S: StorageBackend>(
         tracker
             .check_unused()
             .map_err(crate::validation::tag_for_envelope)?;
+        early_update = Some(parsed);
     }
 
     // Statically validate ConditionExpression (syntax + BETWEEN bounds, etc.)
     // before table lookup. Parse-time, so tagged like the block above.
     if let Some(ref ce) = request.condition_expression {
-        let parsed = crate::expressions::condition::parse(ce).map_err(|e| {
-            DynoxideError::EnvelopedValidation(format!("Invalid ConditionExpression: {e}"))
-        })?;
+        let parsed = match early_condition.take() {
+            Some(parsed) => parsed,
+            None => crate::expressions::condition::parse(ce).map_err(|e| {
+                DynoxideError::EnvelopedValidation(format!("Invalid ConditionExpression: {e}"))
+            })?,
+        };
         crate::expressions::condition::validate_static(
             &parsed,
             &request.expression_attribute_values,
@@ -584,6 +593,7 @@ async fn execute_inner<S: StorageBackend>(
         .map_err(|e| {
             DynoxideError::EnvelopedValidation(format!("Invalid ConditionExpression: {e}"))
         })?;
+        early_condition = Some(parsed);
     }
 
     // Convert legacy Expected parameter to ConditionExpression if no expression is set
@@ -607,8 +617,19 @@ async fn execute_inner<S: StorageBackend>(
         }
     }
 
-    let meta = helpers::require_table_for_item_op(storage, &request.table_name).await?;
-    let key_schema = helpers::parse_key_schema(&meta)?;
+    let table = helpers::require_table_schema_for_item_op(storage, &request.table_name).await?;
+    let meta = table.metadata();
+    let key_schema = table.key_schema()?;
+
+    // The condition: the request's, parsed above, or one converted from
+    // Expected, parsed here once.
+    let condition = match early_condition {
+        Some(parsed) => Some(Ok(parsed)),
+        None => request
+            .condition_expression
+            .as_deref()
+            .map(crate::expressions::condition::parse),
+    };
 
     // Validate ReturnValues parameter. The constraint text is tagged without
     // the envelope prefix; the operation boundary applies it, so the prefix
@@ -626,11 +647,11 @@ async fn execute_inner<S: StorageBackend>(
     }
 
     // Validate key
-    helpers::validate_key_only(&request.key, &key_schema)?;
+    helpers::validate_key_only(&request.key, key_schema)?;
 
     // Extract key values
     // TODO: validation must precede this call -- if reaching this line, caller has already validated keys.
-    let (pk, sk) = helpers::extract_key_strings(&request.key, &key_schema)?;
+    let (pk, sk) = helpers::extract_key_strings(&request.key, key_schema)?;
 
     // Collect the set of attribute names affected by the legacy AttributeUpdates
     // parameter, used later for UPDATED_OLD / UPDATED_NEW extraction.
@@ -655,9 +676,7 @@ async fn execute_inner<S: StorageBackend>(
     // still answers first. Captured against eu-west-2 on 9 October 2026; see
     // `UpdateExpr::request_charge` for the costs. The legacy AttributeUpdates
     // parameter carries no charge of its own.
-    if let Some(ref update_expr) = request.update_expression {
-        let parsed = crate::expressions::update::parse(update_expr)
-            .map_err(DynoxideError::ValidationException)?;
+    if let Some(ref parsed) = early_update {
         let charge = parsed
             .request_charge(&tracker)
             .map_err(DynoxideError::ValidationException)?;
@@ -695,10 +714,11 @@ async fn execute_inner<S: StorageBackend>(
         // Evaluate ConditionExpression against the original existing item BEFORE
         // populating key attributes for upsert. Otherwise attribute_exists(PK)
         // would always pass because the key was pre-populated.
-        if let Some(ref cond_expr) = request.condition_expression {
-            let parsed = crate::expressions::condition::parse(cond_expr)
-                .map_err(DynoxideError::ValidationException)?;
-            let result = crate::expressions::condition::evaluate(&parsed, &existing_item, &tracker)
+        if let Some(ref parsed) = condition {
+            let parsed = parsed
+                .as_ref()
+                .map_err(|e| DynoxideError::ValidationException(e.clone()))?;
+            let result = crate::expressions::condition::evaluate(parsed, &existing_item, &tracker)
                 .map_err(DynoxideError::ValidationException)?;
             if !result {
                 let return_item = if request.return_values_on_condition_check_failure.as_deref()
@@ -729,16 +749,13 @@ async fn execute_inner<S: StorageBackend>(
         let old_item = item.clone();
 
         // Apply UpdateExpression
-        if let Some(ref update_expr) = request.update_expression {
-            let parsed = crate::expressions::update::parse(update_expr)
-                .map_err(DynoxideError::ValidationException)?;
-
+        if let Some(ref parsed) = early_update {
             // Validate: cannot modify key attributes with SET
             // (key validation uses the free function, not tracked)
             for action in &parsed.set_actions {
                 validate_not_key_attr(
                     action.path.first(),
-                    &key_schema,
+                    key_schema,
                     &request.expression_attribute_names,
                 )?;
             }
@@ -747,7 +764,7 @@ async fn execute_inner<S: StorageBackend>(
             for path in &parsed.remove_actions {
                 validate_not_key_attr(
                     path.first(),
-                    &key_schema,
+                    key_schema,
                     &request.expression_attribute_names,
                 )?;
             }
@@ -756,7 +773,7 @@ async fn execute_inner<S: StorageBackend>(
             for action in &parsed.add_actions {
                 validate_not_key_attr(
                     action.path.first(),
-                    &key_schema,
+                    key_schema,
                     &request.expression_attribute_names,
                 )?;
             }
@@ -765,12 +782,12 @@ async fn execute_inner<S: StorageBackend>(
             for action in &parsed.delete_actions {
                 validate_not_key_attr(
                     action.path.first(),
-                    &key_schema,
+                    key_schema,
                     &request.expression_attribute_names,
                 )?;
             }
 
-            crate::expressions::update::apply(&mut item, &parsed, &tracker)
+            crate::expressions::update::apply(&mut item, parsed, &tracker)
                 .map_err(DynoxideError::ValidationException)?;
         }
 
@@ -778,7 +795,7 @@ async fn execute_inner<S: StorageBackend>(
         if request.update_expression.is_none()
             && let Some(ref updates) = request.attribute_updates
         {
-            apply_attribute_updates(&mut item, updates, &key_schema)?;
+            apply_attribute_updates(&mut item, updates, key_schema)?;
         }
 
         // Note: unused expression attribute validation already done in pre-validation
@@ -802,7 +819,7 @@ async fn execute_inner<S: StorageBackend>(
 
         // Reject an index key set to an invalid value, before the fan-out so the
         // error surfaces. Checks only what this update changed (see the helper).
-        helpers::validate_updated_index_keys(&old_item, &item, &meta)?;
+        helpers::validate_updated_index_keys(&old_item, &item, &*table)?;
 
         // The finished item is held to the limit as well as the request charge
         // checked before the transaction. The charge binds while the statement
@@ -817,7 +834,7 @@ async fn execute_inner<S: StorageBackend>(
         // What the row records and the write is charged: the billed size, with
         // a vector attribute at 4 bytes per dimension. The limit above sizes it
         // by its numbers, as DynamoDB does.
-        let vector_defs = super::vector_index::parse_vector_defs(&meta)?;
+        let vector_defs = super::vector_index::parse_vector_defs(meta)?;
         let size = types::billed_item_size(&item, &vector_defs);
 
         // Serialize and store
@@ -857,23 +874,32 @@ async fn execute_inner<S: StorageBackend>(
         };
 
         // Maintain GSI tables (inside the transaction)
-        let gsi_units =
-            super::gsi::maintain_gsis_after_write(storage, &meta, &target, &item).await?;
+        let gsi_units = super::gsi::maintain_gsis_after_write_with_defs(
+            storage,
+            table.gsi_defs()?,
+            &target,
+            &item,
+        )
+        .await?;
 
         // Maintain LSI tables (inside the transaction)
-        let lsi_units =
-            super::lsi::maintain_lsis_after_write(storage, &meta, &target, &item).await?;
+        let lsi_units = super::lsi::maintain_lsis_after_write_with_defs(
+            storage,
+            table.lsi_defs()?,
+            &target,
+            &item,
+        )
+        .await?;
 
         // Maintain vector index shadow tables (inside the transaction). A
         // REMOVE of the vector attribute derives no row, so this de-indexes
         // the item; restoring the attribute re-indexes it.
-        let vector_bytes = super::vector_index::maintain_vector_indexes_after_write(
-            storage, &meta, &target, &item,
-        )
-        .await?;
+        let vector_bytes =
+            super::vector_index::maintain_vector_indexes_after_write(storage, meta, &target, &item)
+                .await?;
 
         // Record stream event (inside the transaction)
-        crate::streams::record_stream_event(storage, &meta, prior_image, Some(&item)).await?;
+        crate::streams::record_stream_event_of(storage, &table, prior_image, Some(&item)).await?;
 
         Ok((
             UpdateWorkResult {
@@ -896,13 +922,11 @@ async fn execute_inner<S: StorageBackend>(
         "ALL_OLD" => Some(old_item),
         "ALL_NEW" => Some(item),
         "UPDATED_OLD" => {
-            if let Some(ref update_expr) = request.update_expression {
+            if let Some(ref parsed) = early_update {
                 // Expression-based: extract only the attributes targeted by the expression.
-                let parsed = crate::expressions::update::parse(update_expr)
-                    .map_err(DynoxideError::ValidationException)?;
                 omit_if_empty(extract_updated_attrs(
                     &old_item,
-                    &parsed,
+                    parsed,
                     &request.expression_attribute_names,
                 ))
             } else {
@@ -914,16 +938,14 @@ async fn execute_inner<S: StorageBackend>(
             }
         }
         "UPDATED_NEW" => {
-            if let Some(ref update_expr) = request.update_expression {
+            if let Some(ref parsed) = early_update {
                 // Expression-based: extract only the attributes targeted by the expression.
-                let parsed = crate::expressions::update::parse(update_expr)
-                    .map_err(DynoxideError::ValidationException)?;
                 let new_item: HashMap<String, AttributeValue> =
                     crate::stored_item::decode(&item_json)
                         .map_err(|e| DynoxideError::InternalServerError(e.to_string()))?;
                 omit_if_empty(extract_updated_attrs(
                     &new_item,
-                    &parsed,
+                    parsed,
                     &request.expression_attribute_names,
                 ))
             } else {

@@ -79,6 +79,7 @@ pub enum Operand {
 /// Errors returned are the raw error text without the "Invalid FilterExpression: " etc.
 /// prefix: callers must add the appropriate prefix for their expression type.
 pub fn parse(expr: &str) -> Result<ConditionExpr, String> {
+    crate::bench_counters::record(&crate::bench_counters::EXPRESSION_PARSES);
     super::check_expression_size(expr)?;
     let tokens = tokenize(expr).map_err(|e| tokenizer_syntax_error(expr, &e))?;
     check_redundant_parens(&tokens)?;

@@ -55,6 +55,7 @@ impl SortKeyCondition {
 /// needs no key schema, so it runs before the table is looked up; the clause
 /// count and which attributes the clauses name are checked by [`bind`].
 pub fn parse(expr: &str, tracker: &TrackedExpressionAttributes) -> Result<KeyCondition, String> {
+    crate::bench_counters::record(&crate::bench_counters::EXPRESSION_PARSES);
     // Prefix the size error like every other KeyConditionExpression error; real
     // DynamoDB checks size before parsing and returns "Invalid
     // KeyConditionExpression: Expression size has exceeded the maximum allowed

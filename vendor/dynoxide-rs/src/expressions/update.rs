@@ -201,6 +201,7 @@ fn operand_charge(
 
 /// Parse an UpdateExpression string.
 pub fn parse(expr: &str) -> Result<UpdateExpr, String> {
+    crate::bench_counters::record(&crate::bench_counters::EXPRESSION_PARSES);
     // Prefix the size error like every other UpdateExpression error; real
     // DynamoDB returns "Invalid UpdateExpression: Expression size has exceeded
     // the maximum allowed size". Confirmed against real DynamoDB (eu-west-2).

@@ -69,6 +69,64 @@ pub struct TableSchema {
     metadata: TableMetadata,
     key_schema: std::result::Result<crate::actions::helpers::KeySchema, String>,
     attribute_definitions: std::result::Result<Vec<crate::types::AttributeDefinition>, String>,
+    /// The secondary indexes, read out on first use: most reads of a table
+    /// never need them, and a backend without a cache builds a `TableSchema`
+    /// per call.
+    indexes: std::sync::OnceLock<IndexSchemas>,
+}
+
+/// A table's GSI and LSI definitions read out of their JSON, and what the
+/// item operations derive from them. A part that does not parse is kept as
+/// its error message, as in [`TableSchema`].
+struct IndexSchemas {
+    gsi_defs: std::result::Result<Vec<crate::actions::gsi::GsiDef>, String>,
+    lsi_defs: std::result::Result<Vec<crate::actions::lsi::LsiDef>, String>,
+    /// Each index's key schema as declared, LSIs first. A family whose JSON
+    /// does not parse contributes none.
+    key_schemas: Vec<(String, Vec<crate::types::KeySchemaElement>)>,
+    /// Every index key attribute with its declared type, for write validation.
+    key_entries: std::result::Result<Vec<crate::actions::helpers::IndexKeyEntry>, String>,
+}
+
+/// The message of an internal error, to keep in a [`TableSchema`].
+fn internal_message(e: crate::errors::DynoxideError) -> String {
+    match e {
+        crate::errors::DynoxideError::InternalServerError(message) => message,
+        other => other.to_string(),
+    }
+}
+
+impl IndexSchemas {
+    fn new(
+        metadata: &TableMetadata,
+        attribute_definitions: std::result::Result<&[crate::types::AttributeDefinition], &str>,
+    ) -> Self {
+        let gsi_defs = crate::actions::gsi::parse_gsi_defs(metadata).map_err(internal_message);
+        let lsi_defs = crate::actions::lsi::parse_lsi_defs(metadata).map_err(internal_message);
+        let mut key_schemas = Vec::new();
+        if let Some(json) = &metadata.lsi_definitions
+            && let Ok(lsis) = serde_json::from_str::<Vec<crate::types::LocalSecondaryIndex>>(json)
+        {
+            key_schemas.extend(lsis.into_iter().map(|l| (l.index_name, l.key_schema)));
+        }
+        if let Some(json) = &metadata.gsi_definitions
+            && let Ok(gsis) = serde_json::from_str::<Vec<crate::types::GlobalSecondaryIndex>>(json)
+        {
+            key_schemas.extend(gsis.into_iter().map(|g| (g.index_name, g.key_schema)));
+        }
+        let key_entries = crate::actions::helpers::index_key_entries_of(
+            attribute_definitions.map_err(|m| m.to_string()),
+            gsi_defs.as_deref().map_err(|m| m.clone()),
+            lsi_defs.as_deref().map_err(|m| m.clone()),
+        )
+        .map_err(internal_message);
+        IndexSchemas {
+            gsi_defs,
+            lsi_defs,
+            key_schemas,
+            key_entries,
+        }
+    }
 }
 
 impl TableSchema {
@@ -77,18 +135,64 @@ impl TableSchema {
     /// accessor, so a table with unreadable metadata fails the requests that
     /// need that part as it did when each request parsed it.
     pub(crate) fn new(metadata: TableMetadata) -> Self {
-        let internal = |e: crate::errors::DynoxideError| match e {
-            crate::errors::DynoxideError::InternalServerError(message) => message,
-            other => other.to_string(),
-        };
-        let key_schema = crate::actions::helpers::parse_key_schema(&metadata).map_err(internal);
+        let key_schema =
+            crate::actions::helpers::parse_key_schema(&metadata).map_err(internal_message);
         let attribute_definitions = serde_json::from_str(&metadata.attribute_definitions)
             .map_err(|e| format!("Bad attribute definitions JSON: {e}"));
         TableSchema {
             metadata,
             key_schema,
             attribute_definitions,
+            indexes: std::sync::OnceLock::new(),
         }
+    }
+
+    fn indexes(&self) -> &IndexSchemas {
+        self.indexes.get_or_init(|| {
+            IndexSchemas::new(
+                &self.metadata,
+                self.attribute_definitions
+                    .as_deref()
+                    .map_err(|m| m.as_str()),
+            )
+        })
+    }
+
+    /// The table's GSIs, as [`parse_gsi_defs`](crate::actions::gsi::parse_gsi_defs) reads them.
+    pub(crate) fn gsi_defs(&self) -> crate::errors::Result<&[crate::actions::gsi::GsiDef]> {
+        self.indexes()
+            .gsi_defs
+            .as_deref()
+            .map_err(|m| crate::errors::DynoxideError::InternalServerError(m.clone()))
+    }
+
+    /// The table's LSIs, as [`parse_lsi_defs`](crate::actions::lsi::parse_lsi_defs) reads them.
+    pub(crate) fn lsi_defs(&self) -> crate::errors::Result<&[crate::actions::lsi::LsiDef]> {
+        self.indexes()
+            .lsi_defs
+            .as_deref()
+            .map_err(|m| crate::errors::DynoxideError::InternalServerError(m.clone()))
+    }
+
+    /// The key schema an index was declared with, LSIs looked up first; empty
+    /// for an index the table does not have.
+    pub(crate) fn index_key_schema(&self, index_name: &str) -> &[crate::types::KeySchemaElement] {
+        self.indexes()
+            .key_schemas
+            .iter()
+            .find(|(name, _)| name == index_name)
+            .map(|(_, key_schema)| key_schema.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Every index key attribute with its declared type.
+    pub(crate) fn index_key_entries(
+        &self,
+    ) -> crate::errors::Result<&[crate::actions::helpers::IndexKeyEntry]> {
+        self.indexes()
+            .key_entries
+            .as_deref()
+            .map_err(|m| crate::errors::DynoxideError::InternalServerError(m.clone()))
     }
 
     pub(crate) fn metadata(&self) -> &TableMetadata {
