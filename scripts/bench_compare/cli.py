@@ -66,6 +66,9 @@ def main():
                         help="the monotable-shop binary to run (another build, say of the published "
                              "engine, for a before and after); implies --no-build. "
                              f"{shown(BIN)} when not given")
+    parser.add_argument("--no-consumers", action="store_true",
+                        help="serve without the shop's stream consumer (`serve --no-consumers`), so "
+                             "its polls of the stream do not share the engine with the load")
     parser.add_argument("--no-seed", action="store_true",
                         help="leave the seed out (its data and its side): shop against the engine "
                              "alone only, for quicker runs")
@@ -103,10 +106,11 @@ def main():
     args.out.mkdir(parents=True, exist_ok=True)
     secret = secrets.token_hex(32)
     load_start = os.getloadavg()
-    serve = Serve(args.bin, args.out, secret)
+    serve = Serve(args.bin, args.out, secret, args.no_consumers)
     failures = []
     try:
-        say(f"serve: {shown(args.bin)} serve --in-memory (DynamoDB {serve.dynamodb}, shop {serve.api})")
+        say(f"serve: {shown(args.bin)} serve --in-memory"
+            f"{' --no-consumers' if args.no_consumers else ''} (DynamoDB {serve.dynamodb}, shop {serve.api})")
         os.environ.update({"AWS_ENDPOINT_URL_DYNAMODB": serve.dynamodb, "AWS_ACCESS_KEY_ID": "bench",
                            "AWS_SECRET_ACCESS_KEY": "bench", "AWS_DEFAULT_REGION": REGION})
         for var in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL"):
