@@ -62,6 +62,13 @@ def main():
                              "target/bench-compare when not given")
     parser.add_argument("--write-docs", action="store_true", help="also write the throughput SVG to docs/img/")
     parser.add_argument("--no-build", action="store_true", help="use the binary as it is")
+    parser.add_argument("--bin", type=Path, metavar="PATH",
+                        help="the monotable-shop binary to run (another build, say of the published "
+                             "engine, for a before and after); implies --no-build. "
+                             f"{shown(BIN)} when not given")
+    parser.add_argument("--no-consumers", action="store_true",
+                        help="serve without the shop's stream consumer (`serve --no-consumers`), so "
+                             "its polls of the stream do not share the engine with the load")
     parser.add_argument("--no-seed", action="store_true",
                         help="leave the seed out (its data and its side): shop against the engine "
                              "alone only, for quicker runs")
@@ -71,6 +78,10 @@ def main():
     args = parser.parse_args()
     args.users = args.users or max(1, args.orders // 20)
     args.out = (args.out or TARGET / "bench-compare").resolve()
+    if args.bin:
+        args.bin, args.no_build = args.bin.resolve(), True
+    else:
+        args.bin = BIN
     wanted = [c.strip() for c in args.cases.split(",") if c.strip()]
     unknown = [c for c in wanted if c not in LABELS]
     if unknown:
@@ -95,10 +106,11 @@ def main():
     args.out.mkdir(parents=True, exist_ok=True)
     secret = secrets.token_hex(32)
     load_start = os.getloadavg()
-    serve = Serve(args.out, secret)
+    serve = Serve(args.bin, args.out, secret, args.no_consumers)
     failures = []
     try:
-        say(f"serve: {shown(BIN)} serve --in-memory (DynamoDB {serve.dynamodb}, shop {serve.api})")
+        say(f"serve: {shown(args.bin)} serve --in-memory"
+            f"{' --no-consumers' if args.no_consumers else ''} (DynamoDB {serve.dynamodb}, shop {serve.api})")
         os.environ.update({"AWS_ENDPOINT_URL_DYNAMODB": serve.dynamodb, "AWS_ACCESS_KEY_ID": "bench",
                            "AWS_SECRET_ACCESS_KEY": "bench", "AWS_DEFAULT_REGION": REGION})
         for var in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL"):
@@ -172,6 +184,7 @@ def main():
         meta = {
             "date": datetime.date.today().isoformat(),
             "command": "python3 scripts/bench-compare.py " + " ".join(sys.argv[1:]),
+            "binary": shown(args.bin),
             "seconds": args.seconds, "warmup": args.warmup, "rounds": args.rounds,
             "connections": args.connections, "wrk_threads": args.threads,
             "seed_processes": args.seed_procs, "cpus": os.cpu_count(),

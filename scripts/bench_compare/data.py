@@ -4,7 +4,7 @@ import subprocess
 import sys
 import time
 
-from .common import BIN, SEED_DIR, say
+from .common import SEED_DIR, say
 
 
 # ---------------------------------------------------------------------------------------------
@@ -17,7 +17,7 @@ def scalar(av):
 
 
 def load_shop_sample(serve, args):
-    cmd = [str(BIN), "load-sample", "--endpoint", serve.dynamodb, "--orders", str(args.orders),
+    cmd = [str(args.bin), "load-sample", "--endpoint", serve.dynamodb, "--orders", str(args.orders),
            "--users", str(args.users), "--products", str(args.products), "--days", str(args.days),
            "--seed", "1", "--quiet"]
     say(f"shop data: monotable-shop load-sample --orders {args.orders} --users {args.users} "

@@ -12,7 +12,7 @@ import time
 import urllib.error
 import urllib.request
 
-from .common import BIN, REGION
+from .common import REGION
 from .wrk import rel
 
 
@@ -23,12 +23,13 @@ from .wrk import rel
 class Serve:
     """One `monotable-shop serve --in-memory` on ports the OS picks; stopped by stop() or at exit."""
 
-    def __init__(self, out, secret):
+    def __init__(self, binary, out, secret, no_consumers=False):
         self.log_path = out / "serve.log"
         self.log = open(self.log_path, "w")
         env = dict(os.environ, MONOTABLE_JWT_SECRET=secret)
         self.proc = subprocess.Popen(
-            [str(BIN), "serve", "--in-memory", "--dynamodb-port", "0", "--api-port", "0"],
+            [str(binary), "serve", "--in-memory", "--dynamodb-port", "0", "--api-port", "0"]
+            + (["--no-consumers"] if no_consumers else []),
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
             start_new_session=True)
         deadline = time.monotonic() + 30

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 
-from .common import BIN, REQUIREMENTS, ROOT, say
+from .common import REQUIREMENTS, ROOT, say
 
 
 # ---------------------------------------------------------------------------------------------
@@ -18,9 +18,9 @@ def ensure_binary(args):
         say("building: cargo build --release -p monotable-shop-server")
         subprocess.run(["cargo", "build", "--release", "-p", "monotable-shop-server"], cwd=ROOT,
                        check=True)
-    if not BIN.exists():
-        sys.exit(f"no binary at {BIN.relative_to(ROOT) if BIN.is_relative_to(ROOT) else BIN}; "
-                 "run cargo build --release -p monotable-shop-server")
+    if not args.bin.exists():
+        where = args.bin.relative_to(ROOT) if args.bin.is_relative_to(ROOT) else args.bin
+        sys.exit(f"no binary at {where}; run cargo build --release -p monotable-shop-server")
 
 
 def ensure_wrk():
