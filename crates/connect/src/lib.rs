@@ -50,6 +50,8 @@ pub mod faults;
 pub mod inprocess;
 #[cfg(feature = "engine")]
 pub mod private;
+#[cfg(feature = "engine")]
+mod refusal;
 #[cfg(feature = "serve")]
 pub mod serve;
 
