@@ -1,7 +1,7 @@
 //! The commands' read-only options as tool inputs: `cost`'s price table, comparison and
 //! cross-check, `export`'s formats, sample seed and SAM function, `diff`'s item counts. Each is
-//! checked as the command's flags are, with the same messages, and every file they name is read
-//! under the root (`Root::read`). Write flags (`export --output`) and live tables (`verify
+//! checked as the command's flags are (clap's rules and wording, naming the fields), and every
+//! file they name is read under the root (`Root::read`). Write flags (`export --output`) and live tables (`verify
 //! --table`) have no field here.
 
 use monotable_check::cost::PriceTable;
