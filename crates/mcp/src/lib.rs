@@ -14,6 +14,7 @@ mod explain;
 mod framing;
 mod import;
 mod input;
+mod options;
 mod outputs;
 mod resources;
 mod run;

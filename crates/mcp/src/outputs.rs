@@ -38,7 +38,47 @@ pub struct CheckSummary {
     pub infos: u64,
 }
 
-/// `monotable cost --format json`'s document (docs/cost.md).
+/// `monotable cost --format json`'s document, of the shape its options give (docs/cost.md).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+// An object in each shape: the output schema's root must say so.
+#[schemars(extend("type" = "object"))]
+pub enum CostAnswer {
+    /// The estimate (neither `compare_*` nor `cross_check`).
+    Estimate(CostOutput),
+    /// `--compare`: the two designs side by side.
+    Compared(CostComparison),
+    /// `--cross-check`: the estimate and the cross-check.
+    CrossChecked(CostCrossChecked),
+}
+
+/// `monotable cost --compare NEW --format json`'s document.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CostComparison {
+    /// The old design's name: `path` as given, or `<model>` for text.
+    pub old_name: String,
+    /// The new design's name: `compare_path` as given, or `<model>` for text.
+    pub new_name: String,
+    /// Per entity, in name order: bytes stored and write units per item in each design.
+    pub entities: Vec<Value>,
+    /// The old design's single table priced per month (`null` without traffic).
+    pub old: Value,
+    /// The new design's (`null` without traffic).
+    pub new: Value,
+}
+
+/// `monotable cost --cross-check --format json`'s document.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CostCrossChecked {
+    /// The estimate, as without `cross_check`.
+    pub cost: CostOutput,
+    /// The engine's ConsumedCapacity against the sizing rules: `agrees`, `summary`, `table`,
+    /// `seed`, `items`, `checks`, `emulator`, `notes`.
+    #[serde(rename = "crossCheck")]
+    pub cross_check: Value,
+}
+
+/// `monotable cost --format json`'s estimate (docs/cost.md).
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct CostOutput {
     /// The table's name.

@@ -21,9 +21,10 @@ use tokio::sync::Semaphore;
 
 use crate::error::McpError;
 use crate::explain::Explanation;
-use crate::input::{Loaded, ModelSource, Root, load};
-use crate::outputs::{CheckOutput, CostOutput, DiffOutput, ExportOutput, VerifyOutput, typed};
-use crate::run::{self, ExportFormat};
+use crate::input::{ModelSource, Root};
+use crate::options::{CostInput, DiffInput, ExportInput};
+use crate::outputs::{CheckOutput, CostAnswer, DiffOutput, ExportOutput, VerifyOutput, typed};
+use crate::run;
 use crate::shapes::{self, RenderedKeys, Samples};
 use crate::{explain, resources};
 
@@ -47,33 +48,6 @@ pub struct Config {
 pub struct SchemaOutput {
     /// schema/monotable-model.schema.json.
     pub schema: Value,
-}
-
-/// `export`'s input.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct ExportInput {
-    #[serde(flatten)]
-    pub source: ModelSource,
-    /// What to make.
-    pub format: ExportFormat,
-}
-
-/// `diff`'s input: the model the table holds today and the one to move it to, each as text or
-/// as a file under the root.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct DiffInput {
-    /// The old model's text.
-    #[serde(default)]
-    pub old_model: Option<String>,
-    /// The old model's file, relative to the root.
-    #[serde(default)]
-    pub old_path: Option<String>,
-    /// The new model's text.
-    #[serde(default)]
-    pub new_model: Option<String>,
-    /// The new model's file, relative to the root.
-    #[serde(default)]
-    pub new_path: Option<String>,
 }
 
 /// `explain`'s input.
@@ -194,28 +168,26 @@ impl MonotableServer {
     }
 
     #[tool(
-        description = "Capacity units per access pattern and, with the model's [traffic], per second and per month, priced with the shipped us-east-1 prices. The same JSON as `monotable cost --format json`."
+        description = "Capacity units per access pattern and, with the model's [traffic], per second and per month, priced (the shipped us-east-1 prices, or `prices`: a price table file under the root). With `compare_model` or `compare_path`, the model (old) and that one (new) side by side; with `cross_check` (and its `seed`), the estimate and the embedded engine's ConsumedCapacity on generated data against it. The same JSON as `monotable cost --format json` with those options."
     )]
     async fn cost(
         &self,
-        Parameters(input): Parameters<ModelSource>,
-    ) -> Result<Json<CostOutput>, String> {
-        self.blocking("cost", move |root| {
-            typed("cost", run::cost(&input.load(&root)?)?)
-        })
-        .await
-        .map(Json)
+        Parameters(input): Parameters<CostInput>,
+    ) -> Result<Json<CostAnswer>, String> {
+        self.blocking("cost", move |root| typed("cost", run::cost(&root, &input)?))
+            .await
+            .map(Json)
     }
 
     #[tool(
-        description = "Export the model as CreateTable JSON (create-table), a CloudFormation template (cloudformation), a SAM template (sam) or a markdown design document (markdown): the text `monotable export --format FORMAT` prints."
+        description = "Export the model as CreateTable JSON (create-table), a CloudFormation template (cloudformation), a SAM template (sam; with `function`, a Lambda function behind an HTTP API: `handler`, `architecture`, `routes_from` an OpenAPI file under the root, `code_uri`), a markdown design document (markdown) or a NoSQL Workbench data model with sample data of `seed` (nosql-workbench): the text `monotable export --format FORMAT` prints with those options. Nothing is written."
     )]
     async fn export(
         &self,
         Parameters(input): Parameters<ExportInput>,
     ) -> Result<Json<ExportOutput>, String> {
         self.blocking("export", move |root| {
-            let text = run::export(&input.source.load(&root)?, input.format)?;
+            let text = run::export(&root, &input)?;
             Ok(ExportOutput {
                 format: input.format.name().to_string(),
                 text,
@@ -226,19 +198,15 @@ impl MonotableServer {
     }
 
     #[tool(
-        description = "Compare two models: each change classified by what it takes on a live table (online, backfill, move, removal, blocked), the cost of each step, and what check finds new. The same JSON as `monotable diff OLD NEW --format json`. Give each model as text (old_model, new_model) or as a file under the root (old_path, new_path)."
+        description = "Compare two models: each change classified by what it takes on a live table (online, backfill, move, removal, blocked), the cost of each step (items from `items`, `N` or `Entity=N`, else each model's [traffic]), and what check finds new. The same JSON as `monotable diff OLD NEW --format json`. Give each model as text (old_model, new_model) or as a file under the root (old_path, new_path)."
     )]
     async fn diff(
         &self,
         Parameters(input): Parameters<DiffInput>,
     ) -> Result<Json<DiffOutput>, String> {
-        self.blocking("diff", move |root| {
-            let old = loaded(&root, &input.old_model, &input.old_path, "old")?;
-            let new = loaded(&root, &input.new_model, &input.new_path, "new")?;
-            typed("diff", run::diff(&old, &new)?)
-        })
-        .await
-        .map(Json)
+        self.blocking("diff", move |root| typed("diff", run::diff(&root, &input)?))
+            .await
+            .map(Json)
     }
 
     #[tool(description = "The model file's JSON Schema (schema/monotable-model.schema.json).")]
@@ -313,21 +281,6 @@ impl MonotableServer {
         .await
         .map(Json)
     }
-}
-
-/// `diff`'s model `side` (`old`, `new`) from its text or its path.
-fn loaded(
-    root: &Root,
-    text: &Option<String>,
-    path: &Option<String>,
-    side: &'static str,
-) -> Result<Loaded, McpError> {
-    let names = if side == "old" {
-        ("old_model", "old_path")
-    } else {
-        ("new_model", "new_path")
-    };
-    load(root, text.as_deref(), path.as_deref(), names)
 }
 
 #[tool_handler(router = self.tool_router)]

@@ -2,8 +2,9 @@
 //! `rmcp` client. For every model under crates/check/tests/fixtures, `check`, `cost` and `verify`
 //! answer exactly what `monotable check|cost|verify --format json` prints; `diff` what `monotable
 //! diff` prints for each rule's failing and passing pair; `export` what `monotable export` prints
-//! in each format for each rule's passing model and the shop's. Malformed JSON-RPC lines written
-//! by hand get a JSON-RPC error and the server keeps serving.
+//! in each format for each rule's passing model and the shop's; `cost`, `diff` and `export` with
+//! the commands' options what the commands print with those flags. Malformed JSON-RPC lines
+//! written by hand get a JSON-RPC error and the server keeps serving.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -188,6 +189,79 @@ async fn export_over_mcp_equals_the_cli_in_every_format() {
                 Err(message) => assert!(!out.status.success(), "{path} {format}: {message}"),
             }
         }
+    }
+    client.cancel().await.unwrap();
+}
+
+/// `base` with `options`' fields added.
+fn with(mut base: Value, options: Value) -> Value {
+    let Value::Object(options) = options else {
+        panic!("object")
+    };
+    base.as_object_mut().unwrap().extend(options);
+    base
+}
+
+#[tokio::test]
+async fn the_commands_options_over_mcp_equal_the_cli() {
+    let client = spawn().await;
+    let (shop, native) = ("examples/shop/shop.toml", "examples/shop/shop-native.toml");
+    let prices = "crates/check/data/prices.toml";
+    let costs = [
+        (vec!["--prices", prices], json!({ "prices": prices })),
+        (vec!["--compare", native], json!({ "compare_path": native })),
+        (
+            vec!["--cross-check", "--seed", "3"],
+            json!({ "cross_check": true, "seed": 3 }),
+        ),
+    ];
+    for (flags, options) in costs {
+        let mut args = vec!["cost", "--format", "json", shop];
+        args.extend(flags);
+        let answer = mcp(&client, "cost", with(json!({ "path": shop }), options)).await;
+        assert_eq!(answer.unwrap(), cli_json(&args), "{args:?}");
+    }
+    let items = ["--items", "1000,Order=250000"];
+    let cli = cli_json(&[&["diff", "--format", "json", shop, native][..], &items].concat());
+    let sides = json!({ "old_path": shop, "new_path": native, "items": ["1000", "Order=250000"] });
+    assert_eq!(mcp(&client, "diff", sides).await.unwrap(), cli);
+    let exports = [
+        (
+            vec!["--format", "nosql-workbench", "--seed", "5"],
+            json!({ "format": "nosql-workbench", "seed": 5 }),
+        ),
+        (
+            vec!["--format", "sam", "--function", "Shop", "--handler", "main"],
+            json!({ "format": "sam", "function": "Shop", "handler": "main" }),
+        ),
+        (
+            vec![
+                "--format",
+                "sam",
+                "--function",
+                "Shop",
+                "--architecture",
+                "arm64",
+                "--code-uri",
+                "dist",
+            ],
+            json!({ "format": "sam", "function": "Shop", "architecture": "arm64", "code_uri": "dist" }),
+        ),
+    ];
+    for (flags, options) in exports {
+        let out = Command::new(BIN)
+            .args([&["export", shop][..], &flags].concat())
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{flags:?}");
+        let answer = mcp(&client, "export", with(json!({ "path": shop }), options)).await;
+        let cli = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            answer.unwrap()["text"].as_str(),
+            Some(cli.as_str()),
+            "{flags:?}"
+        );
     }
     client.cancel().await.unwrap();
 }

@@ -116,6 +116,7 @@ fn floats(v: Value) -> Value {
 const FAIL: &str = "crates/check/tests/fixtures/MT001/fail.toml";
 const PASS: &str = "crates/check/tests/fixtures/MT001/pass.toml";
 const SHOP: &str = "examples/shop/shop.toml";
+const NATIVE: &str = "examples/shop/shop-native.toml";
 const AWS: &str = "crates/export/tests/fixtures/aws-mcp/user_registration_schema.json";
 
 fn tools_are_listed_with_their_schemas() {
@@ -154,6 +155,24 @@ fn documents_equal_the_commands() {
     assert_eq!(
         answer("cost", &[&path(SHOP)]),
         cli_json(&["cost", SHOP, "--format", "json"])
+    );
+    // Options typed by the input schema, each answer checked against `cost`'s output schema
+    // (one of three shapes) by the Inspector's client.
+    assert_eq!(
+        answer("cost", &[&path(SHOP), &format!("compare_path={NATIVE}")]),
+        cli_json(&["cost", SHOP, "--compare", NATIVE, "--format", "json"])
+    );
+    assert_eq!(
+        answer("cost", &[&path(SHOP), "cross_check=true", "seed=3"]),
+        cli_json(&[
+            "cost",
+            SHOP,
+            "--cross-check",
+            "--seed",
+            "3",
+            "--format",
+            "json"
+        ])
     );
     let diff = answer(
         "diff",

@@ -3,4 +3,5 @@
 
 mod client;
 mod import_aws_mcp;
+mod options;
 mod tools;

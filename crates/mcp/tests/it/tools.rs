@@ -41,10 +41,19 @@ async fn every_tool_is_listed_with_its_input_and_output_schema() {
             .unwrap_or_else(|| panic!("{} has no output schema", tool.name));
         assert_eq!(output.get("type"), Some(&json!("object")), "{}", tool.name);
     }
-    // Each output schema names its document's fields.
+    // Each output schema names its document's fields; `cost`'s is one of three shapes.
+    let cost = tools.iter().find(|t| t.name == "cost").unwrap();
+    let cost = cost.output_schema.as_ref().unwrap();
+    assert_eq!(cost["anyOf"].as_array().map(Vec::len), Some(3), "{cost:?}");
+    for (shape, field) in [
+        ("CostOutput", "patterns"),
+        ("CostComparison", "entities"),
+        ("CostCrossChecked", "crossCheck"),
+    ] {
+        assert!(cost["$defs"][shape]["properties"].get(field).is_some());
+    }
     for (tool, field) in [
         ("check", "diagnostics"),
-        ("cost", "patterns"),
         ("diff", "changes"),
         ("verify", "patterns"),
         ("explain", "failing_model"),
@@ -68,11 +77,35 @@ async fn every_tool_is_listed_with_its_input_and_output_schema() {
         "cloudformation",
         "sam",
         "markdown",
+        "nosql-workbench",
+        "arm64",
+        "\"function\"",
+        "\"routes_from\"",
         "\"model\"",
         "\"path\"",
     ] {
         assert!(schema.contains(format), "{format} missing from {schema}");
     }
+    client.cancel().await.unwrap();
+}
+
+/// Every tool's input schema, and `cost`'s output schema (one of three shapes), as golden files:
+/// a change to a field, its type or its documentation shows in review.
+#[tokio::test]
+async fn the_input_schemas_are_the_golden_ones() {
+    let client = connect(&workspace()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let inputs: std::collections::BTreeMap<&str, _> = tools
+        .iter()
+        .map(|t| (t.name.as_ref(), t.input_schema.clone()))
+        .collect();
+    insta::assert_json_snapshot!("input_schemas", inputs);
+    let cost = tools.iter().find(|t| t.name == "cost").unwrap();
+    insta::assert_json_snapshot!("cost_output_schema", cost.output_schema);
+    // Every integer a plain one: a client typing `key=value` by the schema reads one type.
+    let text = serde_json::to_string(&inputs).unwrap();
+    assert!(!text.contains(r#"["integer","null"]"#), "{text}");
+    assert!(!text.contains(r#"["boolean","null"]"#), "{text}");
     client.cancel().await.unwrap();
 }
 
@@ -233,6 +266,18 @@ async fn bad_input_gets_an_error_and_the_server_keeps_serving() {
             "verify",
             json!({ "path": "examples/shop/shop.toml", "seed": -1 }),
         ),
+        (
+            "cost",
+            json!({ "path": "examples/shop/shop.toml", "cross_check": "yes" }),
+        ),
+        (
+            "export",
+            json!({ "path": "examples/shop/shop.toml", "format": "sam", "function": "F", "architecture": "sparc" }),
+        ),
+        (
+            "diff",
+            json!({ "old_path": "examples/shop/shop.toml", "new_path": "examples/shop/shop.toml", "items": 5 }),
+        ),
     ] {
         let answer = call(&client, tool, args.clone()).await;
         let refused = match &answer {
@@ -265,7 +310,12 @@ async fn bad_input_gets_an_error_and_the_server_keeps_serving() {
         ("check", json!({ "path": "crates" }), "not a regular file"),
         ("check", json!({}), "neither"),
         ("check", json!({ "model": "x", "path": "y" }), "both"),
-        ("diff", json!({ "old_model": "x" }), "new_model"),
+        (
+            "diff",
+            json!({ "old_path": "crates/check/tests/fixtures/MT001/pass.toml" }),
+            "new_model",
+        ),
+        ("diff", json!({ "old_model": "x" }), "not a valid model"),
         ("cost", json!({ "model": "[table" }), "not a valid model"),
         ("verify", json!({ "model": "nonsense = 1" }), "MT000"),
         ("explain", json!({ "code": "MT999" }), "no rule `MT999`"),
@@ -288,6 +338,62 @@ async fn bad_input_gets_an_error_and_the_server_keeps_serving() {
             "sample_items",
             json!({ "path": "examples/shop/shop.toml", "count": 51 }),
             "MAX_SAMPLES",
+        ),
+        // The commands' options: refused as the flags are, files only under the root.
+        (
+            "cost",
+            json!({ "path": "examples/shop/shop.toml", "prices": "../prices.toml" }),
+            "outside the root",
+        ),
+        (
+            "cost",
+            json!({ "path": "examples/shop/shop.toml", "compare_path": "/etc/passwd" }),
+            "outside the root",
+        ),
+        (
+            "cost",
+            json!({ "path": "examples/shop/shop.toml", "prices": "examples/shop/shop.toml" }),
+            "price table examples/shop/shop.toml: price file is not valid",
+        ),
+        (
+            "cost",
+            json!({ "path": "examples/shop/shop.toml", "compare_model": "x", "compare_path": "y" }),
+            "`compare_model` (text) or `compare_path`",
+        ),
+        (
+            "cost",
+            json!({ "path": "examples/shop/shop.toml", "compare_model": "x", "cross_check": true }),
+            "`compare_model` cannot be used with `cross_check`",
+        ),
+        (
+            "cost",
+            json!({ "path": "examples/shop/shop.toml", "seed": 3 }),
+            "`cross_check` (`seed` goes with it)",
+        ),
+        (
+            "export",
+            json!({ "path": "examples/shop/shop.toml", "format": "markdown", "function": "Shop" }),
+            "`function` and its options go with `format` sam",
+        ),
+        (
+            "export",
+            json!({ "path": "examples/shop/shop.toml", "format": "sam", "code_uri": "x" }),
+            "`function` (`code_uri` goes with it)",
+        ),
+        (
+            "export",
+            json!({ "path": "examples/shop/shop.toml", "format": "sam", "function": "Shop", "routes_from": "../openapi.json" }),
+            "outside the root",
+        ),
+        (
+            "export",
+            json!({ "path": "examples/shop/shop.toml", "format": "sam", "function": "Shop", "routes_from": "examples/shop/shop.toml" }),
+            "examples/shop/shop.toml is not a JSON OpenAPI document",
+        ),
+        (
+            "diff",
+            json!({ "old_path": "examples/shop/shop.toml", "new_path": "examples/shop/shop.toml", "items": ["Order=many"] }),
+            "`items` `Order=many`: expected N or Entity=N",
         ),
     ];
     for (tool, args, needle) in cases {

@@ -21,7 +21,7 @@ pub struct ItemCounts {
 }
 
 impl ItemCounts {
-    /// Parses `--items` values: `N` (every entity) or `EntityDecl=N`.
+    /// Parses `--items` values: `N` (every entity) or `Entity=N`.
     pub fn parse(values: &[String]) -> Result<ItemCounts, String> {
         let mut out = ItemCounts::default();
         for v in values {
@@ -33,7 +33,7 @@ impl ItemCounts {
                 .trim()
                 .replace('_', "")
                 .parse()
-                .map_err(|_| format!("`{v}`: expected N or EntityDecl=N"))?;
+                .map_err(|_| format!("`{v}`: expected N or Entity=N"))?;
             match entity {
                 Some(e) => {
                     out.per_entity.insert(e.to_string(), n);
