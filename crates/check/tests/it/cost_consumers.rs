@@ -99,18 +99,43 @@ fn the_shops_consumer_rows_add_up_to_its_total() {
         "{:?}",
         open.call.notes
     );
-    // The consumer's Query of a cancelled order's lines, once per record (500 lines + 100
-    // orders), strongly consistent, 2 RCU: on top of the 300 reads/s the API states.
+    // What the shop states its consumer handles: the 500 lines and the 2 cancellations a second
+    // its events and filter let through (502 records/s), and the Query of a cancelled order's
+    // lines (strongly consistent, 2 RCU) only for those 2: on top of the 300 reads/s the API
+    // states.
     let read = row(&r, "getOrderWithItems");
-    assert_eq!(read.requests_per_second, Some(900.0));
-    assert_eq!(read.rcu_per_second, Some(1800.0));
+    assert_eq!(read.requests_per_second, Some(302.0));
+    assert_eq!(read.rcu_per_second, Some(604.0));
     let c = &r.consumers[0];
     assert_eq!(
-        (c.consumer.as_str(), c.records_per_second),
-        ("productSales", Some(600.0))
+        (
+            c.consumer.as_str(),
+            c.records_per_second,
+            c.records_upper_bound
+        ),
+        ("productSales", Some(502.0), false)
+    );
+    assert_eq!((c.rcu_per_second, c.wcu_per_second), (4.0, 2000.0));
+    // 4 RCU/s × $0.125/M + 2,000 WCU/s × $0.625/M, for 730 hours: 1.31 + 3,285.00.
+    assert_eq!(c.on_demand_monthly, Some(Decimal::new(328_631, 2)));
+    // Without those figures: every write of its entities (500 lines + 100 orders) is a record
+    // and reads the lines, 600 × 2 RCU: 394.20 + 3,285.00, an upper bound it notes.
+    let bound = report(
+        SHOP.split("[traffic.consumers.productSales]")
+            .next()
+            .expect("the shop"),
+    );
+    rows_agree_with_totals(&bound);
+    assert_eq!(
+        row(&bound, "getOrderWithItems").rcu_per_second,
+        Some(1800.0)
+    );
+    let c = &bound.consumers[0];
+    assert_eq!(
+        (c.records_per_second, c.records_upper_bound),
+        (Some(600.0), true)
     );
     assert_eq!((c.rcu_per_second, c.wcu_per_second), (1200.0, 2000.0));
-    // 1,200 RCU/s × $0.125/M + 2,000 WCU/s × $0.625/M, for 730 hours: 394.20 + 3,285.00.
     assert_eq!(c.on_demand_monthly, Some(Decimal::new(367_920, 2)));
     // Half the writes are the idempotency markers: 500/s, 2 WCU each.
     let markers = r
