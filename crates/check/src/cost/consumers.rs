@@ -131,15 +131,21 @@ pub(crate) fn read_basis(model: &Model, pattern: &str) -> &'static str {
 }
 
 /// The note on a consumer whose records are its entities' writes: an upper bound, and how to
-/// state what it handles.
+/// state what it handles (`reads_per_second` only for the reads that state none).
 pub(crate) fn bound_note(model: &Model, c: &Consumer) -> Option<String> {
     if stated_rate(model, c).is_some() || stated_records(model, c).is_none() {
         return None;
     }
-    let reads = if c.reads.is_empty() {
+    // The reads it lists that state no rate yet.
+    let each: Vec<String> = c
+        .reads
+        .iter()
+        .filter(|r| stated_reads(model, c, r).is_none())
+        .map(|r| format!("{r} = N"))
+        .collect();
+    let reads = if each.is_empty() {
         String::new()
     } else {
-        let each: Vec<String> = c.reads.iter().map(|r| format!("{r} = N")).collect();
         format!(" and `reads_per_second = {{ {} }}`", each.join(", "))
     };
     Some(format!(

@@ -4,7 +4,8 @@
 //! around them: an aggregate written only through a transaction, a write pattern two consumers
 //! share, a consumer's read of a sharded key, a consumer pattern with a rate of its own; and
 //! what `[traffic.consumers.NAME]` states a consumer handles, on a consumer of two reads and on
-//! a filtered consumer of one entity, each with and without it.
+//! a filtered consumer of one entity, each with and without it, and on a consumer that states
+//! only a read's rate.
 
 use monotable_check::cost::{ConsumerPattern, CostReport, PatternCost, PriceTable, estimate};
 use monotable_model::Model;
@@ -430,4 +431,26 @@ fn a_filtered_consumer_of_one_entity_handles_the_records_its_traffic_states() {
     assert_eq!((c.rcu_per_second, c.wcu_per_second), (20.0, 40.0));
     // 20 RCU/s × $0.125/M + 40 WCU/s × $0.625/M, for 730 hours: 6.57 + 65.70.
     assert_eq!(c.on_demand_monthly, Some(Decimal::new(7227, 2)));
+}
+
+#[test]
+fn a_consumer_that_states_only_read_rates_is_still_an_upper_bound() {
+    // The tallies read once a second; the records are still every Order write (40/s), and the
+    // note asks for them and for the one read that states no rate.
+    let r = two_reads("\n[traffic.consumers.tally]\nreads_per_second = { tallies = 1 }\n");
+    rows_agree_with_totals(&r);
+    assert_eq!(consumer_row(&r, "tallies").calls_per_second, Some(4.0));
+    assert_eq!(consumer_row(&r, "getOrder").calls_per_second, Some(40.0));
+    let c = &r.consumers[0];
+    assert_eq!(
+        (c.records_per_second, c.records_upper_bound),
+        (Some(40.0), true)
+    );
+    assert!(
+        r.notes.iter().any(|n| n.ends_with(
+            "[traffic.consumers.tally] as `records_per_second` and `reads_per_second = { getOrder = N }`"
+        )),
+        "{:?}",
+        r.notes
+    );
 }
