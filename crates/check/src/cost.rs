@@ -32,7 +32,10 @@ pub use call::{
 };
 pub use compare::{Comparison, EntityComparison, EntityFigures, compare};
 pub use consumers::{ConsumerCost, ConsumerPattern};
-pub(crate) use consumers::{entity_items as consumer_items, read_rate as consumer_read_rate};
+pub(crate) use consumers::{
+    entity_items as consumer_items, read_basis as consumer_read_basis,
+    read_rate as consumer_read_rate,
+};
 pub use estimate::{
     DEFAULT_COLLECTION_ITEMS, DEFAULT_STRING_BYTES, actual_entry_bytes, entry_bytes,
     index_entry_bytes, key_field_bytes, rendered_bytes, value_bytes,
@@ -548,7 +551,13 @@ pub fn estimate(model: &Model, prices: &PriceTable) -> CostReport {
     if model.traffic.declared {
         notes.push("monthly figures sustain the stated peak rates for the whole month; writes are costed from entity write rates as the most expensive pattern writing each entity".to_string());
         if !model.consumers.is_empty() {
-            notes.push("a stream consumer handles its entities' stated writes/s as records (an upper bound: its events and filter are not modelled); each of its `reads` runs once per record, and an entity it writes that states no writes/s is written once per record".to_string());
+            notes.push("a stream consumer handles the records/s its traffic states (`[traffic.consumers.NAME] records_per_second`), else its entities' stated writes/s; each of its `reads` runs at the rate its traffic states, else once per record, and an entity it writes that states no writes/s is written once per record".to_string());
+            notes.extend(
+                model
+                    .consumers
+                    .iter()
+                    .filter_map(|c| consumers::bound_note(model, c)),
+            );
             consumer_costs = consumers::costs(model, &patterns, prices);
         }
         designs = price_designs(model, &totals, prices);

@@ -1,6 +1,7 @@
 //! The validated stream consumer (`[consumers.NAME]`): which entities' changes it handles, how
 //! Lambda delivers them, and which write and read patterns it runs.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 
@@ -150,4 +151,15 @@ impl Consumer {
             .unwrap_or(&self.span)
             .clone()
     }
+}
+
+/// What the traffic says a consumer handles (`[traffic.consumers.NAME]`).
+#[derive(Debug, Clone, Default)]
+pub struct ConsumerTraffic {
+    /// Records/s delivered to its handler, after its events and filter.
+    pub records_per_second: Option<f64>,
+    /// Calls/s of each read pattern of its `reads` it states a rate for.
+    pub reads_per_second: BTreeMap<String, f64>,
+    /// Span.
+    pub span: Range<usize>,
 }

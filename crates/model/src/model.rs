@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::consumer::Consumer;
+use crate::consumer::{Consumer, ConsumerTraffic};
 use crate::error::RenderError;
 pub use crate::raw::{
     AttributeType, BillingMode, IndexKind, KeyAttributeType, Operation, ProjectionType,
@@ -667,6 +667,8 @@ pub struct Traffic {
     pub entities: BTreeMap<String, EntityTraffic>,
     /// Per-pattern figures.
     pub patterns: BTreeMap<String, PatternTraffic>,
+    /// Per-consumer figures (`[traffic.consumers.NAME]`).
+    pub consumers: BTreeMap<String, ConsumerTraffic>,
 }
 
 /// Built-in write rate per entity when the model states none: twice what one partition takes.

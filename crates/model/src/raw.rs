@@ -12,7 +12,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 mod stream;
 
 pub use stream::{
-    FailureDestination, RawConsumer, RawFilterValue, StartingPosition, StreamEvent, StreamView,
+    FailureDestination, RawConsumer, RawConsumerTraffic, RawFilterValue, StartingPosition,
+    StreamEvent, StreamView,
 };
 
 /// A value together with the byte range it came from in the source.
@@ -745,6 +746,9 @@ pub struct RawTraffic {
     /// Per-pattern figures.
     #[serde(default)]
     pub patterns: BTreeMap<String, Sp<RawPatternTraffic>>,
+    /// Per-consumer figures: what each stream consumer handles after its events and filter.
+    #[serde(default)]
+    pub consumers: BTreeMap<String, Sp<RawConsumerTraffic>>,
 }
 
 /// Traffic of one entity.

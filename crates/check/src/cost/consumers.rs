@@ -1,10 +1,12 @@
-//! What stream consumers cost. A consumer handles records at the rate its entities are written
+//! What stream consumers cost. A consumer handles records at the rate the traffic states for it
+//! (`[traffic.consumers.NAME] records_per_second`), else at the rate its entities are written
 //! ([`records`]: their stated writes/s, an upper bound, since its events and filter are not
-//! modelled). Each read pattern it lists in `reads` runs once per record ([`read_rate`]). An
-//! entity it writes that states no writes/s of its own is written once per record, or at the
-//! stated rates of the consumer's patterns that write it ([`entity_items`]). Its write
-//! patterns' rows are the entity writes priced as them ([`write_rows`]), so the rows add up to
-//! the totals, and [`costs`] sums each consumer. Lambda's reads of the stream are not billed.
+//! modelled). Each read pattern it lists in `reads` runs at the rate its traffic states for it
+//! (`reads_per_second`), else once per record ([`read_rate`]). An entity it writes that states
+//! no writes/s of its own is written once per record, or at the stated rates of the consumer's
+//! patterns that write it ([`entity_items`]). Its write patterns' rows are the entity writes
+//! priced as them ([`write_rows`]), so the rows add up to the totals, and [`costs`] sums each
+//! consumer. Lambda's reads of the stream are not billed.
 
 use monotable_model::{Consumer, Model, Operation, Pattern};
 use rust_decimal::Decimal;
@@ -34,9 +36,12 @@ pub struct ConsumerPattern {
 pub struct ConsumerCost {
     /// Consumer name.
     pub consumer: String,
-    /// Records per second it handles (the stated writes/s of its entities); `None` when one of
-    /// them states none.
+    /// Records per second it handles: its stated `records_per_second`, else the stated writes/s
+    /// of its entities; `None` when neither is stated.
     pub records_per_second: Option<f64>,
+    /// Whether `records_per_second` is the sum of its entities' writes/s, an upper bound (the
+    /// traffic states no `records_per_second` for it).
+    pub records_upper_bound: bool,
     /// Its reads, then its writes, in the order the consumer lists them.
     pub patterns: Vec<ConsumerPattern>,
     /// Read units per second of its reads.
@@ -48,9 +53,22 @@ pub struct ConsumerCost {
     pub on_demand_monthly: Option<Decimal>,
 }
 
-/// Records/s consumer `c` handles, the sum of its entities' writes/s, and whether every figure
-/// is stated (else the traffic's default stands in).
+/// The `records_per_second` the traffic states for consumer `c`.
+fn stated_rate(model: &Model, c: &Consumer) -> Option<f64> {
+    model
+        .traffic
+        .consumers
+        .get(&c.name)
+        .and_then(|t| t.records_per_second)
+}
+
+/// Records/s consumer `c` handles, and whether the figure is stated: its `records_per_second`,
+/// else the sum of its entities' writes/s, stated when every one is (else the traffic's default
+/// stands in).
 pub(crate) fn records(model: &Model, c: &Consumer) -> (f64, bool) {
+    if let Some(rate) = stated_rate(model, c) {
+        return (rate, true);
+    }
     c.entities.iter().fold((0.0, true), |(sum, all), entity| {
         let (writes, stated) = model.traffic.writes_per_second(entity);
         (sum + writes, all && stated)
@@ -63,15 +81,77 @@ fn stated_records(model: &Model, c: &Consumer) -> Option<f64> {
     (model.traffic.declared && stated).then_some(rate)
 }
 
-/// Calls/s consumers run read pattern `pattern`: once per record of each consumer that lists it
-/// in `reads` and whose record rate is stated; `None` when there is none.
+/// The `reads_per_second` the traffic states for consumer `c`'s read `pattern`.
+fn stated_reads(model: &Model, c: &Consumer, pattern: &str) -> Option<f64> {
+    model
+        .traffic
+        .consumers
+        .get(&c.name)
+        .and_then(|t| t.reads_per_second.get(pattern).copied())
+}
+
+/// Calls/s consumer `c` runs read `pattern`: its stated `reads_per_second`, else once per
+/// record when its record rate is stated.
+fn reads_of(model: &Model, c: &Consumer, pattern: &str) -> Option<f64> {
+    stated_reads(model, c, pattern).or_else(|| stated_records(model, c))
+}
+
+/// Calls/s consumers run read pattern `pattern`: for each consumer that lists it in `reads`,
+/// the rate its traffic states for it, else once per record when its record rate is stated;
+/// `None` when there is none.
 pub(crate) fn read_rate(model: &Model, pattern: &str) -> Option<f64> {
     model
         .consumers
         .iter()
         .filter(|c| c.reads.iter().any(|r| r == pattern))
-        .filter_map(|c| stated_records(model, c))
+        .filter_map(|c| reads_of(model, c, pattern))
         .reduce(|a, b| a + b)
+}
+
+/// How consumers' reads of `pattern` are counted, for a note: at the rates their traffic
+/// states, once per record, or both.
+pub(crate) fn read_basis(model: &Model, pattern: &str) -> &'static str {
+    let (mut stated, mut per_record) = (false, false);
+    for c in model
+        .consumers
+        .iter()
+        .filter(|c| c.reads.iter().any(|r| r == pattern))
+    {
+        if stated_reads(model, c, pattern).is_some() {
+            stated = true;
+        } else {
+            per_record = true;
+        }
+    }
+    match (stated, per_record) {
+        (true, false) => "at the rate their traffic states",
+        (true, true) => "at the rate their traffic states, else once per record",
+        _ => "once per record",
+    }
+}
+
+/// The note on a consumer whose records are its entities' writes: an upper bound, and how to
+/// state what it handles (`reads_per_second` only for the reads that state none).
+pub(crate) fn bound_note(model: &Model, c: &Consumer) -> Option<String> {
+    if stated_rate(model, c).is_some() || stated_records(model, c).is_none() {
+        return None;
+    }
+    // The reads it lists that state no rate yet.
+    let each: Vec<String> = c
+        .reads
+        .iter()
+        .filter(|r| stated_reads(model, c, r).is_none())
+        .map(|r| format!("{r} = N"))
+        .collect();
+    let reads = if each.is_empty() {
+        String::new()
+    } else {
+        format!(" and `reads_per_second = {{ {} }}`", each.join(", "))
+    };
+    Some(format!(
+        "consumer `{}`: its records/s are its entities' writes/s, an upper bound (its events and filter are not modelled); state what its handler gets under [traffic.consumers.{}] as `records_per_second`{reads}",
+        c.name, c.name
+    ))
 }
 
 /// Whether write pattern `p` writes an item of `entity` (itself, or an action of it).
@@ -215,9 +295,20 @@ pub(crate) fn read_note(model: &Model, p: &Pattern, stated: Option<f64>) -> Opti
         .consumers
         .iter()
         .filter(|c| c.reads.contains(&p.name))
-        .filter_map(|c| {
-            let records = stated_records(model, c)?;
-            Some(format!("`{}` ({} records/s)", c.name, number(records)))
+        .filter_map(|c| match stated_reads(model, c, &p.name) {
+            Some(rate) => Some(format!(
+                "`{}` at the {} reads/s its traffic states",
+                c.name,
+                number(rate)
+            )),
+            None => {
+                let records = stated_records(model, c)?;
+                Some(format!(
+                    "`{}` once per record ({} records/s)",
+                    c.name,
+                    number(records)
+                ))
+            }
         })
         .collect();
     if runs.is_empty() {
@@ -227,14 +318,14 @@ pub(crate) fn read_note(model: &Model, p: &Pattern, stated: Option<f64>) -> Opti
         format!(", besides the {} reads/s stated", number(s))
     });
     Some(format!(
-        "run once per record by consumer{} {}{besides}",
+        "run by consumer{} {}{besides}",
         if runs.len() > 1 { "s" } else { "" },
         runs.join(", ")
     ))
 }
 
-/// Each consumer's reads and writes, priced from the pattern rows: a read at its records/s, a
-/// write as its row (shared by records/s when several consumers list it).
+/// Each consumer's reads and writes, priced from the pattern rows: a read at its stated rate or
+/// its records/s, a write as its row (shared by records/s when several consumers list it).
 pub(crate) fn costs(model: &Model, rows: &[PatternCost], prices: &PriceTable) -> Vec<ConsumerCost> {
     let row = |name: &str| rows.iter().find(|r| r.name == name);
     model
@@ -244,12 +335,13 @@ pub(crate) fn costs(model: &Model, rows: &[PatternCost], prices: &PriceTable) ->
             let records = stated_records(model, c);
             let mut patterns = Vec::new();
             for r in c.reads.iter().filter_map(|n| row(n)) {
+                let rate = reads_of(model, c, &r.name);
                 patterns.push(ConsumerPattern {
                     pattern: r.name.clone(),
                     kind: "read".to_string(),
-                    calls_per_second: records.map(|n| n * num::to_f64(r.call.requests.max(1))),
-                    rcu_per_second: records.map(|n| n * r.call.rcu.total),
-                    wcu_per_second: records.map(|_| 0.0),
+                    calls_per_second: rate.map(|n| n * num::to_f64(r.call.requests.max(1))),
+                    rcu_per_second: rate.map(|n| n * r.call.rcu.total),
+                    wcu_per_second: rate.map(|_| 0.0),
                 });
             }
             for w in c.writes.iter().filter_map(|n| row(n)) {
@@ -267,6 +359,7 @@ pub(crate) fn costs(model: &Model, rows: &[PatternCost], prices: &PriceTable) ->
             ConsumerCost {
                 consumer: c.name.clone(),
                 records_per_second: records,
+                records_upper_bound: stated_rate(model, c).is_none(),
                 patterns,
                 rcu_per_second: rcu,
                 wcu_per_second: wcu,

@@ -306,7 +306,7 @@ impl CostReport {
     fn consumers_table(&self, out: &mut String) {
         let _ = writeln!(
             out,
-            "\nstream consumers (per second at the records each handles: its entities' stated writes/s)"
+            "\nstream consumers (per second at the records each handles: its stated records/s, else its entities' stated writes/s)"
         );
         let mut rows: Vec<Vec<String>> = Vec::new();
         for c in &self.consumers {

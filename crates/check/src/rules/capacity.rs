@@ -336,8 +336,11 @@ fn items_per_read(p: &Pattern, traffic: &PatternTraffic) -> u64 {
 struct ReadLoad {
     /// Reads per second (`reads_per_second`, and the consumers' reads).
     rps: f64,
-    /// Of them, the reads stream consumers run, once per record.
+    /// Of them, the reads stream consumers run: at the rate their traffic states, else once
+    /// per record.
     consumers: f64,
+    /// How the consumers' reads are counted, for the note.
+    basis: &'static str,
     /// Queries per read: one per partition the key is sharded over.
     queries: u64,
     /// Read units of each of those Queries.
@@ -348,8 +351,9 @@ struct ReadLoad {
 
 /// The reads one partition of `p`'s key takes when the key spreads over `partitions`: a read
 /// of a sharded key queries every shard, each Query with its share of the items, so each
-/// shard's partition takes the whole read rate. The rate is the stated `reads_per_second` plus
-/// once per record of each stream consumer that lists `p` in its `reads`; `None` without
+/// shard's partition takes the whole read rate. The rate is the stated `reads_per_second` plus,
+/// for each stream consumer that lists `p` in its `reads`, the rate its traffic states for the
+/// read (`[traffic.consumers.NAME] reads_per_second`), else once per record; `None` without
 /// either.
 fn partition_reads(model: &Model, p: &Pattern, partitions: u64) -> Option<ReadLoad> {
     let traffic = model.traffic.patterns.get(&p.name);
@@ -368,6 +372,7 @@ fn partition_reads(model: &Model, p: &Pattern, partitions: u64) -> Option<ReadLo
     Some(ReadLoad {
         rps,
         consumers: consumers.unwrap_or(0.0),
+        basis: cost::consumer_read_basis(model, &p.name),
         queries,
         per_query,
         rate: rps * per_query,
@@ -379,8 +384,8 @@ impl ReadLoad {
     fn source(&self) -> String {
         let of_which = if self.consumers > 0.0 {
             format!(
-                " ({} of them by stream consumers, once per record)",
-                self.consumers
+                " ({} of them by stream consumers, {})",
+                self.consumers, self.basis
             )
         } else {
             String::new()

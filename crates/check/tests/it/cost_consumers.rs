@@ -2,7 +2,10 @@
 //! units priced, a consumer's write rows to the entity writes priced as them, its section to
 //! both), for the shop and the streams example, against hand-computed figures; and the shapes
 //! around them: an aggregate written only through a transaction, a write pattern two consumers
-//! share, a consumer's read of a sharded key, a consumer pattern with a rate of its own.
+//! share, a consumer's read of a sharded key, a consumer pattern with a rate of its own; and
+//! what `[traffic.consumers.NAME]` states a consumer handles, on a consumer of two reads and on
+//! a filtered consumer of one entity, each with and without it, and on a consumer that states
+//! only a read's rate.
 
 use monotable_check::cost::{ConsumerPattern, CostReport, PatternCost, PriceTable, estimate};
 use monotable_model::Model;
@@ -97,18 +100,43 @@ fn the_shops_consumer_rows_add_up_to_its_total() {
         "{:?}",
         open.call.notes
     );
-    // The consumer's Query of a cancelled order's lines, once per record (500 lines + 100
-    // orders), strongly consistent, 2 RCU: on top of the 300 reads/s the API states.
+    // What the shop states its consumer handles: the 500 lines and the 2 cancellations a second
+    // its events and filter let through (502 records/s), and the Query of a cancelled order's
+    // lines (strongly consistent, 2 RCU) only for those 2: on top of the 300 reads/s the API
+    // states.
     let read = row(&r, "getOrderWithItems");
-    assert_eq!(read.requests_per_second, Some(900.0));
-    assert_eq!(read.rcu_per_second, Some(1800.0));
+    assert_eq!(read.requests_per_second, Some(302.0));
+    assert_eq!(read.rcu_per_second, Some(604.0));
     let c = &r.consumers[0];
     assert_eq!(
-        (c.consumer.as_str(), c.records_per_second),
-        ("productSales", Some(600.0))
+        (
+            c.consumer.as_str(),
+            c.records_per_second,
+            c.records_upper_bound
+        ),
+        ("productSales", Some(502.0), false)
+    );
+    assert_eq!((c.rcu_per_second, c.wcu_per_second), (4.0, 2000.0));
+    // 4 RCU/s × $0.125/M + 2,000 WCU/s × $0.625/M, for 730 hours: 1.31 + 3,285.00.
+    assert_eq!(c.on_demand_monthly, Some(Decimal::new(328_631, 2)));
+    // Without those figures: every write of its entities (500 lines + 100 orders) is a record
+    // and reads the lines, 600 × 2 RCU: 394.20 + 3,285.00, an upper bound it notes.
+    let bound = report(
+        SHOP.split("[traffic.consumers.productSales]")
+            .next()
+            .expect("the shop"),
+    );
+    rows_agree_with_totals(&bound);
+    assert_eq!(
+        row(&bound, "getOrderWithItems").rcu_per_second,
+        Some(1800.0)
+    );
+    let c = &bound.consumers[0];
+    assert_eq!(
+        (c.records_per_second, c.records_upper_bound),
+        (Some(600.0), true)
     );
     assert_eq!((c.rcu_per_second, c.wcu_per_second), (1200.0, 2000.0));
-    // 1,200 RCU/s × $0.125/M + 2,000 WCU/s × $0.625/M, for 730 hours: 394.20 + 3,285.00.
     assert_eq!(c.on_demand_monthly, Some(Decimal::new(367_920, 2)));
     // Half the writes are the idempotency markers: 500/s, 2 WCU each.
     let markers = r
@@ -288,4 +316,141 @@ fn a_consumer_pattern_with_a_rate_of_its_own_keeps_it() {
         .find(|w| w.entity == "Tally")
         .unwrap();
     assert_eq!(tally.writes_per_second, 5.0);
+}
+
+/// A consumer of orders that reads the sharded tallies (4 Queries of 0.5 RCU) and the order
+/// (one GetItem of 0.5 RCU), and updates a tally; `figures` is its traffic.
+fn two_reads(figures: &str) -> CostReport {
+    report(&orders(&format!(
+        "[consumers.tally]\nentities = [\"Order\"]\nevents = [\"INSERT\"]\nwrites = [\"count\"]\nreads = [\"tallies\", \"getOrder\"]\n\n[patterns.getOrder]\noperation = \"GetItem\"\nkey = {{ PK = \"ORDER#{{orderId}}\", SK = \"ORDER\" }}\nreturns = [\"Order\"]\n{figures}"
+    )))
+}
+
+fn consumer_row<'r>(r: &'r CostReport, pattern: &str) -> &'r ConsumerPattern {
+    r.consumers[0]
+        .patterns
+        .iter()
+        .find(|p| p.pattern == pattern)
+        .unwrap_or_else(|| panic!("no consumer row {pattern}"))
+}
+
+#[test]
+fn a_consumer_of_two_reads_runs_each_at_its_stated_rate_else_once_per_record() {
+    // Unstated: 40 records/s (every Order write), each read once per record.
+    let bound = two_reads("");
+    rows_agree_with_totals(&bound);
+    assert_eq!(
+        consumer_row(&bound, "tallies").calls_per_second,
+        Some(160.0)
+    );
+    assert_eq!(
+        consumer_row(&bound, "getOrder").calls_per_second,
+        Some(40.0)
+    );
+    let c = &bound.consumers[0];
+    assert_eq!(
+        (c.records_per_second, c.records_upper_bound),
+        (Some(40.0), true)
+    );
+    assert_eq!(c.rcu_per_second, 100.0);
+    assert!(
+        bound.notes.iter().any(|n| n.contains(
+            "consumer `tally`: its records/s are its entities' writes/s, an upper bound"
+        ) && n.contains("[traffic.consumers.tally] as `records_per_second` and `reads_per_second = { tallies = N, getOrder = N }`")),
+        "{:?}",
+        bound.notes
+    );
+    // Stated: 10 records/s after its events; the tallies read once a second, `getOrder`
+    // (no rate of its own) once per record.
+    let stated = two_reads(
+        "\n[traffic.consumers.tally]\nrecords_per_second = 10\nreads_per_second = { tallies = 1 }\n",
+    );
+    rows_agree_with_totals(&stated);
+    let tallies = consumer_row(&stated, "tallies");
+    assert_eq!(
+        (tallies.calls_per_second, tallies.rcu_per_second),
+        (Some(4.0), Some(2.0))
+    );
+    let get = consumer_row(&stated, "getOrder");
+    assert_eq!(
+        (get.calls_per_second, get.rcu_per_second),
+        (Some(10.0), Some(5.0))
+    );
+    let c = &stated.consumers[0];
+    assert_eq!(
+        (c.records_per_second, c.records_upper_bound),
+        (Some(10.0), false)
+    );
+    assert_eq!(c.rcu_per_second, 7.0);
+    // The pattern rows carry the same, and the tally it writes once per record is 10 items/s.
+    assert_eq!(row(&stated, "tallies").requests_per_second, Some(4.0));
+    assert_eq!(row(&stated, "getOrder").rcu_per_second, Some(5.0));
+    assert_eq!(row(&stated, "count").wcu_per_second, Some(10.0));
+    assert_eq!(c.wcu_per_second, 10.0);
+    assert!(
+        !stated.notes.iter().any(|n| n.contains("an upper bound")),
+        "{:?}",
+        stated.notes
+    );
+    let note = &row(&stated, "tallies").call.notes;
+    assert!(
+        note.iter()
+            .any(|n| n == "run by consumer `tally` at the 1 reads/s its traffic states"),
+        "{note:?}"
+    );
+}
+
+#[test]
+fn a_filtered_consumer_of_one_entity_handles_the_records_its_traffic_states() {
+    // Only orders of shard 0 pass the filter: a quarter of the 40 orders/s.
+    let consumer = "[consumers.tally]\nentities = [\"Order\"]\nfilter = { shard = [0] }\nwrites = [\"countOnce\"]\nreads = [\"tallies\"]\n";
+    let bound = report(&orders(consumer));
+    rows_agree_with_totals(&bound);
+    assert_eq!(row(&bound, "countOnce").wcu_per_second, Some(160.0));
+    let stated = report(&orders(&format!(
+        "{consumer}\n[traffic.consumers.tally]\nrecords_per_second = 10\n"
+    )));
+    rows_agree_with_totals(&stated);
+    // `Tally` and `Seen` state no rate: written once per record, 10/s each, doubled in the
+    // transaction; the tallies read once per record, 4 Queries of 0.5 RCU.
+    for entity in ["Tally", "Seen"] {
+        let w = stated
+            .entity_writes
+            .iter()
+            .find(|w| w.entity == entity)
+            .unwrap_or_else(|| panic!("{entity} is priced"));
+        assert_eq!((w.writes_per_second, w.per_second.total), (10.0, 20.0));
+    }
+    let tx = row(&stated, "countOnce");
+    assert_eq!(
+        (tx.requests_per_second, tx.wcu_per_second),
+        (Some(10.0), Some(40.0))
+    );
+    assert_eq!(row(&stated, "tallies").rcu_per_second, Some(20.0));
+    let c = &stated.consumers[0];
+    assert_eq!((c.rcu_per_second, c.wcu_per_second), (20.0, 40.0));
+    // 20 RCU/s × $0.125/M + 40 WCU/s × $0.625/M, for 730 hours: 6.57 + 65.70.
+    assert_eq!(c.on_demand_monthly, Some(Decimal::new(7227, 2)));
+}
+
+#[test]
+fn a_consumer_that_states_only_read_rates_is_still_an_upper_bound() {
+    // The tallies read once a second; the records are still every Order write (40/s), and the
+    // note asks for them and for the one read that states no rate.
+    let r = two_reads("\n[traffic.consumers.tally]\nreads_per_second = { tallies = 1 }\n");
+    rows_agree_with_totals(&r);
+    assert_eq!(consumer_row(&r, "tallies").calls_per_second, Some(4.0));
+    assert_eq!(consumer_row(&r, "getOrder").calls_per_second, Some(40.0));
+    let c = &r.consumers[0];
+    assert_eq!(
+        (c.records_per_second, c.records_upper_bound),
+        (Some(40.0), true)
+    );
+    assert!(
+        r.notes.iter().any(|n| n.ends_with(
+            "[traffic.consumers.tally] as `records_per_second` and `reads_per_second = { getOrder = N }`"
+        )),
+        "{:?}",
+        r.notes
+    );
 }

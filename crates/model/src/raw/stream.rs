@@ -175,3 +175,23 @@ pub struct RawConsumer {
     #[serde(default)]
     pub reads: Vec<Sp<String>>,
 }
+
+/// What a stream consumer handles (`[traffic.consumers.NAME]`): its records after its `events`
+/// and `filter`, and how often it runs its reads. Without it, `cost` and `check` count every
+/// write of its entities as a record and each of its reads once per record: an upper bound.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawConsumerTraffic {
+    /// Records per second at peak delivered to its handler, after its `events` and `filter`:
+    /// 0 to 1000000000. Without it, the sum of its entities' writes/s.
+    #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000_000))]
+    pub records_per_second: Option<f64>,
+    /// Calls per second at peak of read patterns it lists in `reads`, by name: each 0 to
+    /// 1000000000. A read not named here runs once per record.
+    #[serde(default)]
+    #[schemars(extend("additionalProperties" = {
+        "type": "number", "format": "double", "minimum": 0, "maximum": 1_000_000_000
+    }))]
+    pub reads_per_second: BTreeMap<String, Sp<f64>>,
+}

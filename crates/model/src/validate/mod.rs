@@ -262,6 +262,7 @@ impl Validator {
             .collect();
         model.traffic = self.traffic(raw.traffic.as_ref(), &model);
         model.consumers = self.consumers(&raw.consumers, &model);
+        model.traffic.consumers = self.consumers_traffic(raw.traffic.as_ref(), &model);
         model
     }
 }

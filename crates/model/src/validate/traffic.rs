@@ -1,12 +1,16 @@
 //! Validating the traffic section: rates are finite, non-negative and plausible; sizes and item
-//! counts are at least 1 and at most what DynamoDB holds; every entity and pattern named exists.
+//! counts are at least 1 and at most what DynamoDB holds; every entity, pattern and consumer
+//! named exists, and each read a consumer's figures name is one it lists in `reads`.
 //! Also the upper bound of every whole number a model states ([`Validator::at_most`]).
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::Validator;
+use crate::consumer::{Consumer, ConsumerTraffic};
 use crate::error::IssueKind;
 use crate::model::*;
+use crate::names::closest;
 use crate::raw::{self, Sp};
 
 /// A float as TOML writes it (`nan`, `inf`, `-inf`, `12.5`).
@@ -183,6 +187,7 @@ impl Validator {
                 .iter()
                 .map(|(name, p)| (name.clone(), self.pattern_traffic(name, p, model)))
                 .collect(),
+            consumers: BTreeMap::new(),
         }
     }
 
@@ -290,6 +295,97 @@ impl Validator {
             items_per_read: p.value.items_per_read,
             span: p.span.clone(),
         }
+    }
+}
+
+impl Validator {
+    /// Each consumer's figures (`[traffic.consumers.NAME]`), checked against the consumers
+    /// (validated after the rest of the traffic, since they come after it).
+    pub(super) fn consumers_traffic(
+        &mut self,
+        raw: Option<&Sp<raw::RawTraffic>>,
+        model: &Model,
+    ) -> BTreeMap<String, ConsumerTraffic> {
+        let Some(raw) = raw else {
+            return BTreeMap::new();
+        };
+        raw.value
+            .consumers
+            .iter()
+            .map(|(name, c)| (name.clone(), self.consumer_traffic(name, c, model)))
+            .collect()
+    }
+
+    fn consumer_traffic(
+        &mut self,
+        name: &str,
+        c: &Sp<raw::RawConsumerTraffic>,
+        model: &Model,
+    ) -> ConsumerTraffic {
+        let consumer = model.consumers.iter().find(|k| k.name == name);
+        if consumer.is_none() {
+            let near = closest(name, model.consumers.iter().map(|k| k.name.as_str()));
+            self.err_help(
+                IssueKind::UnknownReference,
+                format!("traffic for unknown consumer `{name}`"),
+                &c.span,
+                near.map_or_else(
+                    || "declare it under [consumers], or remove its figures".to_string(),
+                    |n| format!("a consumer with a similar name exists: `{n}`"),
+                ),
+            );
+        }
+        let owner = format!(" for consumer `{name}`");
+        self.rate(
+            "records_per_second",
+            &owner,
+            c.value.records_per_second,
+            &c.span,
+        );
+        for (read, rate) in &c.value.reads_per_second {
+            let field = format!("reads_per_second.{read}");
+            self.rate(&field, &owner, Some(rate.value), &rate.span);
+            if let Some(consumer) = consumer {
+                self.consumer_read(consumer, read, &rate.span);
+            }
+        }
+        ConsumerTraffic {
+            records_per_second: c.value.records_per_second,
+            reads_per_second: c
+                .value
+                .reads_per_second
+                .iter()
+                .map(|(read, rate)| (read.clone(), rate.value))
+                .collect(),
+            span: c.span.clone(),
+        }
+    }
+
+    /// A read rate of consumer `c` must name a read it lists in `reads`.
+    fn consumer_read(&mut self, c: &Consumer, read: &str, span: &Range<usize>) {
+        if c.reads.iter().any(|r| r == read) {
+            return;
+        }
+        let listed: Vec<String> = c.reads.iter().map(|r| format!("`{r}`")).collect();
+        let help = match closest(read, c.reads.iter().map(String::as_str)) {
+            Some(n) => format!("a read it lists with a similar name exists: `{n}`"),
+            None if listed.is_empty() => format!(
+                "list `{read}` in the consumer's `reads`, or remove its rate: it lists no read"
+            ),
+            None => format!(
+                "list `{read}` in the consumer's `reads`, or state a rate for one it lists: {}",
+                listed.join(", ")
+            ),
+        };
+        self.err_help(
+            IssueKind::UnknownReference,
+            format!(
+                "`reads_per_second.{read}` for consumer `{}`: `{}` does not list `{read}` in `reads`",
+                c.name, c.name
+            ),
+            span,
+            help,
+        );
     }
 }
 

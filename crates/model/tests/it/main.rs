@@ -1,6 +1,7 @@
 //! The model crate's integration tests, one binary: each module is one feature's suite.
 
 mod bounds;
+mod consumer_traffic;
 mod consumers;
 mod hidden;
 mod limits;

@@ -10,7 +10,8 @@ use crate::diagnostic::{Diagnostic, Rule};
 use crate::num;
 
 /// The rate the consumer runs `p` at, calls/s, and whether the figures were stated: the
-/// pattern's own `writes_per_second`, else every record of the consumed entities.
+/// pattern's own `writes_per_second`, else once per record the consumer handles (its stated
+/// `records_per_second`, else every write of the consumed entities).
 fn input_rate(model: &Model, c: &Consumer, p: &Pattern) -> (f64, bool, String) {
     if let Some(rate) = model
         .traffic
@@ -22,6 +23,21 @@ fn input_rate(model: &Model, c: &Consumer, p: &Pattern) -> (f64, bool, String) {
             rate,
             true,
             format!("from the traffic section: `{}` runs {rate} times/s", p.name),
+        );
+    }
+    if let Some(rate) = model
+        .traffic
+        .consumers
+        .get(&c.name)
+        .and_then(|t| t.records_per_second)
+    {
+        return (
+            rate,
+            true,
+            format!(
+                "from the traffic section: `{}` handles {rate} records/s and runs `{}` once per record",
+                c.name, p.name
+            ),
         );
     }
     let mut total = 0.0;
