@@ -23,13 +23,17 @@
 use std::time::{Duration, Instant};
 
 use monotable_connect::direct::Decoded;
-use monotable_connect::dispatch::{self, Origin};
 use monotable_connect::{DataLocation, Engine};
 use serde_json::{Value, json};
 
-const TABLE: &str = "Orders";
-const ITEMS_PER_PARTITION: usize = 100;
-const BLOCK: usize = 200;
+#[path = "common/data.rs"]
+#[allow(dead_code)] // this bench has its own table; it shares `run`
+mod data;
+#[path = "common/orders.rs"]
+mod orders;
+
+use data::run;
+use orders::{BLOCK, ITEMS_PER_PARTITION, TABLE, env_or, p50, partition_key, sort_key};
 
 /// What one call does.
 #[derive(Clone, Copy)]
@@ -68,25 +72,6 @@ impl Call {
     }
 }
 
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn partition_key(p: usize) -> String {
-    format!("USER#{p:06}")
-}
-
-fn sort_key(n: usize) -> String {
-    format!(
-        "ORDER#2026-11-{:02}T10:{:02}:00Z#{n:04}",
-        1 + n % 28,
-        n % 60
-    )
-}
-
 /// The `n`th sort key of a partition in the order a Query returns them, for a page that starts
 /// after it (the sort keys do not sort in item order).
 fn nth_in_order(n: usize) -> String {
@@ -118,18 +103,6 @@ fn order(p: usize, n: usize) -> Value {
         "GSI2PK": {"S": format!("STATUS#SHIPPED#SHARD#{}", n % 8)},
         "GSI2SK": {"S": format!("{}#{}", sort_key(n), partition_key(p))},
     })
-}
-
-fn run(engine: &Engine, operation: &str, request: &Value) {
-    let body = serde_json::to_vec(request).expect("request");
-    let target = format!("{}{operation}", dispatch::TARGET_PREFIX);
-    let answer = dispatch::run(engine, Origin::Http, Some(&target), &body);
-    assert_eq!(
-        answer.status,
-        200,
-        "{}",
-        String::from_utf8_lossy(&answer.body)
-    );
 }
 
 fn index(name: &str, hash: &str, range: &str) -> Value {
@@ -233,11 +206,6 @@ fn measure(
         }
     }
     samples
-}
-
-fn p50(mut samples: Vec<Duration>) -> f64 {
-    samples.sort();
-    samples[samples.len() / 2].as_secs_f64() * 1e6
 }
 
 /// The calls to time: `ENGINE_WRITES` (say `gsi,put`), else all five.

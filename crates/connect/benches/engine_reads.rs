@@ -25,15 +25,19 @@
 use std::time::{Duration, Instant};
 
 use monotable_connect::direct::Decoded;
-use monotable_connect::dispatch::{self, Origin};
 use monotable_connect::{DataLocation, Engine};
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 use serde_json::{Value, json};
 
-const TABLE: &str = "Orders";
-const ITEMS_PER_PARTITION: usize = 100;
-const BLOCK: usize = 200;
+#[path = "common/data.rs"]
+#[allow(dead_code)] // this bench has its own table; it shares `run`
+mod data;
+#[path = "common/orders.rs"]
+mod orders;
+
+use data::run;
+use orders::{BLOCK, ITEMS_PER_PARTITION, TABLE, env_or, p50, partition_key, sort_key};
 
 /// What one call reads.
 #[derive(Clone, Copy)]
@@ -58,25 +62,6 @@ impl Read {
     }
 }
 
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn partition_key(p: usize) -> String {
-    format!("USER#{p:06}")
-}
-
-fn sort_key(n: usize) -> String {
-    format!(
-        "ORDER#2026-11-{:02}T10:{:02}:00Z#{n:04}",
-        1 + n % 28,
-        n % 60
-    )
-}
-
 /// One order: 12 attributes, 437 bytes by DynamoDB's count (names and values).
 fn order(p: usize, n: usize) -> Value {
     json!({
@@ -93,18 +78,6 @@ fn order(p: usize, n: usize) -> Value {
         "shipTo": {"S": "Ada Lovelace, 12 Analytical Engine Street, Flat 3, London NW1 2AB, United Kingdom; leave the parcel with the concierge at the front desk if nobody answers the door, or else in the locked bike shed by the gates"},
         "GSI1PK": {"S": format!("STATUS#SHIPPED#SHARD#{}", n % 8)},
     })
-}
-
-fn run(engine: &Engine, operation: &str, request: &Value) {
-    let body = serde_json::to_vec(request).expect("request");
-    let target = format!("{}{operation}", dispatch::TARGET_PREFIX);
-    let answer = dispatch::run(engine, Origin::Http, Some(&target), &body);
-    assert_eq!(
-        answer.status,
-        200,
-        "{}",
-        String::from_utf8_lossy(&answer.body)
-    );
 }
 
 /// Create the table and load every partition.
@@ -271,11 +244,6 @@ fn measure(
         }
     }
     (ours, theirs)
-}
-
-fn p50(mut samples: Vec<Duration>) -> f64 {
-    samples.sort();
-    samples[samples.len() / 2].as_secs_f64() * 1e6
 }
 
 /// The reads to time: `ENGINE_READS` (say `get,1,20`, for a profile of one), else all four.
