@@ -33,7 +33,9 @@ mod data;
 mod orders;
 
 use data::run;
-use orders::{BLOCK, ITEMS_PER_PARTITION, TABLE, env_or, p50, partition_key, sort_key};
+use orders::{
+    BLOCK, ITEMS_PER_PARTITION, TABLE, env_or, load_partitions, p50, partition_key, sort_key,
+};
 
 /// What one call does.
 #[derive(Clone, Copy)]
@@ -128,21 +130,7 @@ fn load(engine: &Engine, partitions: usize) {
                                        index("GSI2", "GSI2PK", "GSI2SK")]
         }),
     );
-    engine.set_bulk_loading(true).expect("bulk loading on");
-    for p in 0..partitions {
-        for chunk in (0..ITEMS_PER_PARTITION).collect::<Vec<_>>().chunks(25) {
-            let puts: Vec<Value> = chunk
-                .iter()
-                .map(|&n| json!({"PutRequest": {"Item": order(p, n)}}))
-                .collect();
-            run(
-                engine,
-                "BatchWriteItem",
-                &json!({"RequestItems": {TABLE: puts}}),
-            );
-        }
-    }
-    engine.set_bulk_loading(false).expect("bulk loading off");
+    load_partitions(engine, partitions, order);
 }
 
 /// The engine's request for `call` on item `n` of partition `p` (`n` below 99: a page starts

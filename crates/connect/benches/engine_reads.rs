@@ -37,7 +37,9 @@ mod data;
 mod orders;
 
 use data::run;
-use orders::{BLOCK, ITEMS_PER_PARTITION, TABLE, env_or, p50, partition_key, sort_key};
+use orders::{
+    BLOCK, ITEMS_PER_PARTITION, TABLE, env_or, load_partitions, p50, partition_key, sort_key,
+};
 
 /// What one call reads.
 #[derive(Clone, Copy)]
@@ -93,21 +95,7 @@ fn load(engine: &Engine, partitions: usize) {
                                      {"AttributeName": "SK", "AttributeType": "S"}]
         }),
     );
-    engine.set_bulk_loading(true).expect("bulk loading on");
-    for p in 0..partitions {
-        for chunk in (0..ITEMS_PER_PARTITION).collect::<Vec<_>>().chunks(25) {
-            let puts: Vec<Value> = chunk
-                .iter()
-                .map(|&n| json!({"PutRequest": {"Item": order(p, n)}}))
-                .collect();
-            run(
-                engine,
-                "BatchWriteItem",
-                &json!({"RequestItems": {TABLE: puts}}),
-            );
-        }
-    }
-    engine.set_bulk_loading(false).expect("bulk loading off");
+    load_partitions(engine, partitions, order);
 }
 
 /// The floor's connection: the engine's file read-only, or (in memory) a private copy of the

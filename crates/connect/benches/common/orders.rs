@@ -33,3 +33,27 @@ pub fn p50(mut samples: Vec<Duration>) -> f64 {
     samples.sort();
     samples[samples.len() / 2].as_secs_f64() * 1e6
 }
+
+/// Load `partitions` partitions of `ITEMS_PER_PARTITION` items, `order(p, n)` each, into the
+/// table, 25 to a BatchWriteItem, with the engine's bulk loading on.
+pub fn load_partitions(
+    engine: &monotable_connect::Engine,
+    partitions: usize,
+    order: impl Fn(usize, usize) -> serde_json::Value,
+) {
+    engine.set_bulk_loading(true).expect("bulk loading on");
+    for p in 0..partitions {
+        for chunk in (0..ITEMS_PER_PARTITION).collect::<Vec<_>>().chunks(25) {
+            let puts: Vec<serde_json::Value> = chunk
+                .iter()
+                .map(|&n| serde_json::json!({"PutRequest": {"Item": order(p, n)}}))
+                .collect();
+            crate::data::run(
+                engine,
+                "BatchWriteItem",
+                &serde_json::json!({"RequestItems": {TABLE: puts}}),
+            );
+        }
+    }
+    engine.set_bulk_loading(false).expect("bulk loading off");
+}
